@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+// glmap — headless map rendering with OpenGL ES 3 through EGL, and a CPU reference renderer.
+// Module layout and dependency rules: see DESIGN notes in README.md ("Architecture").
+import PackageDescription
+
+let shaderFiles = [
+    "background.vert", "background.frag",
+    "fill.vert", "fill.frag",
+    "fill_outline.vert", "fill_outline.frag",
+    "line.vert", "line.frag",
+    "circle.vert", "circle.frag",
+]
+
+let package = Package(
+    name: "glmap",
+    products: [
+        .library(name: "GLMap", targets: ["GLMap"]),
+        .executable(name: "glmap", targets: ["glmap"]),
+        .executable(name: "glmap-bench", targets: ["glmap-bench"]),
+    ],
+    targets: [
+        // System libraries (module map + pkg-config).
+        .systemLibrary(name: "CEGL", path: "Sources/CEGL", pkgConfig: "egl",
+                       providers: [.apt(["libegl-dev"])]),
+        .systemLibrary(name: "CGLES3", path: "Sources/CGLES3", pkgConfig: "glesv2",
+                       providers: [.apt(["libgles-dev"])]),
+        .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
+                       providers: [.apt(["libpng-dev"])]),
+
+        // Pipeline stages.
+        .target(name: "GLMapCore"),
+        .target(name: "GLMapGeoJSON", dependencies: ["GLMapCore"]),
+        .target(name: "GLMapStyle", dependencies: ["GLMapCore", "GLMapGeoJSON"]),
+        .target(name: "GLMapTessellation", dependencies: ["GLMapCore", "GLMapStyle"]),
+        .target(name: "GLMapShaders", path: "Shaders",
+                exclude: ["README.md"],
+                resources: shaderFiles.map { .embedInCode($0) }),
+        .target(name: "GLMapGLES",
+                dependencies: ["GLMapCore", "GLMapStyle", "GLMapTessellation", "GLMapShaders",
+                               "CEGL", "CGLES3"]),
+        .target(name: "GLMapReference", dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapStyle"]),
+        .target(name: "GLMapPNG", dependencies: ["GLMapCore", "CPNG"]),
+        .target(name: "GLMap",
+                dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation",
+                               "GLMapGLES", "GLMapReference", "GLMapPNG"]),
+        .executableTarget(name: "glmap", dependencies: ["GLMap"]),
+        .executableTarget(name: "glmap-bench", dependencies: ["GLMap"], path: "Benchmarks/glmap-bench"),
+
+        // Tests mirror the modules.
+        .testTarget(name: "GLMapCoreTests", dependencies: ["GLMapCore"]),
+        .testTarget(name: "GLMapGeoJSONTests", dependencies: ["GLMapGeoJSON"]),
+        .testTarget(name: "GLMapStyleTests", dependencies: ["GLMapStyle"]),
+        .testTarget(name: "GLMapTessellationTests", dependencies: ["GLMapTessellation"]),
+        .testTarget(name: "GLMapGLESTests", dependencies: ["GLMapGLES", "GLMapPNG"]),
+        .testTarget(name: "GLMapReferenceTests", dependencies: ["GLMapReference", "GLMapPNG"]),
+        .testTarget(name: "GLMapPNGTests", dependencies: ["GLMapPNG"]),
+        .testTarget(name: "GLMapTests", dependencies: ["GLMap"]),
+        .testTarget(name: "glmapCLITests", dependencies: ["GLMap"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

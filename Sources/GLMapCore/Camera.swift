@@ -1,0 +1,94 @@
+import Foundation
+
+/// Where the map is looked at from: MapLibre's camera (center, zoom, bearing, pitch).
+public struct Camera: Equatable, Sendable {
+    /// Center longitude and latitude in degrees.
+    public var longitude: Double
+    public var latitude: Double
+    /// Zoom level: the world is `512 · 2^zoom` CSS pixels wide.
+    public var zoom: Double
+    /// Rotation in degrees, clockwise from north (MapLibre's convention).
+    public var bearing: Double
+    /// Tilt in degrees from looking straight down (0…85).
+    public var pitch: Double
+
+    public init(longitude: Double = 0, latitude: Double = 0, zoom: Double = 0, bearing: Double = 0, pitch: Double = 0) {
+        self.longitude = longitude
+        self.latitude = latitude
+        self.zoom = zoom
+        self.bearing = bearing
+        self.pitch = pitch
+    }
+}
+
+/// A camera looking at a viewport of `width × height` CSS pixels: the matrices that map world
+/// coordinates to clip space and to CSS-pixel screen coordinates (y down), as MapLibre's
+/// `Transform` builds them (vertical field of view 0.6435 rad ≈ 36.87°).
+public struct ViewTransform: Sendable {
+    public let camera: Camera
+    public let width: Double
+    public let height: Double
+    /// MapLibre's vertical field of view in radians.
+    public static let fieldOfView = 0.6435011087932844
+
+    /// World size in CSS pixels at the camera's zoom.
+    public let worldSize: Double
+    /// The camera center in world pixels.
+    public let centerX: Double
+    public let centerY: Double
+    /// Distance from the camera to the center of the viewport, in CSS pixels.
+    public let cameraToCenterDistance: Double
+    /// World pixels (z up, in pixels) → clip space.
+    public let projectionMatrix: Matrix4
+
+    public init(camera: Camera, width: Double, height: Double) {
+        self.camera = camera
+        self.width = width
+        self.height = height
+        worldSize = WebMercator.worldSize(zoom: camera.zoom)
+        let c = WebMercator.project(lon: camera.longitude, lat: camera.latitude)
+        centerX = c.x * worldSize
+        centerY = c.y * worldSize
+        let fov = ViewTransform.fieldOfView
+        let dist = 0.5 / tan(fov / 2) * height
+        cameraToCenterDistance = dist
+        let pitch = camera.pitch * Double.pi / 180
+        let angle = -ViewTransform.wrap(camera.bearing) * Double.pi / 180
+
+        let groundAngle = Double.pi / 2 + pitch
+        let fovAboveCenter = fov * 0.5
+        let topHalfSurfaceDistance = sin(fovAboveCenter) * dist /
+            sin(min(max(Double.pi - groundAngle - fovAboveCenter, 0.01), Double.pi - 0.01))
+        let furthestDistance = cos(Double.pi / 2 - pitch) * topHalfSurfaceDistance + dist
+        let farZ = furthestDistance * 1.01
+        let nearZ = height / 50
+
+        var m = Matrix4.perspective(fovy: fov, aspect: width / height, near: nearZ, far: farZ)
+        m = m * Matrix4.scale(1, -1, 1)
+        m = m * Matrix4.translation(0, 0, -dist)
+        m = m * Matrix4.rotationX(pitch)
+        m = m * Matrix4.rotationZ(angle)
+        m = m * Matrix4.translation(-centerX, -centerY, 0)
+        projectionMatrix = m
+    }
+
+    /// Wraps a bearing into [-180, 180).
+    public static func wrap(_ degrees: Double) -> Double {
+        var d = (degrees + 180).truncatingRemainder(dividingBy: 360)
+        if d < 0 { d += 360 }
+        return d - 180
+    }
+
+    /// Projects world pixels to screen CSS pixels (x right, y down); nil behind the camera.
+    public func screenPoint(worldX: Double, worldY: Double) -> (x: Double, y: Double)? {
+        let p = projectionMatrix.transform(worldX, worldY, 0)
+        guard p.w > 0 else { return nil }
+        return ((p.x / p.w + 1) / 2 * width, (1 - p.y / p.w) / 2 * height)
+    }
+
+    /// Projects longitude/latitude to screen CSS pixels.
+    public func screenPoint(lon: Double, lat: Double) -> (x: Double, y: Double)? {
+        let u = WebMercator.project(lon: lon, lat: lat)
+        return screenPoint(worldX: u.x * worldSize, worldY: u.y * worldSize)
+    }
+}

@@ -1,0 +1,324 @@
+// JSON parser — contract
+// Input: UTF-8 bytes of one JSON text (RFC 8259; a leading UTF-8 BOM is skipped).
+// Output: a `JSONValue` tree, or a `JSONSyntaxError` with the 1-based line:column of the first
+// byte that could not be accepted and what was expected there.
+// Limits: nesting deeper than `maxDepth` (default 512) is an error, not a stack overflow.
+// Numbers are IEEE doubles (as in JavaScript); NaN/Infinity literals are rejected.
+
+/// A syntax error in JSON text, located by line and column (both 1-based; columns count bytes).
+public struct JSONSyntaxError: Error, Equatable, CustomStringConvertible, Sendable {
+    public var line: Int
+    public var column: Int
+    public var message: String
+    public var description: String { "\(line):\(column): \(message)" }
+}
+
+/// Parses JSON text into `JSONValue`.
+public struct JSONParser {
+    public static let defaultMaxDepth = 512
+
+    /// Parses a whole JSON document.
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws -> JSONValue {
+        try bytes.withUnsafeBufferPointer { buf in
+            var p = JSONByteParser(buf, maxDepth: maxDepth)
+            return try p.parseDocument()
+        }
+    }
+
+    /// Parses a whole JSON document given as a string.
+    public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws -> JSONValue {
+        try parse(Array(text.utf8), maxDepth: maxDepth)
+    }
+}
+
+/// A reusable byte-level JSON scanner. Other decoders (GeoJSON) build on it to read values
+/// without going through `JSONValue`.
+public struct JSONByteParser {
+    public let bytes: UnsafeBufferPointer<UInt8>
+    public var index: Int = 0
+    public var depth: Int = 0
+    public let maxDepth: Int
+
+    public init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONParser.defaultMaxDepth) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { index = 3 }
+    }
+
+    public mutating func parseDocument() throws -> JSONValue {
+        skipWhitespace()
+        let v = try parseValue()
+        skipWhitespace()
+        if index < bytes.count { throw error("expected end of input after the JSON value") }
+        return v
+    }
+
+    /// Line and column (1-based) of a byte offset.
+    public func location(of offset: Int) -> (line: Int, column: Int) {
+        var line = 1
+        var lineStart = 0
+        var i = 0
+        let end = min(offset, bytes.count)
+        while i < end {
+            if bytes[i] == 0x0A { line += 1; lineStart = i + 1 }
+            i += 1
+        }
+        return (line, offset - lineStart + 1)
+    }
+
+    /// An error located at the current position (or `at` when given).
+    public func error(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
+        let (l, c) = location(of: offset ?? index)
+        let found: String
+        let o = offset ?? index
+        if o >= bytes.count {
+            found = "end of input"
+        } else {
+            let b = bytes[o]
+            found = b >= 0x20 && b < 0x7F ? "'\(Character(UnicodeScalar(b)))'" : "byte 0x\(String(b, radix: 16))"
+        }
+        return JSONSyntaxError(line: l, column: c, message: "\(message), found \(found)")
+    }
+
+    @inline(__always)
+    public mutating func skipWhitespace() {
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { index += 1 } else { return }
+        }
+    }
+
+    @inline(__always)
+    public func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    /// Consumes `byte` (after whitespace) or throws naming what was expected.
+    @inline(__always)
+    public mutating func expect(_ byte: UInt8, _ what: String) throws {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == byte else { throw error("expected \(what)") }
+        index += 1
+    }
+
+    public mutating func parseValue() throws -> JSONValue {
+        skipWhitespace()
+        guard index < bytes.count else { throw error("expected a JSON value") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return .object(try parseObject())
+        case UInt8(ascii: "["): return .array(try parseArray())
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try parseLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try parseLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try parseLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw error("expected a JSON value")
+        }
+    }
+
+    mutating func parseLiteral(_ word: StaticString) throws {
+        let n = word.utf8CodeUnitCount
+        let start = index
+        guard index + n <= bytes.count else { throw error("expected a JSON value", at: start) }
+        let p = word.utf8Start
+        for i in 0..<n where bytes[index + i] != p[i] { throw error("expected a JSON value", at: start) }
+        index += n
+    }
+
+    public mutating func enterContainer() throws {
+        depth += 1
+        if depth > maxDepth { throw error("nesting deeper than \(maxDepth) levels") }
+    }
+
+    public mutating func parseObject() throws -> JSONObject {
+        try enterContainer()
+        index += 1  // {
+        var obj = JSONObject()
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") { index += 1; depth -= 1; return obj }
+        while true {
+            skipWhitespace()
+            guard peek() == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            let key = try parseString()
+            try expect(UInt8(ascii: ":"), "':' after object key")
+            let v = try parseValue()
+            obj[key] = v
+            skipWhitespace()
+            guard let b = peek() else { throw error("expected ',' or '}' in object") }
+            index += 1
+            if b == UInt8(ascii: ",") { continue }
+            if b == UInt8(ascii: "}") { break }
+            index -= 1
+            throw error("expected ',' or '}' in object")
+        }
+        depth -= 1
+        return obj
+    }
+
+    public mutating func parseArray() throws -> [JSONValue] {
+        try enterContainer()
+        index += 1  // [
+        var arr: [JSONValue] = []
+        skipWhitespace()
+        if peek() == UInt8(ascii: "]") { index += 1; depth -= 1; return arr }
+        while true {
+            arr.append(try parseValue())
+            skipWhitespace()
+            guard let b = peek() else { throw error("expected ',' or ']' in array") }
+            index += 1
+            if b == UInt8(ascii: ",") { continue }
+            if b == UInt8(ascii: "]") { break }
+            index -= 1
+            throw error("expected ',' or ']' in array")
+        }
+        depth -= 1
+        return arr
+    }
+
+    /// Parses a string starting at the opening quote.
+    public mutating func parseString() throws -> String {
+        index += 1  // opening quote
+        let start = index
+        // Fast path: no escapes.
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                index += 1
+                return s
+            }
+            if b == UInt8(ascii: "\\") { break }
+            if b < 0x20 { throw error("unescaped control character in string") }
+            index += 1
+        }
+        var out = Array(bytes[start..<index])
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                index += 1
+                return String(decoding: out, as: UTF8.self)
+            }
+            if b < 0x20 { throw error("unescaped control character in string") }
+            if b != UInt8(ascii: "\\") { out.append(b); index += 1; continue }
+            index += 1
+            guard index < bytes.count else { break }
+            let e = bytes[index]
+            index += 1
+            switch e {
+            case UInt8(ascii: "\""): out.append(0x22)
+            case UInt8(ascii: "\\"): out.append(0x5C)
+            case UInt8(ascii: "/"): out.append(0x2F)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try parseHex4()
+                if scalar >= 0xD800 && scalar < 0xDC00 {
+                    // High surrogate: a low surrogate must follow.
+                    if index + 1 < bytes.count && bytes[index] == UInt8(ascii: "\\") && bytes[index + 1] == UInt8(ascii: "u") {
+                        index += 2
+                        let low = try parseHex4()
+                        if low >= 0xDC00 && low < 0xE000 {
+                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        } else {
+                            scalar = 0xFFFD
+                        }
+                    } else {
+                        scalar = 0xFFFD
+                    }
+                } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                    scalar = 0xFFFD
+                }
+                out.append(contentsOf: Array(String(Character(UnicodeScalar(scalar)!)).utf8))
+            default:
+                throw error("invalid escape sequence", at: index - 1)
+            }
+        }
+        throw error("unterminated string")
+    }
+
+    mutating func parseHex4() throws -> UInt32 {
+        guard index + 4 <= bytes.count else { throw error("expected 4 hex digits after \\u") }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            let b = bytes[index]
+            let d: UInt32
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(b - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(b - UInt8(ascii: "A") + 10)
+            default: throw error("expected 4 hex digits after \\u")
+            }
+            v = v * 16 + d
+            index += 1
+        }
+        return v
+    }
+
+    /// Parses a JSON number at the current position (strict RFC 8259 grammar).
+    public mutating func parseNumber() throws -> Double {
+        let start = index
+        var negative = false
+        if bytes[index] == UInt8(ascii: "-") { negative = true; index += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var exp10 = 0
+        guard index < bytes.count, bytes[index] &- 0x30 < 10 else { throw error("expected a digit in number") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, bytes[index] &- 0x30 < 10 { throw error("leading zeros are not allowed in numbers") }
+        } else {
+            while index < bytes.count {
+                let d = bytes[index] &- 0x30
+                if d >= 10 { break }
+                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(d); digits += 1 } else { exp10 += 1 }
+                index += 1
+            }
+        }
+        if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard index < bytes.count, bytes[index] &- 0x30 < 10 else { throw error("expected a digit after '.'") }
+            while index < bytes.count {
+                let d = bytes[index] &- 0x30
+                if d >= 10 { break }
+                if digits < 19 {
+                    if mantissa == 0 && d == 0 { exp10 -= 1 } else { mantissa = mantissa &* 10 &+ UInt64(d); digits += 1; exp10 -= 1 }
+                }
+                index += 1
+            }
+        }
+        if index < bytes.count && (bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")) {
+            index += 1
+            var expNegative = false
+            if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) {
+                expNegative = bytes[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            guard index < bytes.count, bytes[index] &- 0x30 < 10 else { throw error("expected a digit in exponent") }
+            var e = 0
+            while index < bytes.count {
+                let d = bytes[index] &- 0x30
+                if d >= 10 { break }
+                if e < 100000 { e = e * 10 + Int(d) }
+                index += 1
+            }
+            exp10 += expNegative ? -e : e
+        }
+        // Exact fast path (Clinger): mantissa < 2^53 and |exp10| <= 22 gives a correctly rounded result.
+        if digits <= 15 && mantissa < (1 << 53) && exp10 >= -22 && exp10 <= 22 {
+            var v = Double(mantissa)
+            if exp10 < 0 { v /= JSONByteParser.powersOf10[-exp10] } else { v *= JSONByteParser.powersOf10[exp10] }
+            return negative ? -v : v
+        }
+        // Slow path: let the standard library round correctly.
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        guard let v = Double(text), v.isFinite else { throw error("number out of range", at: start) }
+        return v
+    }
+
+    static let powersOf10: [Double] = (0...22).map { i in
+        var v = 1.0
+        for _ in 0..<i { v *= 10 }
+        return v
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// A 4×4 double-precision matrix, column-major (as GL expects), with the few operations the
+/// camera needs. Composition happens in Double; only the final matrix is handed to GL as Float.
+public struct Matrix4: Equatable, Sendable {
+    /// Column-major elements: m[col * 4 + row].
+    public var m: [Double]
+
+    public init(_ m: [Double]) { precondition(m.count == 16); self.m = m }
+
+    public static let identity = Matrix4([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
+
+    public static func * (a: Matrix4, b: Matrix4) -> Matrix4 {
+        var r = [Double](repeating: 0, count: 16)
+        for c in 0..<4 {
+            for row in 0..<4 {
+                var s = 0.0
+                for k in 0..<4 { s += a.m[k * 4 + row] * b.m[c * 4 + k] }
+                r[c * 4 + row] = s
+            }
+        }
+        return Matrix4(r)
+    }
+
+    public static func translation(_ x: Double, _ y: Double, _ z: Double) -> Matrix4 {
+        Matrix4([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1])
+    }
+
+    public static func scale(_ x: Double, _ y: Double, _ z: Double) -> Matrix4 {
+        Matrix4([x, 0, 0, 0, 0, y, 0, 0, 0, 0, z, 0, 0, 0, 0, 1])
+    }
+
+    public static func rotationX(_ a: Double) -> Matrix4 {
+        let c = cos(a), s = sin(a)
+        return Matrix4([1, 0, 0, 0, 0, c, s, 0, 0, -s, c, 0, 0, 0, 0, 1])
+    }
+
+    public static func rotationZ(_ a: Double) -> Matrix4 {
+        let c = cos(a), s = sin(a)
+        return Matrix4([c, s, 0, 0, -s, c, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
+    }
+
+    /// GL-style perspective projection (vertical field of view in radians).
+    public static func perspective(fovy: Double, aspect: Double, near: Double, far: Double) -> Matrix4 {
+        let f = 1 / tan(fovy / 2)
+        let nf = 1 / (near - far)
+        return Matrix4([f / aspect, 0, 0, 0, 0, f, 0, 0, 0, 0, (far + near) * nf, -1, 0, 0, 2 * far * near * nf, 0])
+    }
+
+    /// Transforms (x, y, z, 1); returns clip coordinates (x, y, z, w).
+    public func transform(_ x: Double, _ y: Double, _ z: Double = 0) -> (x: Double, y: Double, z: Double, w: Double) {
+        (m[0] * x + m[4] * y + m[8] * z + m[12],
+         m[1] * x + m[5] * y + m[9] * z + m[13],
+         m[2] * x + m[6] * y + m[10] * z + m[14],
+         m[3] * x + m[7] * y + m[11] * z + m[15])
+    }
+
+    /// The elements as Float for a GL uniform.
+    public var floats: [Float] { m.map { Float($0) } }
+}

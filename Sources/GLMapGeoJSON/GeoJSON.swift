@@ -1,0 +1,70 @@
+import GLMapCore
+
+/// A position in longitude/latitude degrees (any extra coordinates such as altitude are dropped).
+public struct Position: Equatable, Sendable {
+    public var lon: Double
+    public var lat: Double
+    public init(_ lon: Double, _ lat: Double) { self.lon = lon; self.lat = lat }
+}
+
+/// A GeoJSON geometry (RFC 7946), all seven types.
+public indirect enum Geometry: Equatable, Sendable {
+    case point(Position)
+    case multiPoint([Position])
+    case lineString([Position])
+    case multiLineString([[Position]])
+    /// Rings: the first is the outer ring, the rest are holes.
+    case polygon([[Position]])
+    case multiPolygon([[[Position]]])
+    case geometryCollection([Geometry])
+
+    /// The RFC 7946 type name ("Point", "MultiPolygon", …).
+    public var typeName: String {
+        switch self {
+        case .point: return "Point"
+        case .multiPoint: return "MultiPoint"
+        case .lineString: return "LineString"
+        case .multiLineString: return "MultiLineString"
+        case .polygon: return "Polygon"
+        case .multiPolygon: return "MultiPolygon"
+        case .geometryCollection: return "GeometryCollection"
+        }
+    }
+
+    /// The style spec's `$type`: "Point", "LineString" or "Polygon" (Multi* fold into the base type).
+    /// A GeometryCollection reports the type of its first member (nil when empty).
+    public var filterType: FeatureGeometryType? {
+        switch self {
+        case .point, .multiPoint: return .point
+        case .lineString, .multiLineString: return .lineString
+        case .polygon, .multiPolygon: return .polygon
+        case .geometryCollection(let g): return g.first?.filterType
+        }
+    }
+}
+
+/// The three geometry classes the style specification filters on.
+public enum FeatureGeometryType: String, Sendable {
+    case point = "Point"
+    case lineString = "LineString"
+    case polygon = "Polygon"
+}
+
+/// A GeoJSON feature: geometry (nil for `"geometry": null`), optional id, properties.
+public struct Feature: Equatable, Sendable {
+    public var id: JSONValue?
+    public var properties: JSONObject
+    public var geometry: Geometry?
+
+    public init(id: JSONValue? = nil, properties: JSONObject = JSONObject(), geometry: Geometry?) {
+        self.id = id
+        self.properties = properties
+        self.geometry = geometry
+    }
+}
+
+/// A collection of features. A bare Feature or Geometry document decodes to a one-element collection.
+public struct FeatureCollection: Equatable, Sendable {
+    public var features: [Feature]
+    public init(features: [Feature]) { self.features = features }
+}
