@@ -1,1 +1,51 @@
 #version 300 es
+// Circle: one instance per point; the quad covers radius + stroke (the antialiasing and blur
+// fade inward from that edge, as in MapLibre).
+uniform mat4 u_matrix;
+uniform bool u_scale_with_map;    // circle-pitch-scale == map
+uniform bool u_pitch_with_map;    // circle-pitch-alignment == map
+uniform vec2 u_extrude_scale;     // map: bucket units per CSS px; viewport: clip units per CSS px
+uniform float u_camera_to_center_distance;
+uniform float u_ratio;
+in vec2 a_corner;                 // (-1,-1) (1,-1) (-1,1) (1,1)
+in vec2 a_center;                 // per instance
+in float a_radius;
+in vec4 a_color;
+in float a_opacity;
+in float a_blur;
+in float a_stroke_width;
+in vec4 a_stroke_color;
+in float a_stroke_opacity;
+out vec3 v_data;
+out vec4 v_color;
+out vec4 v_stroke_color;
+out float v_radius;
+out float v_stroke_width;
+out float v_blur;
+void main() {
+    float size = a_radius + a_stroke_width;
+    if (u_pitch_with_map) {
+        vec2 corner_position = a_center;
+        if (u_scale_with_map) {
+            corner_position += a_corner * size * u_extrude_scale;
+        } else {
+            vec4 projected_center = u_matrix * vec4(a_center, 0.0, 1.0);
+            corner_position += a_corner * size * u_extrude_scale * (projected_center.w / u_camera_to_center_distance);
+        }
+        gl_Position = u_matrix * vec4(corner_position, 0.0, 1.0);
+    } else {
+        gl_Position = u_matrix * vec4(a_center, 0.0, 1.0);
+        if (u_scale_with_map) {
+            gl_Position.xy += a_corner * size * u_extrude_scale * u_camera_to_center_distance;
+        } else {
+            gl_Position.xy += a_corner * size * u_extrude_scale * gl_Position.w;
+        }
+    }
+    float antialiasblur = 1.0 / u_ratio / max(size, 1e-6);
+    v_data = vec3(a_corner, antialiasblur);
+    v_color = a_color * a_opacity;
+    v_stroke_color = a_stroke_color * a_stroke_opacity;
+    v_radius = a_radius;
+    v_stroke_width = a_stroke_width;
+    v_blur = a_blur;
+}

@@ -1,1 +1,7 @@
 #version 300 es
+precision highp float;
+in vec4 v_color;
+out vec4 fragColor;
+void main() {
+    fragColor = v_color;
+}

@@ -1,0 +1,138 @@
+// GLES backend — EGL context contract
+// Opens a headless EGL display without a window system or DISPLAY: Mesa's surfaceless platform
+// (EGL_MESA_platform_surfaceless) first, then the device platform (EGL_EXT_platform_device, the
+// NVIDIA headless path), then the default display. Creates an OpenGL ES 3.0 context with no
+// surface (rendering goes to framebuffer objects). Nothing assumes an EGL extension function
+// exists: every `eglGetProcAddress` result is checked, since glvnd returns NULL when no vendor
+// library is found. Threading: a context is current on one thread at a time; one `HeadlessContext`
+// per renderer per thread (see README "Threading").
+import CEGL
+import CGLES3
+import GLMapCore
+
+/// A headless EGL display + OpenGL ES 3 context, made current on the creating thread.
+public final class HeadlessContext {
+    /// Which EGL platform gave the display.
+    public enum Platform: String, Sendable {
+        case surfaceless = "surfaceless (EGL_MESA_platform_surfaceless)"
+        case device = "device (EGL_EXT_platform_device)"
+        case defaultDisplay = "default display"
+    }
+
+    public let display: EGLDisplay
+    public let context: CEGL.EGLContext
+    public let platform: Platform
+    public let eglVersion: String
+    public let eglVendor: String
+
+    /// Opens a display and creates a current GLES 3.0 context.
+    public init() throws {
+        var lastError: GLError?
+        var opened: (EGLDisplay, Platform, String)?
+        for candidate in HeadlessContext.candidateDisplays() {
+            var major: EGLint = 0, minor: EGLint = 0
+            if eglInitialize(candidate.0, &major, &minor) == EGLBoolean(EGL_TRUE) {
+                opened = (candidate.0, candidate.1, "\(major).\(minor)")
+                break
+            }
+            lastError = GLError(call: "eglInitialize", code: HeadlessContext.errorName(eglGetError()),
+                                message: "could not initialise the \(candidate.1.rawValue) EGL display")
+        }
+        guard let (display, platform, version) = opened else {
+            throw lastError ?? GLError(call: "eglGetPlatformDisplay", code: HeadlessContext.errorName(eglGetError()),
+                message: "no EGL display is available. Install Mesa's EGL (apt-get install libegl1 libegl-mesa0 libgl1-mesa-dri) or a GPU driver with EGL, check __EGL_VENDOR_LIBRARY_FILENAMES, or use --backend cpu")
+        }
+        self.display = display
+        self.platform = platform
+        self.eglVersion = version
+        self.eglVendor = eglQueryString(display, EGL_VENDOR).map { String(cString: $0) } ?? "unknown"
+
+        guard eglBindAPI(EGLenum(EGL_OPENGL_ES_API)) == EGLBoolean(EGL_TRUE) else {
+            let code = HeadlessContext.errorName(eglGetError())
+            eglTerminate(display)
+            throw GLError(call: "eglBindAPI", code: code, message: "the EGL implementation does not support OpenGL ES; install Mesa's GLES (libgles2) or use --backend cpu")
+        }
+        // A config is optional with EGL_KHR_no_config_context; ask for one anyway (some drivers need it).
+        var configAttribs: [EGLint] = [EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_NONE]
+        var config: EGLConfig?
+        var count: EGLint = 0
+        _ = eglChooseConfig(display, &configAttribs, &config, 1, &count)
+        let contextAttribs: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE]
+        guard let ctx = eglCreateContext(display, count > 0 ? config : nil, nil, contextAttribs) else {
+            let code = HeadlessContext.errorName(eglGetError())
+            eglTerminate(display)
+            throw GLError(call: "eglCreateContext", code: code, message: "could not create an OpenGL ES 3.0 context on the \(platform.rawValue) display; the driver may lack GLES 3 (Mesa ≥ 10 has it) — or use --backend cpu")
+        }
+        guard eglMakeCurrent(display, nil, nil, ctx) == EGLBoolean(EGL_TRUE) else {
+            let code = HeadlessContext.errorName(eglGetError())
+            eglDestroyContext(display, ctx)
+            eglTerminate(display)
+            throw GLError(call: "eglMakeCurrent", code: code, message: "could not make the context current without a surface (EGL_KHR_surfaceless_context is required)")
+        }
+        self.context = ctx
+    }
+
+    deinit {
+        eglMakeCurrent(display, nil, nil, nil)
+        eglDestroyContext(display, context)
+        eglTerminate(display)
+    }
+
+    /// Makes this context current on the calling thread.
+    public func makeCurrent() throws {
+        guard eglMakeCurrent(display, nil, nil, context) == EGLBoolean(EGL_TRUE) else {
+            throw GLError(call: "eglMakeCurrent", code: HeadlessContext.errorName(eglGetError()), message: "could not make the GL context current on this thread")
+        }
+    }
+
+    /// Displays to try, in order of preference.
+    static func candidateDisplays() -> [(EGLDisplay, Platform)] {
+        var result: [(EGLDisplay, Platform)] = []
+        let clientExtensions = eglQueryString(nil, EGL_EXTENSIONS).map { String(cString: $0) } ?? ""
+        let getPlatformDisplay: PFNEGLGETPLATFORMDISPLAYEXTPROC? =
+            eglGetProcAddress("eglGetPlatformDisplayEXT").map { unsafeBitCast($0, to: PFNEGLGETPLATFORMDISPLAYEXTPROC.self) }
+        if let getPlatformDisplay {
+            if clientExtensions.contains("EGL_MESA_platform_surfaceless"),
+               let d = getPlatformDisplay(EGLenum(EGL_PLATFORM_SURFACELESS_MESA), nil, nil) {
+                result.append((d, .surfaceless))
+            }
+            if clientExtensions.contains("EGL_EXT_platform_device"),
+               let queryDevices = eglGetProcAddress("eglQueryDevicesEXT").map({ unsafeBitCast($0, to: PFNEGLQUERYDEVICESEXTPROC.self) }) {
+                var devices = [EGLDeviceEXT?](repeating: nil, count: 16)
+                var n: EGLint = 0
+                if queryDevices(16, &devices, &n) == EGLBoolean(EGL_TRUE) {
+                    for i in 0..<Int(n) {
+                        if let dev = devices[i], let d = getPlatformDisplay(EGLenum(EGL_PLATFORM_DEVICE_EXT), dev, nil) {
+                            result.append((d, .device))
+                        }
+                    }
+                }
+            }
+        }
+        if let d = eglGetDisplay(nil) { result.append((d, .defaultDisplay)) }
+        return result
+    }
+
+    /// The name of an EGL error code.
+    static func errorName(_ code: EGLint) -> String {
+        switch code {
+        case EGL_SUCCESS: return "EGL_SUCCESS"
+        case EGL_NOT_INITIALIZED: return "EGL_NOT_INITIALIZED"
+        case EGL_BAD_ACCESS: return "EGL_BAD_ACCESS"
+        case EGL_BAD_ALLOC: return "EGL_BAD_ALLOC"
+        case EGL_BAD_ATTRIBUTE: return "EGL_BAD_ATTRIBUTE"
+        case EGL_BAD_CONFIG: return "EGL_BAD_CONFIG"
+        case EGL_BAD_CONTEXT: return "EGL_BAD_CONTEXT"
+        case EGL_BAD_CURRENT_SURFACE: return "EGL_BAD_CURRENT_SURFACE"
+        case EGL_BAD_DISPLAY: return "EGL_BAD_DISPLAY"
+        case EGL_BAD_MATCH: return "EGL_BAD_MATCH"
+        case EGL_BAD_NATIVE_PIXMAP: return "EGL_BAD_NATIVE_PIXMAP"
+        case EGL_BAD_NATIVE_WINDOW: return "EGL_BAD_NATIVE_WINDOW"
+        case EGL_BAD_PARAMETER: return "EGL_BAD_PARAMETER"
+        case EGL_BAD_SURFACE: return "EGL_BAD_SURFACE"
+        case EGL_CONTEXT_LOST: return "EGL_CONTEXT_LOST"
+        default: return "0x" + String(code, radix: 16)
+        }
+    }
+}
+

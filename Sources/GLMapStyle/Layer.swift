@@ -1,0 +1,33 @@
+import GLMapCore
+
+/// A property value as written in the style, compiled for its property.
+public struct PropertyValue: @unchecked Sendable {
+    /// The JSON as written.
+    public let json: JSONValue
+    /// The compiled expression (literals fold to constants).
+    public let expression: StyleExpression
+}
+
+/// A style layer: what to draw (type, source, filter) and how (paint/layout values).
+public struct Layer {
+    public var id: String
+    public var type: LayerType
+    /// The source id (nil for background layers).
+    public var source: String?
+    public var filter: FeatureFilter?
+    /// Drawn at zooms in `minzoom ..< maxzoom` (spec semantics).
+    public var minzoom: Double
+    public var maxzoom: Double
+    /// `layout.visibility` is "visible".
+    public var isVisible: Bool
+    /// Values set in the style, by property name. Unset properties use the spec default.
+    public var values: [String: PropertyValue]
+
+    /// Whether the layer is drawn at `zoom` (visibility and zoom range).
+    public func isDrawn(atZoom zoom: Double) -> Bool {
+        isVisible && zoom >= minzoom && zoom < maxzoom
+    }
+
+    /// The value set for `property`, or nil when the default applies.
+    public func value(_ property: StyleProperty) -> PropertyValue? { values[property.name] }
+}

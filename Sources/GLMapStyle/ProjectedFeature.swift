@@ -1,0 +1,94 @@
+import GLMapCore
+import GLMapGeoJSON
+
+/// A polygon in unit-world coordinates: rings flattened (x0,y0,x1,y1,…), the first ring outer.
+public struct ProjectedPolygon: Sendable {
+    public var coords: [Double]
+    /// Vertex index where each hole starts (earcut's `holeIndices`).
+    public var holeIndices: [Int]
+
+    /// The rings as slices of `coords` (vertex ranges).
+    public var ringRanges: [Range<Int>] {
+        var starts = [0] + holeIndices
+        starts.append(coords.count / 2)
+        return (0..<(starts.count - 1)).map { starts[$0]..<starts[$0 + 1] }
+    }
+}
+
+/// A feature's geometry projected once to Web Mercator unit-world coordinates (x, y in 0…1 for
+/// the primary world copy, y down), with what filters and expressions read from the feature.
+/// GeometryCollections become one `ProjectedFeature` per member (as MapLibre's GeoJSON source does).
+public struct ProjectedFeature: Sendable {
+    /// Index of the feature in its source (stable ordering for sort keys).
+    public var index: Int
+    public var context: FeatureContext
+    public var type: FeatureGeometryType
+    /// Point / MultiPoint positions, flat.
+    public var points: [Double] = []
+    /// LineString / MultiLineString parts, each flat.
+    public var lines: [[Double]] = []
+    /// Polygon / MultiPolygon parts.
+    public var polygons: [ProjectedPolygon] = []
+
+    /// Every vertex of the geometry (circle layers draw one circle per vertex), flat.
+    public var allVertices: [Double] {
+        switch type {
+        case .point: return points
+        case .lineString: return lines.flatMap { $0 }
+        case .polygon: return polygons.flatMap { $0.coords }
+        }
+    }
+
+    /// Projects a decoded collection. Latitudes are clamped to ±85.0511°.
+    public static func project(_ collection: FeatureCollection) -> [ProjectedFeature] {
+        var out: [ProjectedFeature] = []
+        out.reserveCapacity(collection.features.count)
+        for (i, f) in collection.features.enumerated() {
+            guard let g = f.geometry else { continue }
+            append(g, feature: f, index: i, into: &out)
+        }
+        return out
+    }
+
+    static func append(_ g: Geometry, feature f: Feature, index: Int, into out: inout [ProjectedFeature]) {
+        func ctx(_ g: Geometry) -> FeatureContext {
+            FeatureContext(id: f.id, properties: f.properties, geometryType: g.typeName, geometry: g)
+        }
+        func flat(_ ps: [Position]) -> [Double] {
+            var a: [Double] = []
+            a.reserveCapacity(ps.count * 2)
+            for p in ps {
+                let u = WebMercator.project(lon: p.lon, lat: p.lat)
+                a.append(u.x); a.append(u.y)
+            }
+            return a
+        }
+        func polygon(_ rings: [[Position]]) -> ProjectedPolygon {
+            var coords: [Double] = []
+            var holes: [Int] = []
+            for (i, r) in rings.enumerated() {
+                if i > 0 { holes.append(coords.count / 2) }
+                coords.append(contentsOf: flat(r))
+            }
+            return ProjectedPolygon(coords: coords, holeIndices: holes)
+        }
+        switch g {
+        case .point(let p):
+            out.append(ProjectedFeature(index: index, context: ctx(g), type: .point, points: flat([p])))
+        case .multiPoint(let ps):
+            out.append(ProjectedFeature(index: index, context: ctx(g), type: .point, points: flat(ps)))
+        case .lineString(let ps):
+            out.append(ProjectedFeature(index: index, context: ctx(g), type: .lineString, lines: [flat(ps)]))
+        case .multiLineString(let ls):
+            out.append(ProjectedFeature(index: index, context: ctx(g), type: .lineString, lines: ls.map(flat)))
+        case .polygon(let rings):
+            guard !rings.isEmpty else { return }
+            out.append(ProjectedFeature(index: index, context: ctx(g), type: .polygon, polygons: [polygon(rings)]))
+        case .multiPolygon(let polys):
+            let ps = polys.filter { !$0.isEmpty }.map(polygon)
+            out.append(ProjectedFeature(index: index, context: ctx(g), type: .polygon, polygons: ps))
+        case .geometryCollection(let gs):
+            for m in gs { append(m, feature: f, index: index, into: &out) }
+        }
+    }
+}

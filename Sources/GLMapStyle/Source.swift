@@ -1,0 +1,33 @@
+import GLMapCore
+
+/// Where a GeoJSON source's data comes from.
+public enum GeoJSONData: Equatable, Sendable {
+    /// GeoJSON written inline in the style.
+    case inline(JSONValue)
+    /// A reference: a path relative to the style file, `file://…`, or `local://…` (render-test form).
+    case reference(String)
+}
+
+/// A style source. glmap draws `geojson` sources.
+public struct Source: Equatable, Sendable {
+    public var id: String
+    public var data: GeoJSONData
+    /// The source's `maxzoom` (default 18): MapLibre over-scales deeper zooms from this level.
+    public var maxzoom: Double
+    /// Whether line distances are kept for `line-gradient` (`lineMetrics`).
+    public var lineMetrics: Bool
+    /// Simplification tolerance in tile pixels (`tolerance`, default 0.375).
+    public var tolerance: Double
+    /// Tile buffer in tile pixels (`buffer`, default 128).
+    public var buffer: Double
+
+    public init(id: String, data: GeoJSONData, maxzoom: Double = 18, lineMetrics: Bool = false,
+                tolerance: Double = 0.375, buffer: Double = 128) {
+        self.id = id
+        self.data = data
+        self.maxzoom = maxzoom
+        self.lineMetrics = lineMetrics
+        self.tolerance = tolerance
+        self.buffer = buffer
+    }
+}

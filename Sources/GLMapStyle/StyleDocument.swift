@@ -1,0 +1,52 @@
+// Style stage — contract
+// Input: a MapLibre/Mapbox style document (spec version 8) as JSON bytes or a parsed JSONValue.
+// Output: a `StyleDocument` (camera defaults, GeoJSON sources, layers in draw order with compiled
+// filters and property values), or a `StyleError` listing EVERY problem found, each with its JSON
+// path and what was expected (JSON syntax errors carry line:column instead).
+// Rules: unknown root keys (sprite, glyphs, metadata, transition, light…) are ignored; unknown layer
+// types, unknown paint/layout properties and invalid values are errors; `*-transition` paint keys
+// are accepted and ignored. Validation never traps, whatever JSON value sits in whatever position.
+// Evaluation per feature and zoom lives in `StyleEvaluator`.
+import GLMapCore
+
+/// A parsed and validated style (MapLibre style spec v8).
+public struct StyleDocument {
+    /// `center` as [longitude, latitude] (default [0, 0]).
+    public var center: (lon: Double, lat: Double)
+    public var zoom: Double
+    public var bearing: Double
+    public var pitch: Double
+    public var sources: [String: Source]
+    /// Layers in draw order (first is drawn first, at the bottom).
+    public var layers: [Layer]
+    /// The root `state` object: default values for `global-state`.
+    public var globalState: JSONObject
+    /// The style file path, if it came from one (sources' relative paths resolve against it).
+    public var file: String?
+
+    /// The camera the style asks for.
+    public var camera: Camera {
+        Camera(longitude: center.lon, latitude: center.lat, zoom: zoom, bearing: bearing, pitch: pitch)
+    }
+
+    /// Parses and validates style JSON bytes; `file` names the source in messages and anchors relative paths.
+    public static func parse(_ bytes: [UInt8], file: String? = nil) throws -> StyleDocument {
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(bytes)
+        } catch let e as JSONSyntaxError {
+            throw StyleError(file: file, issues: [StyleIssue(path: "", message: "invalid JSON at \(e.line):\(e.column): \(e.message)")])
+        }
+        return try parse(json: json, file: file)
+    }
+
+    /// Validates an already-parsed style.
+    public static func parse(json: JSONValue, file: String? = nil) throws -> StyleDocument {
+        var parser = StyleParser()
+        let doc = parser.parseRoot(json, file: file)
+        if !parser.issues.isEmpty || doc == nil {
+            throw StyleError(file: file, issues: parser.issues)
+        }
+        return doc!
+    }
+}

@@ -1,0 +1,143 @@
+// Evaluation stage — contract
+// Input: a validated `Layer`, the projected features of its source, a zoom, the style's global
+// state. Output: an `EvaluatedLayer`: the filter applied, features of a geometry the layer type
+// cannot draw dropped (as MapLibre does: fill ← polygons; line ← lines and polygon rings;
+// circle ← every vertex of any geometry), every paint/layout value evaluated per feature at that
+// zoom, features ordered by sort key (stable). A value whose evaluation fails falls back to the
+// property's spec default, as MapLibre does. Never throws.
+import GLMapCore
+import GLMapGeoJSON
+
+/// Evaluates layers for one zoom.
+public struct StyleEvaluator {
+    public var zoom: Double
+    public var globalState: JSONObject
+
+    public init(zoom: Double, globalState: JSONObject = JSONObject()) {
+        self.zoom = zoom
+        self.globalState = globalState
+    }
+
+    /// Evaluates a property for a feature (or none), falling back to the spec default.
+    public func value(_ prop: StyleProperty, in layer: Layer, feature: FeatureContext? = nil) -> Value {
+        if let pv = layer.values[prop.name] {
+            if let c = pv.expression.constantValue { return c }
+            let ctx = EvaluationContext(zoom: zoom, feature: feature, globalState: globalState)
+            if let v = try? pv.expression.evaluate(ctx), v != .null { return v }
+        }
+        return StyleEvaluator.defaultValue(prop)
+    }
+
+    public func number(_ p: StyleProperty, _ l: Layer, _ f: FeatureContext? = nil) -> Double {
+        value(p, in: l, feature: f).number ?? StyleEvaluator.defaultValue(p).number ?? 0
+    }
+
+    public func color(_ p: StyleProperty, _ l: Layer, _ f: FeatureContext? = nil) -> Color {
+        value(p, in: l, feature: f).color ?? StyleEvaluator.defaultValue(p).color ?? .black
+    }
+
+    public func string(_ p: StyleProperty, _ l: Layer, _ f: FeatureContext? = nil) -> String {
+        value(p, in: l, feature: f).string ?? StyleEvaluator.defaultValue(p).string ?? ""
+    }
+
+    func pair(_ p: StyleProperty, _ l: Layer) -> (x: Double, y: Double) {
+        let a = value(p, in: l).array ?? []
+        guard a.count == 2, let x = a[0].number, let y = a[1].number else { return (0, 0) }
+        return (x, y)
+    }
+
+    /// A property's spec default as a `Value` (colours parsed).
+    public static func defaultValue(_ p: StyleProperty) -> Value {
+        guard let d = p.spec.defaultValue else { return .null }
+        if case .color = p.spec.type, let s = d.stringValue, let c = Color(css: s) { return .color(c) }
+        return Value(json: d)
+    }
+
+    /// Whether a feature passes the layer's filter.
+    func passes(_ layer: Layer, _ f: ProjectedFeature) -> Bool {
+        guard let filter = layer.filter else { return true }
+        return filter.evaluate(EvaluationContext(zoom: zoom, feature: f.context, globalState: globalState))
+    }
+
+    /// Orders items by an optional numeric sort key, stably.
+    func sorted<T>(_ items: [(key: Double?, item: T)]) -> [T] {
+        guard items.contains(where: { $0.key != nil }) else { return items.map(\.item) }
+        return items.enumerated().sorted { a, b in
+            let ka = a.element.key ?? 0, kb = b.element.key ?? 0
+            return ka != kb ? ka < kb : a.offset < b.offset
+        }.map(\.element.item)
+    }
+
+    func sortKey(_ p: StyleProperty, _ l: Layer, _ f: FeatureContext) -> Double? {
+        l.values[p.name] == nil ? nil : value(p, in: l, feature: f).number
+    }
+
+    /// Evaluates one layer against its source's features.
+    public func evaluate(_ layer: Layer, features: [ProjectedFeature]) -> EvaluatedLayer {
+        switch layer.type {
+        case .background:
+            return .background(EvaluatedBackground(color: color(BackgroundProperties.color, layer),
+                                                   opacity: number(BackgroundProperties.opacity, layer)))
+        case .fill:
+            typealias P = FillProperties
+            var items: [(key: Double?, item: EvaluatedFill)] = []
+            for f in features where f.type == .polygon && passes(layer, f) {
+                let c = f.context
+                let fillColor = color(P.color, layer, c)
+                let outline = layer.values[P.outlineColor.name] == nil ? fillColor : color(P.outlineColor, layer, c)
+                items.append((sortKey(P.sortKey, layer, c),
+                              EvaluatedFill(polygons: f.polygons, color: fillColor, opacity: number(P.opacity, layer, c),
+                                            outlineColor: outline)))
+            }
+            return .fill(EvaluatedFillLayer(
+                id: layer.id, antialias: value(P.antialias, in: layer).boolean ?? true,
+                translate: pair(P.translate, layer),
+                translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
+                features: sorted(items)))
+        case .line:
+            typealias P = LineProperties
+            var items: [(key: Double?, item: EvaluatedLine)] = []
+            for f in features where f.type != .point && passes(layer, f) {
+                let c = f.context
+                var parts: [(coords: [Double], closed: Bool)] = []
+                if f.type == .lineString {
+                    parts = f.lines.map { ($0, false) }
+                } else {
+                    for poly in f.polygons {
+                        for r in poly.ringRanges { parts.append((Array(poly.coords[(r.lowerBound * 2)..<(r.upperBound * 2)]), true)) }
+                    }
+                }
+                let dash = value(P.dasharray, in: layer, feature: c).array?.compactMap(\.number)
+                items.append((sortKey(P.sortKey, layer, c), EvaluatedLine(
+                    parts: parts, join: LineJoinStyle(rawValue: string(P.join, layer, c)) ?? .miter,
+                    color: color(P.color, layer, c), opacity: number(P.opacity, layer, c),
+                    width: number(P.width, layer, c), gapWidth: number(P.gapWidth, layer, c),
+                    offset: number(P.offset, layer, c), blur: number(P.blur, layer, c),
+                    dasharray: dash.flatMap { $0.isEmpty ? nil : $0 })))
+            }
+            return .line(EvaluatedLineLayer(
+                id: layer.id, cap: LineCapStyle(rawValue: string(P.cap, layer)) ?? .butt,
+                miterLimit: number(P.miterLimit, layer), roundLimit: number(P.roundLimit, layer),
+                translate: pair(P.translate, layer),
+                translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
+                gradient: layer.values[P.gradient.name], features: sorted(items)))
+        case .circle:
+            typealias P = CircleProperties
+            var items: [(key: Double?, item: EvaluatedCircle)] = []
+            for f in features where passes(layer, f) {
+                let c = f.context
+                items.append((sortKey(P.sortKey, layer, c), EvaluatedCircle(
+                    centers: f.allVertices, radius: number(P.radius, layer, c), color: color(P.color, layer, c),
+                    blur: number(P.blur, layer, c), opacity: number(P.opacity, layer, c),
+                    strokeWidth: number(P.strokeWidth, layer, c), strokeColor: color(P.strokeColor, layer, c),
+                    strokeOpacity: number(P.strokeOpacity, layer, c))))
+            }
+            return .circle(EvaluatedCircleLayer(
+                id: layer.id, translate: pair(P.translate, layer),
+                translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
+                pitchScale: TranslateAnchor(rawValue: string(P.pitchScale, layer)) ?? .map,
+                pitchAlignment: TranslateAnchor(rawValue: string(P.pitchAlignment, layer)) ?? .viewport,
+                features: sorted(items)))
+        }
+    }
+}

@@ -1,0 +1,227 @@
+import GLMapCore
+
+/// Walks a style's JSON, collecting every problem with its path (see `StyleDocument`'s contract).
+struct StyleParser {
+    var issues: [StyleIssue] = []
+
+    mutating func fail(_ path: String, _ message: String) {
+        issues.append(StyleIssue(path: path, message: message))
+    }
+
+    mutating func parseRoot(_ json: JSONValue, file: String?) -> StyleDocument? {
+        guard let root = json.objectValue else {
+            fail("", "expected an object, found \(json.kindName)")
+            return nil
+        }
+        if let v = root["version"] {
+            if v != .number(8) { fail("version", "expected 8, found \(v.shortDescription)") }
+        } else {
+            fail("version", "missing required property (expected 8)")
+        }
+        var center = (lon: 0.0, lat: 0.0)
+        if let c = root["center"] {
+            if let a = c.arrayValue, a.count == 2, let lon = a[0].numberValue, let lat = a[1].numberValue {
+                if lat < -90 || lat > 90 {
+                    fail("center", "latitude must be between -90 and 90, found \(JSONValue.formatNumber(lat))")
+                }
+                center = (lon, lat)
+            } else {
+                fail("center", "expected an array of two numbers [longitude, latitude], found \(c.shortDescription)")
+            }
+        }
+        let zoom = number(root["zoom"], path: "zoom", default: 0, min: 0, max: 24)
+        let bearing = number(root["bearing"], path: "bearing", default: 0)
+        let pitch = number(root["pitch"], path: "pitch", default: 0, min: 0, max: 85)
+
+        var globalState = JSONObject()
+        if let s = root["state"] {
+            if let o = s.objectValue {
+                // Each entry is { "default": value } in the spec; a bare value is accepted as its own default.
+                for (k, v) in o.pairs {
+                    if let d = v.objectValue, let def = d["default"] { globalState[k] = def } else { globalState[k] = v }
+                }
+            } else {
+                fail("state", "expected an object, found \(s.kindName)")
+            }
+        }
+
+        var sources: [String: Source] = [:]
+        if let s = root["sources"] {
+            if let o = s.objectValue {
+                for (id, v) in o.pairs {
+                    if let src = parseSource(id: id, v, path: "sources.\(id)") { sources[id] = src }
+                }
+            } else {
+                fail("sources", "expected an object, found \(s.kindName)")
+            }
+        } else {
+            fail("sources", "missing required property (expected an object)")
+        }
+
+        var layers: [Layer] = []
+        if let l = root["layers"] {
+            if let a = l.arrayValue {
+                var seen = Set<String>()
+                for (i, lv) in a.enumerated() {
+                    let path = "layers[\(i)]"
+                    guard let layer = parseLayer(lv, path: path, sources: sources, rawSources: root["sources"]?.objectValue) else { continue }
+                    if !seen.insert(layer.id).inserted {
+                        fail("\(path).id", "duplicate layer id \"\(layer.id)\"")
+                    }
+                    layers.append(layer)
+                }
+            } else {
+                fail("layers", "expected an array, found \(l.kindName)")
+            }
+        } else {
+            fail("layers", "missing required property (expected an array)")
+        }
+        return StyleDocument(center: center, zoom: zoom, bearing: bearing, pitch: pitch, sources: sources,
+                             layers: layers, globalState: globalState, file: file)
+    }
+
+    mutating func number(_ v: JSONValue?, path: String, default d: Double, min: Double? = nil, max: Double? = nil) -> Double {
+        guard let v else { return d }
+        guard let n = v.numberValue else {
+            fail(path, "expected number, found \(v.shortDescription)")
+            return d
+        }
+        if let min, n < min { fail(path, "\(JSONValue.formatNumber(n)) is less than the minimum value \(JSONValue.formatNumber(min))"); return d }
+        if let max, n > max { fail(path, "\(JSONValue.formatNumber(n)) is greater than the maximum value \(JSONValue.formatNumber(max))"); return d }
+        return n
+    }
+
+    mutating func parseSource(id: String, _ v: JSONValue, path: String) -> Source? {
+        guard let o = v.objectValue else {
+            fail(path, "expected an object, found \(v.kindName)")
+            return nil
+        }
+        guard let type = o["type"]?.stringValue else {
+            fail("\(path).type", "missing source type (expected \"geojson\")")
+            return nil
+        }
+        guard type == "geojson" else {
+            fail("\(path).type", "unsupported source type \"\(type)\" (glmap draws \"geojson\" sources)")
+            return nil
+        }
+        let data: GeoJSONData
+        switch o["data"] {
+        case .string(let s)?: data = .reference(s)
+        case .object(let obj)?: data = .inline(.object(obj))
+        case nil: fail("\(path).data", "missing required property (expected GeoJSON or a file path)"); return nil
+        case let other?: fail("\(path).data", "expected GeoJSON (an object) or a file path (a string), found \(other.kindName)"); return nil
+        }
+        let maxzoom = number(o["maxzoom"], path: "\(path).maxzoom", default: 18, min: 0, max: 24)
+        var lineMetrics = false
+        if let lm = o["lineMetrics"] {
+            if let b = lm.boolValue { lineMetrics = b } else { fail("\(path).lineMetrics", "expected boolean, found \(lm.shortDescription)") }
+        }
+        let tolerance = number(o["tolerance"], path: "\(path).tolerance", default: 0.375, min: 0)
+        let buffer = number(o["buffer"], path: "\(path).buffer", default: 128, min: 0, max: 512)
+        return Source(id: id, data: data, maxzoom: maxzoom, lineMetrics: lineMetrics, tolerance: tolerance, buffer: buffer)
+    }
+
+    mutating func parseLayer(_ v: JSONValue, path: String, sources: [String: Source], rawSources: JSONObject?) -> Layer? {
+        guard let o = v.objectValue else {
+            fail(path, "expected an object, found \(v.kindName)")
+            return nil
+        }
+        guard let id = o["id"]?.stringValue else {
+            fail("\(path).id", "missing layer id (expected a string)")
+            return nil
+        }
+        guard let typeName = o["type"]?.stringValue else {
+            fail("\(path).type", "missing layer type (expected one of background, fill, line, circle)")
+            return nil
+        }
+        guard let type = LayerType(rawValue: typeName) else {
+            fail("\(path).type", "unsupported layer type \"\(typeName)\" (expected one of background, fill, line, circle)")
+            return nil
+        }
+        var source: String?
+        if type != .background {
+            if let s = o["source"]?.stringValue {
+                if sources[s] == nil && rawSources?[s] == nil {
+                    fail("\(path).source", "source \"\(s)\" not found")
+                }
+                source = s
+            } else {
+                fail("\(path).source", "missing required property (a \(typeName) layer needs a source)")
+            }
+        }
+        let minzoom = number(o["minzoom"], path: "\(path).minzoom", default: 0, min: 0, max: 24)
+        let maxzoom = number(o["maxzoom"], path: "\(path).maxzoom", default: 24, min: 0, max: 24)
+
+        var filter: FeatureFilter?
+        if let f = o["filter"] {
+            switch FeatureFilter.compile(f) {
+            case .success(let ff): filter = ff
+            case .failure(let errs):
+                for e in errs.errors { fail("\(path).filter\(e.key)", e.message) }
+            }
+        }
+
+        var values: [String: PropertyValue] = [:]
+        var visible = true
+        let table = Dictionary(uniqueKeysWithValues: type.properties.map { ($0.name, $0) })
+        for section in ["layout", "paint"] {
+            guard let sv = o[section] else { continue }
+            guard let so = sv.objectValue else {
+                fail("\(path).\(section)", "expected an object, found \(sv.kindName)")
+                continue
+            }
+            let isLayout = section == "layout"
+            for (name, value) in so.pairs {
+                let ppath = "\(path).\(section).\(name)"
+                if !isLayout && name.hasSuffix("-transition") && table[String(name.dropLast(11))] != nil { continue }
+                guard let prop = table[name], prop.isLayout == isLayout else {
+                    if let p = table[name] {
+                        fail(ppath, "\"\(name)\" is a \(p.isLayout ? "layout" : "paint") property, not a \(section) property")
+                    } else {
+                        fail(ppath, "unknown property \"\(name)\" for a \(typeName) layer")
+                    }
+                    continue
+                }
+                if prop == StyleProperty.visibility {
+                    switch value {
+                    case .string("visible"): visible = true
+                    case .string("none"): visible = false
+                    default: fail(ppath, "expected one of \"visible\", \"none\", found \(value.shortDescription)")
+                    }
+                    continue
+                }
+                if let pv = compileValue(value, for: prop, path: ppath) { values[name] = pv }
+            }
+        }
+        return Layer(id: id, type: type, source: source, filter: filter, minzoom: minzoom, maxzoom: maxzoom,
+                     isVisible: visible, values: values)
+    }
+
+    /// Compiles a property value; constant values are also range-checked against the spec.
+    mutating func compileValue(_ value: JSONValue, for prop: StyleProperty, path: String) -> PropertyValue? {
+        switch StyleExpression.compile(value, spec: prop.spec) {
+        case .failure(let errs):
+            for e in errs.errors { fail(path + e.key, e.message) }
+            return nil
+        case .success(let expr):
+            if let c = expr.constantValue { checkRange(c, prop: prop, path: path) }
+            return PropertyValue(json: value, expression: expr)
+        }
+    }
+
+    mutating func checkRange(_ v: Value, prop: StyleProperty, path: String) {
+        func check(_ n: Double, _ p: String) {
+            if let min = prop.spec.minimum, n < min {
+                fail(p, "\(JSONValue.formatNumber(n)) is less than the minimum value \(JSONValue.formatNumber(min))")
+            }
+            if let max = prop.spec.maximum, n > max {
+                fail(p, "\(JSONValue.formatNumber(n)) is greater than the maximum value \(JSONValue.formatNumber(max))")
+            }
+        }
+        switch v {
+        case .number(let n): check(n, path)
+        case .array(let a): for (i, e) in a.enumerated() { if case .number(let n) = e { check(n, "\(path)[\(i)]") } }
+        default: break
+        }
+    }
+}
