@@ -3,7 +3,7 @@
 import GLMapCore
 import GLMapGeoJSON
 
-public struct FeatureContext {
+public struct FeatureContext: Sendable {
     public var id: JSONValue?
     public var properties: JSONObject
     public var geometryType: String?

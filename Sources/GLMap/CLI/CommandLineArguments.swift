@@ -1,0 +1,86 @@
+import GLMapCore
+
+/// A usage error (exit code 2).
+public struct UsageError: GLMapError {
+    public var message: String
+    public var kind: FailureKind { .invalidInput }
+    public var description: String { message }
+    public init(_ message: String) { self.message = message }
+}
+
+/// Small hand-written option parser: `--name value`, `--name=value`, short aliases, flags.
+public struct CommandLineArguments {
+    public struct Option {
+        public let long: String
+        public let short: Character?
+        public let takesValue: Bool
+        public let help: String
+        public init(_ long: String, _ short: Character? = nil, value: Bool = true, help: String) {
+            self.long = long; self.short = short; self.takesValue = value; self.help = help
+        }
+    }
+
+    public private(set) var values: [String: String] = [:]
+    public private(set) var flags: Set<String> = []
+
+    /// Parses `args` (without the program and subcommand names) against `options`.
+    public init(_ args: [String], options: [Option]) throws {
+        var i = 0
+        while i < args.count {
+            let a = args[i]
+            var name: String
+            var inline: String?
+            if a.hasPrefix("--") {
+                name = String(a.dropFirst(2))
+                if let eq = name.firstIndex(of: "=") {
+                    inline = String(name[name.index(after: eq)...])
+                    name = String(name[..<eq])
+                }
+            } else if a.hasPrefix("-") && a.count == 2 {
+                let c = a.last!
+                guard let o = options.first(where: { $0.short == c }) else { throw UsageError("unknown option \(a)") }
+                name = o.long
+            } else {
+                throw UsageError("unexpected argument \"\(a)\"")
+            }
+            guard let o = options.first(where: { $0.long == name }) else { throw UsageError("unknown option --\(name)") }
+            if o.takesValue {
+                if let inline { values[name] = inline } else {
+                    guard i + 1 < args.count else { throw UsageError("option --\(name) needs a value") }
+                    i += 1
+                    values[name] = args[i]
+                }
+            } else {
+                if inline != nil { throw UsageError("option --\(name) takes no value") }
+                flags.insert(name)
+            }
+            i += 1
+        }
+    }
+
+    public func string(_ name: String) -> String? { values[name] }
+
+    public func double(_ name: String) throws -> Double? {
+        guard let s = values[name] else { return nil }
+        guard let d = Double(s), d.isFinite else { throw UsageError("--\(name) expects a number, got \"\(s)\"") }
+        return d
+    }
+
+    public func int(_ name: String) throws -> Int? {
+        guard let s = values[name] else { return nil }
+        guard let n = Int(s) else { throw UsageError("--\(name) expects a whole number, got \"\(s)\"") }
+        return n
+    }
+
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// Help text lines for options.
+    public static func helpLines(_ options: [Option]) -> String {
+        options.map { o in
+            let s = o.short.map { "-\($0), " } ?? "    "
+            let v = o.takesValue ? " VALUE" : ""
+            let left = "  \(s)--\(o.long)\(v)"
+            return left.padding(toLength: max(left.count + 2, 28), withPad: " ", startingAt: 0) + o.help
+        }.joined(separator: "\n")
+    }
+}

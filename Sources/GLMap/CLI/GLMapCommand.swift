@@ -1,0 +1,40 @@
+import GLMapCore
+
+/// The `glmap` command line: dispatches subcommands and maps errors to exit codes
+/// (0 ok, 1 render or I/O failure, 2 invalid input or usage). Messages go to stderr.
+public enum GLMapCommand {
+    public static let usage = """
+    usage: glmap <command> [options]
+
+    commands:
+      render    render a style to a PNG (see glmap render --help)
+      info      show the EGL/GL backend glmap would use
+
+    """
+
+    /// Runs the command line (`args` excludes the program name) and returns the exit code.
+    public static func run(_ args: [String], io: CommandIO = .process) -> Int32 {
+        guard let command = args.first else {
+            io.writeStderr(usage)
+            return 2
+        }
+        let rest = Array(args.dropFirst())
+        do {
+            switch command {
+            case "render": return try RenderCommand.run(rest, io: io)
+            case "info": return try InfoCommand.run(rest, io: io)
+            case "--help", "help":
+                io.writeStdout(Array(usage.utf8))
+                return 0
+            default:
+                throw UsageError("unknown command \"\(command)\"\n" + usage)
+            }
+        } catch let e as GLMapError {
+            io.writeStderr("glmap: \(e)\n")
+            return e.kind.exitCode
+        } catch {
+            io.writeStderr("glmap: \(error)\n")
+            return 1
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import GLMapCore
+import GLMapPNG
+
+/// `glmap render`: flags follow MapLibre's `mbgl-render`.
+public enum RenderCommand {
+    static let options: [CommandLineArguments.Option] = [
+        .init("style", "s", help: "style JSON file (MapLibre style spec v8); - reads standard input"),
+        .init("output", "o", help: "PNG file to write (default out.png); - writes standard output"),
+        .init("width", "w", help: "image width in CSS pixels (default 512)"),
+        .init("height", "h", help: "image height in CSS pixels (default 512)"),
+        .init("ratio", "r", help: "pixel ratio: the image is width·ratio × height·ratio (default 1)"),
+        .init("lon", "x", help: "center longitude (default: the style's center)"),
+        .init("lat", "y", help: "center latitude (default: the style's center)"),
+        .init("zoom", "z", help: "zoom level (default: the style's zoom)"),
+        .init("bearing", "b", help: "bearing in degrees (default: the style's bearing)"),
+        .init("pitch", "p", help: "pitch in degrees (default: the style's pitch)"),
+        .init("strict", value: false, help: "treat source data problems as errors (exit 2) instead of warnings"),
+        .init("help", value: false, help: "show this help"),
+    ]
+
+    static let help = """
+    usage: glmap render --style FILE --output FILE [--width 512] [--height 512] [--ratio 1]
+                        [--lon X --lat Y] [--zoom Z] [--bearing B] [--pitch P] [--strict]
+
+    Renders a MapLibre style headlessly (OpenGL ES 3 through EGL) and writes a PNG.
+    Camera flags override the style's own center/zoom/bearing/pitch.
+
+    options:
+    \(CommandLineArguments.helpLines(options))
+
+    exit codes: 0 ok, 1 render or I/O failure, 2 invalid input or usage
+
+    """
+
+    public static func run(_ args: [String], io: CommandIO) throws -> Int32 {
+        let a = try CommandLineArguments(args, options: options)
+        if a.flag("help") {
+            io.writeStdout(Array(help.utf8))
+            return 0
+        }
+        guard let stylePath = a.string("style") else { throw UsageError("missing --style FILE (see glmap render --help)") }
+        let output = a.string("output") ?? "out.png"
+        let opts = RenderOptions(width: try a.int("width") ?? 512, height: try a.int("height") ?? 512,
+                                 ratio: try a.double("ratio") ?? 1, longitude: try a.double("lon"),
+                                 latitude: try a.double("lat"), zoom: try a.double("zoom"),
+                                 bearing: try a.double("bearing"), pitch: try a.double("pitch"))
+        try opts.validate()
+        if output != "-" {
+            let dir = (output as NSString).deletingLastPathComponent
+            var isDir: ObjCBool = false
+            if !dir.isEmpty && !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
+                throw IOFailure(path: output, message: "the directory \(dir) does not exist")
+            }
+        }
+        let scene: Scene
+        if stylePath == "-" {
+            let style = try GLMapStyleLoader.parse(io.readStdin(), file: nil)
+            scene = try Scene(style: style, strict: a.flag("strict"))
+        } else {
+            scene = try Scene(styleFile: stylePath, strict: a.flag("strict"))
+        }
+        for w in scene.warnings { io.writeStderr("glmap: warning: \(w)\n") }
+        let image = try MapRenderer().render(scene, options: opts).unpremultiplied()
+        if output == "-" {
+            io.writeStdout(try PNGEncoder.encode(image))
+        } else {
+            try PNGEncoder.write(image, to: output)
+        }
+        return 0
+    }
+}
+
+import GLMapStyle
+/// Parses style bytes (shared by the file and stdin paths).
+enum GLMapStyleLoader {
+    static func parse(_ bytes: [UInt8], file: String?) throws -> StyleDocument {
+        try StyleDocument.parse(bytes, file: file)
+    }
+}

@@ -1,0 +1,45 @@
+import GLMapCore
+
+/// Size, pixel ratio and camera overrides for one frame. Unset camera fields come from the style.
+public struct RenderOptions: Equatable, Sendable {
+    /// Viewport size in CSS pixels; the image is `width·ratio × height·ratio` device pixels.
+    public var width: Int
+    public var height: Int
+    /// Device pixels per CSS pixel: scales widths, radii and offsets (never resamples).
+    public var ratio: Double
+    public var longitude: Double?
+    public var latitude: Double?
+    public var zoom: Double?
+    public var bearing: Double?
+    public var pitch: Double?
+
+    public init(width: Int = 512, height: Int = 512, ratio: Double = 1, longitude: Double? = nil, latitude: Double? = nil,
+                zoom: Double? = nil, bearing: Double? = nil, pitch: Double? = nil) {
+        self.width = width
+        self.height = height
+        self.ratio = ratio
+        self.longitude = longitude
+        self.latitude = latitude
+        self.zoom = zoom
+        self.bearing = bearing
+        self.pitch = pitch
+    }
+
+    /// The camera: these overrides on top of the style's own center/zoom/bearing/pitch.
+    public func camera(default d: Camera) -> Camera {
+        Camera(longitude: longitude ?? d.longitude, latitude: latitude ?? d.latitude, zoom: zoom ?? d.zoom,
+               bearing: bearing ?? d.bearing, pitch: pitch ?? d.pitch)
+    }
+
+    /// Checks sizes and numbers (invalid input, exit code 2).
+    public func validate() throws {
+        guard width >= 1, height >= 1 else { throw InputFailure("width and height must be at least 1, got \(width)x\(height)") }
+        guard ratio.isFinite, ratio > 0, ratio <= 16 else { throw InputFailure("ratio must be a number in (0, 16], got \(ratio)") }
+        for (name, v) in [("lon", longitude), ("lat", latitude), ("zoom", zoom), ("bearing", bearing), ("pitch", pitch)] {
+            if let v, !v.isFinite { throw InputFailure("\(name) must be a finite number") }
+        }
+        if let lat = latitude, abs(lat) > 90 { throw InputFailure("lat must be between -90 and 90, got \(lat)") }
+        if let z = zoom, z < 0 || z > 24 { throw InputFailure("zoom must be between 0 and 24, got \(z)") }
+        if let p = pitch, p < 0 || p > 85 { throw InputFailure("pitch must be between 0 and 85, got \(p)") }
+    }
+}

@@ -1,0 +1,63 @@
+// Scene — contract
+// A style with its sources loaded, decoded and projected once (Web Mercator unit world). Frames
+// of the same scene (other cameras, sizes, ratios) reuse it: no re-parsing or re-projection.
+// Sources that cannot be loaded are empty and listed in `warnings` (MapLibre draws nothing for
+// them); with `strict`, loading throws the first such problem instead.
+import Foundation
+import GLMapCore
+import GLMapGeoJSON
+import GLMapStyle
+
+/// A parsed style plus its projected source data.
+public final class Scene {
+    public let style: StyleDocument
+    /// Projected features per source id.
+    public let features: [String: [ProjectedFeature]]
+    /// Problems with source data that were tolerated.
+    public let warnings: [SourceWarning]
+
+    public init(style: StyleDocument, strict: Bool = false) throws {
+        self.style = style
+        let loader = SourceLoader(styleFile: style.file)
+        var features: [String: [ProjectedFeature]] = [:]
+        var warnings: [SourceWarning] = []
+        // Only sources some layer uses are loaded.
+        let used = Set(style.layers.compactMap(\.source))
+        for id in style.sources.keys.sorted() where used.contains(id) {
+            do {
+                features[id] = ProjectedFeature.project(try loader.load(style.sources[id]!))
+            } catch let w as SourceWarning {
+                if strict { throw w }
+                warnings.append(w)
+                features[id] = []
+            }
+        }
+        self.features = features
+        self.warnings = warnings
+    }
+
+    /// Loads a style file (or "-" for standard input) and its sources.
+    public convenience init(styleFile path: String, strict: Bool = false) throws {
+        let bytes: [UInt8]
+        if path == "-" {
+            bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+        } else {
+            guard let d = FileManager.default.contents(atPath: path) else {
+                var isDir: ObjCBool = false
+                let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
+                throw IOFailure(path: path, message: exists ? (isDir.boolValue ? "is a directory, expected a style JSON file" : "cannot be read (permission denied?)") : "no such file")
+            }
+            bytes = [UInt8](d)
+        }
+        try self.init(style: StyleDocument.parse(bytes, file: path == "-" ? nil : path), strict: strict)
+    }
+
+    /// The style's layers evaluated for one zoom, in draw order (hidden layers skipped).
+    public func evaluatedLayers(zoom: Double) -> [EvaluatedLayer] {
+        let evaluator = StyleEvaluator(zoom: zoom, globalState: style.globalState)
+        return style.layers.compactMap { layer in
+            guard layer.isDrawn(atZoom: zoom) else { return nil }
+            return evaluator.evaluate(layer, features: layer.source.flatMap { features[$0] } ?? [])
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import GLMapCore
+import GLMapGeoJSON
+import GLMapStyle
+
+/// A problem with a source's data: the source renders as empty (MapLibre's behaviour) and the
+/// problem is reported as a warning — or, with `strict`, as an error.
+public struct SourceWarning: GLMapError, Equatable {
+    public var sourceID: String
+    public var message: String
+    public var kind: FailureKind { .invalidInput }
+    public var description: String { "source \"\(sourceID)\": \(message)" }
+}
+
+/// Loads GeoJSON sources: inline data, paths relative to the style file, `file://` and
+/// `local://` references (the render-test form: `local://data/x.geojson` is looked up in the
+/// style's directory and then in each parent directory).
+public struct SourceLoader {
+    /// Directory that relative paths resolve against (the style file's directory, or the cwd).
+    public var baseDirectory: String
+
+    public init(styleFile: String?) {
+        if let f = styleFile, f != "-" {
+            baseDirectory = (f as NSString).deletingLastPathComponent
+            if baseDirectory.isEmpty { baseDirectory = "." }
+        } else {
+            baseDirectory = FileManager.default.currentDirectoryPath
+        }
+    }
+
+    /// Resolves a data reference to a file path (nil for unsupported schemes such as http).
+    public func resolve(_ reference: String) -> String? {
+        if reference.hasPrefix("file://") { return String(reference.dropFirst(7)) }
+        if reference.hasPrefix("local://") {
+            let rel = String(reference.dropFirst(8))
+            var dir = (baseDirectory as NSString).standardizingPath
+            while true {
+                let candidate = (dir as NSString).appendingPathComponent(rel)
+                if FileManager.default.fileExists(atPath: candidate) { return candidate }
+                let parent = (dir as NSString).deletingLastPathComponent
+                if parent == dir || parent.isEmpty { break }
+                dir = parent
+            }
+            return (baseDirectory as NSString).appendingPathComponent(rel)
+        }
+        if let r = reference.range(of: "://"), reference[..<r.lowerBound].allSatisfy({ $0.isLetter }) { return nil }
+        if reference.hasPrefix("/") { return reference }
+        return (baseDirectory as NSString).appendingPathComponent(reference)
+    }
+
+    /// Loads one source. Throws `SourceWarning` when the data cannot be used.
+    public func load(_ source: Source) throws -> FeatureCollection {
+        switch source.data {
+        case .inline(let json):
+            do {
+                return try GeoJSONDecoder.decode(json, path: "sources.\(source.id).data")
+            } catch {
+                throw SourceWarning(sourceID: source.id, message: "invalid GeoJSON: \(error)")
+            }
+        case .reference(let ref):
+            guard let path = resolve(ref) else {
+                throw SourceWarning(sourceID: source.id, message: "cannot load \"\(ref)\": only local files are supported (no network access)")
+            }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw SourceWarning(sourceID: source.id, message: "cannot read \(path): file missing or unreadable")
+            }
+            do {
+                return try GeoJSONDecoder.decode([UInt8](data), file: path)
+            } catch {
+                throw SourceWarning(sourceID: source.id, message: "invalid GeoJSON: \(error)")
+            }
+        }
+    }
+}
