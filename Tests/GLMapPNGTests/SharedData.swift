@@ -17,6 +17,8 @@ enum SharedData {
         /// Image size in device pixels (`width * pixelRatio`).
         var width: Int
         var height: Int
+        /// The case's pixelmatch threshold (manifest default 0.1285 filled in).
+        var threshold: Double
         /// `expected.png` first, then any alternates, sorted.
         var expectedPNGs: [URL]
     }
@@ -35,14 +37,15 @@ enum SharedData {
         let lines = text.split(separator: "\n")
         guard let header = lines.first?.split(separator: "\t").map(String.init),
               let ci = header.firstIndex(of: "case"), let wi = header.firstIndex(of: "width"),
-              let hi = header.firstIndex(of: "height"), let ri = header.firstIndex(of: "pixelRatio") else {
-            XCTFail("manifest.tsv has no case/width/height/pixelRatio header", file: file, line: line)
+              let hi = header.firstIndex(of: "height"), let ri = header.firstIndex(of: "pixelRatio"),
+              let ti = header.firstIndex(of: "threshold") else {
+            XCTFail("manifest.tsv has no case/width/height/pixelRatio/threshold header", file: file, line: line)
             return []
         }
         for row in lines.dropFirst() {
             let cols = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard cols.count > max(ci, wi, hi, ri), let w = Int(cols[wi]), let h = Int(cols[hi]),
-                  let ratio = Double(cols[ri]) else {
+            guard cols.count > max(ci, wi, hi, ri, ti), let w = Int(cols[wi]), let h = Int(cols[hi]),
+                  let ratio = Double(cols[ri]), let threshold = Double(cols[ti]) else {
                 XCTFail("bad manifest line: \(row)", file: file, line: line)
                 continue
             }
@@ -52,7 +55,8 @@ enum SharedData {
                 .sorted { ($0 == "expected.png" ? "" : $0) < ($1 == "expected.png" ? "" : $1) }
                 .map { dir.appendingPathComponent($0) }
             cases.append(RenderCase(name: cols[ci], directory: dir, width: Int((Double(w) * ratio).rounded()),
-                                    height: Int((Double(h) * ratio).rounded()), expectedPNGs: expected))
+                                    height: Int((Double(h) * ratio).rounded()), threshold: threshold,
+                                    expectedPNGs: expected))
         }
         return cases
     }
