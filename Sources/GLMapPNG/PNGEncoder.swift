@@ -67,8 +67,11 @@ public enum PNGEncoder {
             }
             png_image_free(&png)
             if failure == nil {
-                // Drop the slack of the worst-case allocation.
-                return out.capacity > out.count + out.count / 4 + 4096 ? Array(out) : out
+                // Drop the slack of the worst-case allocation (`Array(out)` would share the buffer).
+                guard out.capacity > out.count + out.count / 4 + 4096 else { return out }
+                return [UInt8](unsafeUninitializedCapacity: out.count) { buffer, initialized in
+                    initialized = buffer.initialize(fromContentsOf: out)
+                }
             }
             guard needed > capacity else {
                 throw PNGError(.encode, path: nil, message: "libpng: \(failure ?? "unknown error")")

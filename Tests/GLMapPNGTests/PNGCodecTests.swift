@@ -62,6 +62,7 @@ final class PNGCodecTests: XCTestCase {
         let small = try PNGEncoder.encode(image, compression: .default)
         let fast = try PNGEncoder.encode(image, compression: .fast)
         XCTAssertLessThan(small.count, fast.count)
+        XCTAssertLessThan(small.capacity, small.count * 2 + 8192, "the worst-case output buffer is not kept")
         XCTAssertEqual(try PNGDecoder.decode(fast), image)
         XCTAssertEqual(try PNGDecoder.decode(small), image)
     }
