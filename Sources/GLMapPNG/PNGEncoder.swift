@@ -1,0 +1,113 @@
+import CPNG
+import GLMapCore
+
+// PNG stage contract.
+//
+// Inputs:  an `RGBAImage` with **straight** alpha (call `unpremultiplied()` on a renderer's
+//          premultiplied read-back first; this module never converts alpha itself), or PNG bytes.
+// Outputs: 8-bit RGBA, non-interlaced PNG bytes / files; decoding yields straight-alpha RGBA8.
+// Invariants: encode → decode returns the exact pixels (including the colour of alpha-0 pixels).
+//          libpng's `longjmp` error handling never crosses a Swift frame: only libpng's
+//          simplified API is used (`png_image_*`), which catches its own errors with `setjmp` inside
+//          libpng and reports them as a return code plus `png_image.message`.
+// Limits:  the simplified API has no per-filter or zlib-level control; `PNGCompression` exposes
+//          the only two settings it has (see there). Files carry an sRGB chunk. Images must be at
+//          least 1×1 and at most `PNGDecoder.maxPixelCount` pixels.
+// Threading: stateless; encode/decode may run concurrently on any threads.
+
+/// Speed/size trade-off of the PNG encoder (the two settings libpng's simplified write API offers).
+public enum PNGCompression: Sendable {
+    /// libpng's defaults: adaptive per-row filter choice and zlib level 6. Smallest files.
+    case `default`
+    /// `PNG_IMAGE_FLAG_FAST`: no row filtering and zlib level 3. Faster, larger files.
+    case fast
+}
+
+/// Encodes RGBA images as PNG through libpng.
+public enum PNGEncoder {
+    /// Encodes straight-alpha RGBA8 (call `image.unpremultiplied()` first) as an 8-bit RGBA PNG.
+    public static func encode(_ image: RGBAImage, compression: PNGCompression = .default) throws -> [UInt8] {
+        let width = image.width, height = image.height
+        guard width > 0, height > 0 else {
+            throw PNGError(.encode, path: nil, message: "the image is \(width)×\(height); a PNG needs at least 1×1 pixels")
+        }
+        guard width * height <= PNGDecoder.maxPixelCount, width * 4 <= Int(Int32.max) else {
+            throw PNGError(.encode, path: nil, message: "the image is \(width)×\(height), more than the \(PNGDecoder.maxPixelCount) pixels glmap writes")
+        }
+
+        var png = png_image()
+        png.version = png_uint_32(PNG_IMAGE_VERSION)
+        png.width = png_uint_32(width)
+        png.height = png_uint_32(height)
+        png.format = rgba8Format
+        png.flags = compression == .fast ? png_uint_32(PNG_IMAGE_FLAG_FAST) : 0
+        let stride = png_int_32(width * 4)
+
+        // Upper bound of the encoded size (libpng's PNG_IMAGE_PNG_SIZE_MAX, with generous chunk
+        // overhead), so one compression pass always fits.
+        let filtered = (width * 4 + 1) * height
+        let zlibMax = filtered + (filtered + 7) / 8 + (filtered + 63) / 64 + 11
+        var capacity = zlibMax + 12 * (zlibMax / 1024 + 1) + 512
+
+        for _ in 0..<2 {
+            var needed = 0
+            var failure: String?
+            let out = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                var size = png_alloc_size_t(capacity)
+                let ok = image.pixels.withUnsafeBytes { pixels in
+                    png_image_write_to_memory(&png, buffer.baseAddress, &size, 0, pixels.baseAddress, stride, nil)
+                }
+                if ok != 0 {
+                    initialized = Int(size)
+                } else {
+                    initialized = 0
+                    needed = Int(size)
+                    failure = libpngMessage(&png)
+                }
+            }
+            png_image_free(&png)
+            if failure == nil {
+                // Drop the slack of the worst-case allocation (`Array(out)` would share the buffer).
+                guard out.capacity > out.count + out.count / 4 + 4096 else { return out }
+                return [UInt8](unsafeUninitializedCapacity: out.count) { buffer, initialized in
+                    initialized = buffer.initialize(fromContentsOf: out)
+                }
+            }
+            guard needed > capacity else {
+                throw PNGError(.encode, path: nil, message: "libpng: \(failure ?? "unknown error")")
+            }
+            capacity = needed
+            png.warning_or_error = 0
+        }
+        throw PNGError(.encode, path: nil, message: "libpng needed more output memory than it estimated")
+    }
+
+    /// Writes the PNG to `path` atomically: a temp file in the same directory, fsync, rename.
+    /// On any failure the temp file is removed and nothing is left at `path`. "-" writes to stdout.
+    public static func write(_ image: RGBAImage, to path: String, compression: PNGCompression = .default) throws {
+        let shownPath = path == "-" ? "<stdout>" : path
+        let bytes: [UInt8]
+        do {
+            bytes = try encode(image, compression: compression)
+        } catch var error as PNGError {
+            error.path = shownPath
+            throw error
+        }
+        do {
+            try AtomicFileWriter.write(bytes, to: path)
+        } catch let error as IOFailure {
+            throw PNGError(.write, path: shownPath, message: error.message)
+        }
+    }
+}
+
+/// The NUL-terminated `png_image.message`, as a Swift string.
+func libpngMessage(_ png: inout png_image) -> String {
+    withUnsafeBytes(of: &png.message) { raw in
+        let text = String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        return text.isEmpty ? "unknown libpng error" : text
+    }
+}
+
+/// `PNG_FORMAT_RGBA` (8-bit sRGB colour + alpha); the composite macro does not import into Swift.
+let rgba8Format = png_uint_32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
