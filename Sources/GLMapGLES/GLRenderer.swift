@@ -20,7 +20,7 @@ public final class GLRenderer {
     let line: GLProgram
     let circle: GLProgram
     var vao: GLuint = 0
-    var buffers: [GLuint] = []
+    var maxVertexAttribs: GLint = 0
     var framebuffer: Framebuffer?
     /// Per-corner vertex buffer for circle instancing.
     var cornerBuffer: GLuint = 0
@@ -35,6 +35,7 @@ public final class GLRenderer {
         line = try GLProgram(ShaderSource.line)
         circle = try GLProgram(ShaderSource.circle)
         glGenVertexArrays(1, &vao)
+        glGetIntegerv(GLenum(GL_MAX_VERTEX_ATTRIBS), &maxVertexAttribs)
         glGenBuffers(1, &cornerBuffer)
         let corners: [Float] = [-1, -1, 1, -1, -1, 1, 1, 1]
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), cornerBuffer)
@@ -43,7 +44,6 @@ public final class GLRenderer {
     }
 
     deinit {
-        freeBuffers()
         glDeleteBuffers(1, &cornerBuffer)
         glDeleteVertexArrays(1, &vao)
     }
@@ -58,56 +58,55 @@ public final class GLRenderer {
         return (s(GL_VENDOR), s(GL_RENDERER), s(GL_VERSION), Int(min(maxRB, dims[0], dims[1])))
     }
 
-    func freeBuffers() {
-        if !buffers.isEmpty { glDeleteBuffers(GLsizei(buffers.count), buffers) }
-        buffers.removeAll()
-    }
-
-    func upload(_ data: [Float]) -> GLuint {
+    func makeBuffer(_ target: Int32, _ bytes: UnsafeRawBufferPointer) -> GLuint {
         var b: GLuint = 0
         glGenBuffers(1, &b)
-        buffers.append(b)
-        glBindBuffer(GLenum(GL_ARRAY_BUFFER), b)
-        data.withUnsafeBytes { glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STATIC_DRAW)) }
+        glBindBuffer(GLenum(target), b)
+        glBufferData(GLenum(target), bytes.count, bytes.baseAddress, GLenum(GL_STATIC_DRAW))
         return b
     }
 
-    func uploadIndices(_ data: [UInt32]) -> GLuint {
-        var b: GLuint = 0
-        glGenBuffers(1, &b)
-        buffers.append(b)
-        glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), b)
-        data.withUnsafeBytes { glBufferData(GLenum(GL_ELEMENT_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STATIC_DRAW)) }
-        return b
-    }
+    func vertexBuffer(_ data: [Float]) -> GLuint { data.withUnsafeBytes { makeBuffer(GL_ARRAY_BUFFER, $0) } }
+    func indexBuffer(_ data: [UInt32]) -> GLuint { data.withUnsafeBytes { makeBuffer(GL_ELEMENT_ARRAY_BUFFER, $0) } }
 
-    /// Binds float attributes laid out as `(name, components)` in order, interleaved.
-    func bindAttributes(_ program: GLProgram, _ layout: [(String, Int)], divisor: GLuint = 0) {
-        let stride = layout.reduce(0) { $0 + $1.1 } * 4
-        var offset = 0
-        for (name, n) in layout {
-            let loc = program.attribute(name)
-            if loc >= 0 {
-                glEnableVertexAttribArray(GLuint(loc))
-                glVertexAttribPointer(GLuint(loc), GLint(n), GLenum(GL_FLOAT), GLboolean(GL_FALSE), GLsizei(stride),
-                                      UnsafeRawPointer(bitPattern: offset))
-                glVertexAttribDivisor(GLuint(loc), divisor)
+    /// Uploads buckets into GPU buffers once; frames of any camera then only set uniforms and draw.
+    public func upload(_ buckets: [Bucket]) throws -> GPUScene {
+        try context.makeCurrent()
+        var layers: [GPUScene.Layer] = []
+        for bucket in buckets {
+            switch bucket {
+            case .background(let b):
+                layers.append(.background(b))
+            case .fill(let f):
+                layers.append(.fill(GPUScene.Fill(
+                    bucket: f,
+                    vertices: f.indices.isEmpty ? 0 : vertexBuffer(f.vertices),
+                    indices: f.indices.isEmpty ? 0 : indexBuffer(f.indices),
+                    outlineVertices: f.outlineIndices.isEmpty ? 0 : vertexBuffer(f.outlineVertices),
+                    outlineIndices: f.outlineIndices.isEmpty ? 0 : indexBuffer(f.outlineIndices))))
+            case .line(let l):
+                layers.append(.line(GPUScene.Line(
+                    bucket: l,
+                    vertices: l.indices.isEmpty ? 0 : vertexBuffer(l.vertices),
+                    indices: l.indices.isEmpty ? 0 : indexBuffer(l.indices))))
+            case .circle(let c):
+                layers.append(.circle(GPUScene.Circle(bucket: c, instances: c.instanceCount == 0 ? 0 : vertexBuffer(c.instances))))
             }
-            offset += n * 4
         }
-    }
-
-    func resetAttributes() {
-        var maxAttribs: GLint = 0
-        glGetIntegerv(GLenum(GL_MAX_VERTEX_ATTRIBS), &maxAttribs)
-        for i in 0..<GLuint(maxAttribs) {
-            glDisableVertexAttribArray(i)
-            glVertexAttribDivisor(i, 0)
-        }
+        try GLState.check("glBufferData (uploading buckets)")
+        return GPUScene(layers: layers)
     }
 
     /// Renders buckets for a view into a premultiplied RGBA image of size × ratio device pixels.
     public func render(_ buckets: [Bucket], view: ViewTransform, ratio: Double) throws -> RGBAImage {
+        let scene = try upload(buckets)
+        try draw(scene, view: view, ratio: ratio)
+        return try readback()
+    }
+
+    /// Draws an uploaded scene into the framebuffer (allocated at the view's device size).
+    public func draw(_ scene: GPUScene, view: ViewTransform, ratio: Double) throws {
+        try context.makeCurrent()
         let w = Int((view.width * ratio).rounded()), h = Int((view.height * ratio).rounded())
         if framebuffer == nil || framebuffer!.width != w || framebuffer!.height != h {
             framebuffer = nil
@@ -124,11 +123,9 @@ public final class GLRenderer {
         glClearColor(0, 0, 0, 0)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         glBindVertexArray(vao)
-        defer { freeBuffers() }
-
-        for bucket in buckets {
+        for layer in scene.layers {
             resetAttributes()
-            switch bucket {
+            switch layer {
             case .background(let b): drawBackground(b)
             case .fill(let f): drawFill(f, view: view, ratio: ratio, viewport: (Float(w), Float(h)))
             case .line(let l): drawLine(l, view: view, ratio: ratio)
@@ -136,8 +133,36 @@ public final class GLRenderer {
             }
             try GLState.check("drawing layer")
         }
-        let pixels = try fb.readPixels()
-        return RGBAImage(width: w, height: h, pixels: pixels)
+    }
+
+    /// Reads the last drawn frame back (premultiplied RGBA, rows top to bottom).
+    public func readback() throws -> RGBAImage {
+        guard let fb = framebuffer else { throw GLError(call: "glReadPixels", message: "nothing has been drawn yet") }
+        return RGBAImage(width: fb.width, height: fb.height, pixels: try fb.readPixels())
+    }
+
+    /// Binds float attributes laid out as `(name, components)` in order, interleaved, from `buffer`.
+    func bindAttributes(_ program: GLProgram, _ buffer: GLuint, _ layout: [(String, Int)], divisor: GLuint = 0) {
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), buffer)
+        let stride = layout.reduce(0) { $0 + $1.1 } * 4
+        var offset = 0
+        for (name, n) in layout {
+            let loc = program.attribute(name)
+            if loc >= 0 {
+                glEnableVertexAttribArray(GLuint(loc))
+                glVertexAttribPointer(GLuint(loc), GLint(n), GLenum(GL_FLOAT), GLboolean(GL_FALSE), GLsizei(stride),
+                                      UnsafeRawPointer(bitPattern: offset))
+                glVertexAttribDivisor(GLuint(loc), divisor)
+            }
+            offset += n * 4
+        }
+    }
+
+    func resetAttributes() {
+        for i in 0..<GLuint(maxVertexAttribs) {
+            glDisableVertexAttribArray(i)
+            glVertexAttribDivisor(i, 0)
+        }
     }
 
     func setMatrix(_ program: GLProgram, _ m: Matrix4) {
@@ -152,15 +177,15 @@ public final class GLRenderer {
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
     }
 
-    func drawFill(_ f: FillBucket, view: ViewTransform, ratio: Double, viewport: (Float, Float)) {
+    func drawFill(_ g: GPUScene.Fill, view: ViewTransform, ratio: Double, viewport: (Float, Float)) {
+        let f = g.bucket
         guard !f.indices.isEmpty || !f.outlineIndices.isEmpty else { return }
         let matrices = WorldCopies.matrices(view: view, origin: f.origin, translate: f.layer.translate,
                                             anchor: f.layer.translateAnchor, bounds: f.bounds)
         if !f.indices.isEmpty {
             glUseProgram(fill.id)
-            _ = upload(f.vertices)
-            bindAttributes(fill, [("a_pos", 2), ("a_color", 4), ("a_opacity", 1)])
-            _ = uploadIndices(f.indices)
+            bindAttributes(fill, g.vertices, [("a_pos", 2), ("a_color", 4), ("a_opacity", 1)])
+            glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.indices)
             for m in matrices {
                 setMatrix(fill, m)
                 glDrawElements(GLenum(GL_TRIANGLES), GLsizei(f.indices.count), GLenum(GL_UNSIGNED_INT), nil)
@@ -169,9 +194,8 @@ public final class GLRenderer {
         if !f.outlineIndices.isEmpty {
             resetAttributes()
             glUseProgram(fillOutline.id)
-            _ = upload(f.outlineVertices)
-            bindAttributes(fillOutline, [("a_start", 2), ("a_end", 2), ("a_t", 1), ("a_side", 1), ("a_color", 4), ("a_opacity", 1)])
-            _ = uploadIndices(f.outlineIndices)
+            bindAttributes(fillOutline, g.outlineVertices, [("a_start", 2), ("a_end", 2), ("a_t", 1), ("a_side", 1), ("a_color", 4), ("a_opacity", 1)])
+            glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.outlineIndices)
             glUniform2f(fillOutline.uniform("u_viewport"), viewport.0, viewport.1)
             for m in matrices {
                 setMatrix(fillOutline, m)
@@ -180,13 +204,13 @@ public final class GLRenderer {
         }
     }
 
-    func drawLine(_ l: LineBucket, view: ViewTransform, ratio: Double) {
+    func drawLine(_ g: GPUScene.Line, view: ViewTransform, ratio: Double) {
+        let l = g.bucket
         guard !l.indices.isEmpty else { return }
         glUseProgram(line.id)
-        _ = upload(l.vertices)
-        bindAttributes(line, [("a_pos", 2), ("a_extrude", 2), ("a_normal", 2), ("a_distance", 1), ("a_direction", 1),
-                              ("a_color", 4), ("a_opacity", 1), ("a_width", 1), ("a_gapwidth", 1), ("a_offset", 1), ("a_blur", 1)])
-        _ = uploadIndices(l.indices)
+        bindAttributes(line, g.vertices, [("a_pos", 2), ("a_extrude", 2), ("a_normal", 2), ("a_distance", 1), ("a_direction", 1),
+                                          ("a_color", 4), ("a_opacity", 1), ("a_width", 1), ("a_gapwidth", 1), ("a_offset", 1), ("a_blur", 1)])
+        glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.indices)
         glUniform1f(line.uniform("u_units_per_pixel"), Float(1 / view.worldSize))
         glUniform1f(line.uniform("u_ratio"), Float(ratio))
         glUniform2f(line.uniform("u_units_to_pixels"), Float(view.width / 2), Float(-view.height / 2))
@@ -197,14 +221,13 @@ public final class GLRenderer {
         }
     }
 
-    func drawCircle(_ c: CircleBucket, view: ViewTransform, ratio: Double) {
+    func drawCircle(_ g: GPUScene.Circle, view: ViewTransform, ratio: Double) {
+        let c = g.bucket
         guard c.instanceCount > 0 else { return }
         glUseProgram(circle.id)
-        glBindBuffer(GLenum(GL_ARRAY_BUFFER), cornerBuffer)
-        bindAttributes(circle, [("a_corner", 2)])
-        _ = upload(c.instances)
-        bindAttributes(circle, [("a_center", 2), ("a_radius", 1), ("a_color", 4), ("a_opacity", 1), ("a_blur", 1),
-                                ("a_stroke_width", 1), ("a_stroke_color", 4), ("a_stroke_opacity", 1)], divisor: 1)
+        bindAttributes(circle, cornerBuffer, [("a_corner", 2)])
+        bindAttributes(circle, g.instances, [("a_center", 2), ("a_radius", 1), ("a_color", 4), ("a_opacity", 1), ("a_blur", 1),
+                                             ("a_stroke_width", 1), ("a_stroke_color", 4), ("a_stroke_opacity", 1)], divisor: 1)
         let pitchWithMap = c.layer.pitchAlignment == .map
         glUniform1i(circle.uniform("u_scale_with_map"), c.layer.pitchScale == .map ? 1 : 0)
         glUniform1i(circle.uniform("u_pitch_with_map"), pitchWithMap ? 1 : 0)

@@ -1,0 +1,38 @@
+import CGLES3
+import GLMapStyle
+import GLMapTessellation
+
+/// Buckets uploaded to GPU buffers (one set per layer). Created by `GLRenderer.upload`; must be
+/// released on the thread that owns the renderer's context (it is, when it goes out of scope there).
+public final class GPUScene {
+    struct Fill { let bucket: FillBucket; let vertices, indices, outlineVertices, outlineIndices: GLuint }
+    struct Line { let bucket: LineBucket; let vertices, indices: GLuint }
+    struct Circle { let bucket: CircleBucket; let instances: GLuint }
+    enum Layer {
+        case background(EvaluatedBackground)
+        case fill(Fill)
+        case line(Line)
+        case circle(Circle)
+    }
+
+    let layers: [Layer]
+
+    init(layers: [Layer]) { self.layers = layers }
+
+    /// The GL buffer names this scene owns.
+    var bufferNames: [GLuint] {
+        layers.flatMap { l -> [GLuint] in
+            switch l {
+            case .background: return []
+            case .fill(let f): return [f.vertices, f.indices, f.outlineVertices, f.outlineIndices]
+            case .line(let l): return [l.vertices, l.indices]
+            case .circle(let c): return [c.instances]
+            }
+        }.filter { $0 != 0 }
+    }
+
+    deinit {
+        let names = bufferNames
+        if !names.isEmpty { glDeleteBuffers(GLsizei(names.count), names) }
+    }
+}
