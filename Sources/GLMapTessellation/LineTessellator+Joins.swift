@@ -16,6 +16,11 @@ extension LineTessellator {
         /// Distance (input units) of the extra pair on each side of a sharp corner; 0 = none.
         var sharpCornerOffset: Double = 0
 
+        /// The limits as thresholds on s² = |n1 + n2|² = 4/miterLength², so that the common
+        /// miter case needs no square root: miterLength ≤ L ⇔ s² ≥ 4/L².
+        var miterLimitS2: Double
+        var roundLimitS2: Double
+
         /// Miter lengths are never allowed past this many half widths (keeps Float32 finite).
         static let maxMiterLimit = 1e4
 
@@ -24,8 +29,19 @@ extension LineTessellator {
             self.cap = cap
             self.miterLimit = miterLimit.isNaN ? 2 : min(miterLimit, Self.maxMiterLimit)
             self.roundLimit = roundLimit.isNaN ? 1.05 : roundLimit
+            miterLimitS2 = Self.s2Threshold(self.miterLimit)
+            roundLimitS2 = Self.s2Threshold(self.roundLimit)
         }
+
+        /// 4/L² for a miter-length limit L (∞ when L ≤ 0: no miter length is that short).
+        static func s2Threshold(_ limit: Double) -> Double { limit > 0 ? 4 / (limit * limit) : .infinity }
     }
+
+    /// s² thresholds of the fixed miter lengths 2 (inner miter point), 1.05 (bevel → miter) and
+    /// the sharp-corner cosine.
+    static let innerMiterS2 = 1.0
+    static let bevelAsMiterS2 = 4 / (1.05 * 1.05)
+    static let sharpCornerS2 = 4 * cosHalfSharpCorner * cosHalfSharpCorner
 
     /// Which parts of a join to emit: closed rings split the join at their first point.
     enum JoinPart {
@@ -144,14 +160,12 @@ extension LineTessellator {
                                    nextLength: Double, part: JoinPart, into out: inout LineGeometry) {
             let px = points[2 * index], py = points[2 * index + 1]
             let sx = n1x + n2x, sy = n1y + n2y
-            let s2 = sx * sx + sy * sy
-            let cosHalf = 0.5 * s2.squareRoot()
-            let miterLength = cosHalf > 0 ? 1 / cosHalf : Double.infinity
+            let s2 = sx * sx + sy * sy  // = 4·cos²(θ/2) = 4/miterLength²
             let turnsLeft = n1x * n2y - n1y * n2x > 0  // towards +N: the A side is inner
-            let kind = joinKind(miterLength)
+            let kind = joinKind(s2)
 
             let off = settings.sharpCornerOffset
-            let sharp = off > 0 && cosHalf < LineTessellator.cosHalfSharpCorner
+            let sharp = off > 0 && s2 < LineTessellator.sharpCornerS2
             if sharp && part != .startOnly && prevRemaining > 2 * off {
                 // Extra pair before the corner so dashes tilt only near it (d1 = (n1y, −n1x)).
                 setPoint(px - n1y * off, py + n1x * off, distance - off)
@@ -166,7 +180,7 @@ extension LineTessellator {
                 let (a, b) = pair(sx * k, sy * k, 0, 0, round: false, into: &out)
                 connect(a, b, into: &out)
 
-            case .bevel where miterLength > LineTessellator.maxInnerMiter:
+            case .bevel where s2 < LineTessellator.innerMiterS2:
                 // Both segments end butt at the vertex; one triangle closes the outer bevel.
                 if part == .startOnly {
                     let (a, b) = pair(n2x, n2y, 0, 0, round: false, into: &out)
@@ -187,8 +201,8 @@ extension LineTessellator {
 
             case .bevel, .fakeround:
                 // The inner side shares the inner miter point (|e| = miterLength ≤ 2), shifted back
-                // along the incoming segment / forward along the outgoing one.
-                let shift = -Swift.max(miterLength * miterLength - 1, 0).squareRoot()
+                // along the incoming segment / forward along the outgoing one by sqrt(m² − 1).
+                let shift = -Swift.max(4 / s2 - 1, 0).squareRoot()
                 let endA = turnsLeft ? shift : 0
                 let endB = turnsLeft ? 0 : shift
                 if part == .startOnly {
@@ -201,7 +215,7 @@ extension LineTessellator {
                 let inner = turnsLeft ? ca : cb
                 var outer = turnsLeft ? cb : ca
                 if kind == .fakeround {
-                    outer = fan(inner: inner, outer: outer, n1x, n1y, n2x, n2y, cosHalf: cosHalf,
+                    outer = fan(inner: inner, outer: outer, n1x, n1y, n2x, n2y, cosHalf: 0.5 * s2.squareRoot(),
                                 turnsLeft: turnsLeft, into: &out)
                 }
                 if part == .full {
@@ -241,18 +255,18 @@ extension LineTessellator {
             }
         }
 
-        /// MapLibre's choice of join geometry for a miter length.
+        /// MapLibre's choice of join geometry, from s² = 4/miterLength² (s² = 0: a U-turn).
         @inline(__always)
-        private func joinKind(_ miterLength: Double) -> JoinKind {
-            let miterOK = miterLength.isFinite && miterLength <= settings.miterLimit
+        private func joinKind(_ s2: Double) -> JoinKind {
+            let miterOK = s2 > 0 && s2 >= settings.miterLimitS2  // miterLength ≤ miterLimit
             switch settings.join {
             case .miter:
                 return miterOK ? .miter : .bevel
             case .bevel:
-                return miterLength < 1.05 ? .miter : .bevel
+                return s2 > LineTessellator.bevelAsMiterS2 ? .miter : .bevel  // miterLength < 1.05
             case .round:
-                if miterLength < settings.roundLimit { return miterOK ? .miter : .bevel }
-                return miterLength <= LineTessellator.maxInnerMiter ? .fakeround : .roundCaps
+                if s2 > settings.roundLimitS2 { return miterOK ? .miter : .bevel }  // < roundLimit
+                return s2 >= LineTessellator.innerMiterS2 ? .fakeround : .roundCaps  // ≤ 2
             }
         }
 

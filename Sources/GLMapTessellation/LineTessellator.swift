@@ -46,7 +46,8 @@
 // `pixelsPerUnit` (CSS px per input unit at the zoom the data is meant for) is given.
 //
 // Limits: one `LineGeometry` must stay under 2^32 vertices (a line that would pass it is
-// skipped). `distance` is accumulated in Double and stored in Float32 (24-bit mantissa).
+// skipped). miterLimit is clamped to 1e4 half widths (so every extrusion stays a finite Float32);
+// a NaN miterLimit/roundLimit means MapLibre's default (2 / 1.05). `distance` is accumulated in Double and stored in Float32 (24-bit mantissa).
 // Tiny but non-zero segments are kept as they are (simplification belongs to the tiler).
 //
 // Shader recipe (MapLibre's line.vertex.glsl / line.fragment.glsl semantics; lengths in px):
@@ -84,8 +85,6 @@ public struct LineTessellator {
     static let sharpCornerOffsetPixels = 15.0
     /// cos(75°/2): corners whose half-angle cosine is below this are "sharp".
     static let cosHalfSharpCorner = 0.7933533402912352
-    /// Miter lengths above this use the butt-ended bevel (no vertex beyond 2 half widths).
-    static let maxInnerMiter = 2.0
     /// Points closer than this in both coordinates count as equal (keeps squared lengths normal).
     static let duplicateDistance = 1e-150
     /// Most vertices one input point can produce (round-cap join 8, or fan 9, plus 4 corner extras).
