@@ -94,7 +94,7 @@ struct LineCoverage {
         }
     }
 
-    nonisolated(unsafe) static var samples = 256
+    static let samples = 256
     var triangles: [Triangle] = []
 
     init(_ triangles: [Triangle] = []) { self.triangles = triangles }

@@ -83,6 +83,13 @@ final class LineTessellatorRobustnessTests: XCTestCase {
         let a = LineCoverage(plain, halfWidth: 3).area, b = LineCoverage(extra, halfWidth: 3).area
         XCTAssertEqual(a, b, accuracy: 1e-9 * a)
         XCTAssertEqual(a, 200 * 6, accuracy: 1e-5 * a)
+        // A closed square ring gets the pairs on both sides of all four corners, the first included.
+        let (ring, _) = tessellate([0, 0, 100, 0, 100, 100, 0, 100], closed: true, pixelsPerUnit: 1)
+        XCTAssertEqual(ring.vertices.count, 10 + 4 * 4)
+        XCTAssertEqual(LineCoverage(ring, halfWidth: 3).area, 106 * 106 - 94 * 94, accuracy: 1e-5 * 2400)
+        XCTAssertEqual(ring.vertices.first.map { [$0.x, $0.y, $0.distance] }, [0, 0, 0])
+        XCTAssertTrue(ring.vertices.contains { $0.x == 15 && $0.y == 0 && $0.distance == 15 })
+        XCTAssertTrue(ring.vertices.contains { $0.x == 0 && $0.y == 15 && $0.distance == 385 })
         // Segments shorter than two offsets get no extra pair; gentle corners get none.
         XCTAssertEqual(tessellate([0, 0, 20, 0, 20, 20], pixelsPerUnit: 1).0.vertices.count, 6)
         XCTAssertEqual(tessellate([0, 0, 100, 0, 200, 50], pixelsPerUnit: 1).0.vertices.count, 6)
