@@ -1,0 +1,405 @@
+// The walk along one cleaned polyline: caps, joins and the strip of segment quads between them.
+// Conventions (MapLibre's): for a segment with unit direction d, its normal is N = (−d.y, d.x),
+// which points to the right on a y-down screen. Every vertex pair is A = p + N + endA·d
+// (right edge, ny = −1, direction = sign(endA)) and B = p − N + endB·d (left edge, ny = +1,
+// direction = −sign(endB)); `end` shifts a vertex along the line (caps, inner bevel points).
+
+import Foundation
+
+extension LineTessellator {
+    /// Layout values with their limits made safe to compute with.
+    struct Settings {
+        var join: LineJoin
+        var cap: LineCap
+        var miterLimit: Double
+        var roundLimit: Double
+        /// Distance (input units) of the extra pair on each side of a sharp corner; 0 = none.
+        var sharpCornerOffset: Double = 0
+
+        /// The limits as thresholds on s² = |n1 + n2|² = 4/miterLength², so that the common
+        /// miter case needs no square root: miterLength ≤ L ⇔ s² ≥ 4/L².
+        var miterLimitS2: Double
+        var roundLimitS2: Double
+
+        /// Miter lengths are never allowed past this many half widths (keeps Float32 finite).
+        static let maxMiterLimit = 1e4
+
+        init(join: LineJoin, cap: LineCap, miterLimit: Double, roundLimit: Double) {
+            self.join = join
+            self.cap = cap
+            self.miterLimit = miterLimit.isNaN ? 2 : min(miterLimit, Self.maxMiterLimit)
+            self.roundLimit = roundLimit.isNaN ? 1.05 : roundLimit
+            miterLimitS2 = Self.s2Threshold(self.miterLimit)
+            roundLimitS2 = Self.s2Threshold(self.roundLimit)
+        }
+
+        /// 4/L² for a miter-length limit L (∞ when L ≤ 0: no miter length is that short).
+        static func s2Threshold(_ limit: Double) -> Double { limit > 0 ? 4 / (limit * limit) : .infinity }
+    }
+
+    /// s² thresholds of the fixed miter lengths 2 (inner miter point), 1.05 (bevel → miter) and
+    /// the sharp-corner cosine.
+    static let innerMiterS2 = 1.0
+    static let bevelAsMiterS2 = 4 / (1.05 * 1.05)
+    static let sharpCornerS2 = 4 * cosHalfSharpCorner * cosHalfSharpCorner
+
+    /// Which parts of a join to emit: closed rings split the join at their first point.
+    enum JoinPart {
+        case full
+        /// Only what starts the next segment (first point of a closed ring).
+        case startOnly
+        /// Everything except what starts the next segment's own cap (last point of a closed ring).
+        case endOnly
+    }
+
+    /// The join geometry actually drawn at a vertex, after MapLibre's fallbacks.
+    enum JoinKind {
+        case miter
+        case bevel
+        case fakeround
+        case roundCaps
+    }
+
+    /// Emits the triangles of one polyline; `points` holds `count` distinct finite points.
+    struct Walker {
+        let points: UnsafeBufferPointer<Double>
+        let count: Int
+        let originX: Double
+        let originY: Double
+        let settings: Settings
+
+        /// The pair that starts the current segment quad, if any.
+        private var openA: UInt32 = 0
+        private var openB: UInt32 = 0
+        private var isOpen = false
+        /// Point and distance stamped on the vertices being emitted.
+        private var pointX: Float = 0
+        private var pointY: Float = 0
+        private var pointDistance: Float = 0
+        /// Length of the previous segment not yet used by a sharp-corner extra pair.
+        private var prevRemaining = 0.0
+
+        init(points: UnsafeBufferPointer<Double>, count: Int, originX: Double, originY: Double,
+             settings: Settings) {
+            self.points = points
+            self.count = count
+            self.originX = originX
+            self.originY = originY
+            self.settings = settings
+        }
+
+        // MARK: walks
+
+        /// An open line: cap, joins at interior points, cap. Returns the line length.
+        mutating func walkOpen(into out: inout LineGeometry) -> Double {
+            var seg = segment(0, 1)
+            var n1x = -seg.dy, n1y = seg.dx
+            var distance = 0.0
+            setPoint(0, distance)
+            startCap(n1x, n1y, into: &out)
+            prevRemaining = seg.length
+            var i = 1
+            while i < count - 1 {
+                distance += seg.length
+                let next = segment(i, i + 1)
+                join(at: i, distance: distance, n1x, n1y, -next.dy, next.dx,
+                     nextLength: next.length, part: .full, into: &out)
+                n1x = -next.dy
+                n1y = next.dx
+                seg = next
+                i += 1
+            }
+            distance += seg.length
+            setPoint(count - 1, distance)
+            endCap(n1x, n1y, into: &out)
+            isOpen = false
+            return distance
+        }
+
+        /// A closed ring: the join at the first point starts the first segment and closes the last.
+        mutating func walkRing(into out: inout LineGeometry) -> Double {
+            let closing = segment(count - 1, 0)
+            let first = segment(0, 1)
+            var distance = 0.0
+            join(at: 0, distance: 0, -closing.dy, closing.dx, -first.dy, first.dx,
+                 nextLength: first.length, part: .startOnly, into: &out)
+            var n1x = -first.dy, n1y = first.dx
+            var seg = first
+            var i = 1
+            while i < count {
+                distance += seg.length
+                let next = segment(i, i + 1 == count ? 0 : i + 1)
+                join(at: i, distance: distance, n1x, n1y, -next.dy, next.dx,
+                     nextLength: next.length, part: .full, into: &out)
+                n1x = -next.dy
+                n1y = next.dx
+                seg = next
+                i += 1
+            }
+            distance += seg.length
+            join(at: 0, distance: distance, n1x, n1y, -first.dy, first.dx,
+                 nextLength: first.length, part: .endOnly, into: &out)
+            isOpen = false
+            return distance
+        }
+
+        /// Unit direction and length from point i to point j (distinct by construction).
+        @inline(__always)
+        private func segment(_ i: Int, _ j: Int) -> (dx: Double, dy: Double, length: Double) {
+            let dx = points[2 * j] - points[2 * i]
+            let dy = points[2 * j + 1] - points[2 * i + 1]
+            let length = (dx * dx + dy * dy).squareRoot()
+            return (dx / length, dy / length, length)
+        }
+
+        // MARK: joins
+
+        /// Emits the join at point `index` between normals n1 (incoming) and n2 (outgoing).
+        private mutating func join(at index: Int, distance: Double,
+                                   _ n1x: Double, _ n1y: Double, _ n2x: Double, _ n2y: Double,
+                                   nextLength: Double, part: JoinPart, into out: inout LineGeometry) {
+            let px = points[2 * index], py = points[2 * index + 1]
+            let sx = n1x + n2x, sy = n1y + n2y
+            let s2 = sx * sx + sy * sy  // = 4·cos²(θ/2) = 4/miterLength²
+            let turnsLeft = n1x * n2y - n1y * n2x > 0  // towards +N: the A side is inner
+            let kind = joinKind(s2)
+
+            let off = settings.sharpCornerOffset
+            let sharp = off > 0 && s2 < LineTessellator.sharpCornerS2
+            if sharp && part != .startOnly && prevRemaining > 2 * off {
+                // Extra pair before the corner so dashes tilt only near it (d1 = (n1y, −n1x)).
+                setPoint(px - n1y * off, py + n1x * off, distance - off)
+                let (a, b) = pair(n1x, n1y, 0, 0, round: false, into: &out)
+                connect(a, b, into: &out)
+            }
+            setPoint(px, py, distance)
+
+            switch kind {
+            case .miter:
+                let k = 2 / s2  // miter vector = unit bisector · miterLength = 2(n1 + n2)/|n1 + n2|²
+                let (a, b) = pair(sx * k, sy * k, 0, 0, round: false, into: &out)
+                connect(a, b, into: &out)
+
+            case .bevel where s2 < LineTessellator.innerMiterS2:
+                // Both segments end butt at the vertex; one triangle closes the outer bevel.
+                if part == .startOnly {
+                    let (a, b) = pair(n2x, n2y, 0, 0, round: false, into: &out)
+                    connect(a, b, into: &out)
+                    break
+                }
+                let (a, b) = pair(n1x, n1y, 0, 0, round: false, into: &out)
+                connect(a, b, into: &out)
+                if turnsLeft {
+                    let outer = vertexB(n2x, n2y, 0, round: false, into: &out)
+                    triangle(a, b, outer, into: &out)
+                    if part == .full { setOpen(vertexA(n2x, n2y, 0, round: false, into: &out), outer) }
+                } else {
+                    let outer = vertexA(n2x, n2y, 0, round: false, into: &out)
+                    triangle(b, a, outer, into: &out)
+                    if part == .full { setOpen(outer, vertexB(n2x, n2y, 0, round: false, into: &out)) }
+                }
+
+            case .bevel, .fakeround:
+                // The inner side shares the inner miter point (|e| = miterLength ≤ 2), shifted back
+                // along the incoming segment / forward along the outgoing one by sqrt(m² − 1).
+                let shift = -Swift.max(4 / s2 - 1, 0).squareRoot()
+                let endA = turnsLeft ? shift : 0
+                let endB = turnsLeft ? 0 : shift
+                if part == .startOnly {
+                    let (a, b) = pair(n2x, n2y, -endA, -endB, round: false, into: &out)
+                    connect(a, b, into: &out)
+                    break
+                }
+                let (ca, cb) = pair(n1x, n1y, endA, endB, round: false, into: &out)
+                connect(ca, cb, into: &out)
+                let inner = turnsLeft ? ca : cb
+                var outer = turnsLeft ? cb : ca
+                if kind == .fakeround {
+                    outer = fan(inner: inner, outer: outer, n1x, n1y, n2x, n2y, cosHalf: 0.5 * s2.squareRoot(),
+                                turnsLeft: turnsLeft, into: &out)
+                }
+                if part == .full {
+                    let (sa, sb) = pair(n2x, n2y, -endA, -endB, round: false, into: &out)
+                    triangle(inner, outer, turnsLeft ? sb : sa, into: &out)
+                    setOpen(sa, sb)
+                } else {
+                    let last = turnsLeft ? vertexB(n2x, n2y, -endB, round: false, into: &out)
+                                         : vertexA(n2x, n2y, -endA, round: false, into: &out)
+                    triangle(inner, outer, last, into: &out)
+                }
+
+            case .roundCaps:
+                // Butt ends plus a round cap on each segment; the caps overlap at the vertex.
+                if part != .startOnly {
+                    let (a, b) = pair(n1x, n1y, 0, 0, round: false, into: &out)
+                    connect(a, b, into: &out)
+                    let (ra, rb) = pair(n1x, n1y, 1, 1, round: true, into: &out)
+                    connect(ra, rb, into: &out)
+                    isOpen = false
+                }
+                if part != .endOnly {
+                    let (ra, rb) = pair(n2x, n2y, -1, -1, round: true, into: &out)
+                    connect(ra, rb, into: &out)
+                    let (a, b) = pair(n2x, n2y, 0, 0, round: false, into: &out)
+                    connect(a, b, into: &out)
+                }
+            }
+
+            prevRemaining = nextLength
+            if sharp && part != .endOnly && nextLength > 2 * off {
+                // Extra pair after the corner (d2 = (n2y, −n2x)).
+                setPoint(px + n2y * off, py - n2x * off, distance + off)
+                let (a, b) = pair(n2x, n2y, 0, 0, round: false, into: &out)
+                connect(a, b, into: &out)
+                prevRemaining = nextLength - off
+            }
+        }
+
+        /// MapLibre's choice of join geometry, from s² = 4/miterLength² (s² = 0: a U-turn).
+        @inline(__always)
+        private func joinKind(_ s2: Double) -> JoinKind {
+            let miterOK = s2 > 0 && s2 >= settings.miterLimitS2  // miterLength ≤ miterLimit
+            switch settings.join {
+            case .miter:
+                return miterOK ? .miter : .bevel
+            case .bevel:
+                return s2 > LineTessellator.bevelAsMiterS2 ? .miter : .bevel  // miterLength < 1.05
+            case .round:
+                if s2 > settings.roundLimitS2 { return miterOK ? .miter : .bevel }  // < roundLimit
+                return s2 >= LineTessellator.innerMiterS2 ? .fakeround : .roundCaps  // ≤ 2
+            }
+        }
+
+        /// Outer fan vertices of a fakeround join (one chord per ~20° of turn, evenly spaced);
+        /// returns the last outer vertex.
+        private mutating func fan(inner: UInt32, outer start: UInt32,
+                                  _ n1x: Double, _ n1y: Double, _ n2x: Double, _ n2y: Double,
+                                  cosHalf: Double, turnsLeft: Bool,
+                                  into out: inout LineGeometry) -> UInt32 {
+            // MapLibre's count: the turn angle estimated as 2·sqrt(2 − 2·cos(θ/2)), 20° per chord.
+            let approxAngle = 2 * Swift.max(2 - 2 * cosHalf, 0).squareRoot()
+            let steps = Int((approxAngle * (180 / Double.pi) / 20 + 0.5).rounded(.down))
+            var outer = start
+            guard steps > 1 else { return outer }
+            let angle = atan2(n1x * n2y - n1y * n2x, n1x * n2x + n1y * n2y) / Double(steps)
+            let c = cos(angle), s = sin(angle)
+            var vx = n1x, vy = n1y
+            for _ in 1..<steps {
+                (vx, vy) = (c * vx - s * vy, s * vx + c * vy)
+                let v = turnsLeft ? vertex(-vx, -vy, nx: 0, ny: 1, direction: 0, into: &out)
+                                  : vertex(vx, vy, nx: 0, ny: -1, direction: 0, into: &out)
+                triangle(inner, outer, v, into: &out)
+                outer = v
+            }
+            return outer
+        }
+
+        // MARK: caps
+
+        private mutating func startCap(_ nx: Double, _ ny: Double, into out: inout LineGeometry) {
+            switch settings.cap {
+            case .butt:
+                let (a, b) = pair(nx, ny, 0, 0, round: false, into: &out)
+                connect(a, b, into: &out)
+            case .square:
+                let (a, b) = pair(nx, ny, -1, -1, round: false, into: &out)
+                connect(a, b, into: &out)
+            case .round:
+                let (ra, rb) = pair(nx, ny, -1, -1, round: true, into: &out)
+                connect(ra, rb, into: &out)
+                let (a, b) = pair(nx, ny, 0, 0, round: false, into: &out)
+                connect(a, b, into: &out)
+            }
+        }
+
+        private mutating func endCap(_ nx: Double, _ ny: Double, into out: inout LineGeometry) {
+            switch settings.cap {
+            case .butt:
+                let (a, b) = pair(nx, ny, 0, 0, round: false, into: &out)
+                connect(a, b, into: &out)
+            case .square:
+                let (a, b) = pair(nx, ny, 1, 1, round: false, into: &out)
+                connect(a, b, into: &out)
+            case .round:
+                let (a, b) = pair(nx, ny, 0, 0, round: false, into: &out)
+                connect(a, b, into: &out)
+                let (ra, rb) = pair(nx, ny, 1, 1, round: true, into: &out)
+                connect(ra, rb, into: &out)
+            }
+        }
+
+        // MARK: emission
+
+        @inline(__always)
+        private mutating func setPoint(_ index: Int, _ distance: Double) {
+            setPoint(points[2 * index], points[2 * index + 1], distance)
+        }
+
+        @inline(__always)
+        private mutating func setPoint(_ x: Double, _ y: Double, _ distance: Double) {
+            pointX = Float(x - originX)
+            pointY = Float(y - originY)
+            pointDistance = Float(distance)
+        }
+
+        @inline(__always)
+        private mutating func setOpen(_ a: UInt32, _ b: UInt32) {
+            openA = a
+            openB = b
+            isOpen = true
+        }
+
+        /// Makes (a, b) the open pair, first closing the quad from the previous open pair.
+        @inline(__always)
+        private mutating func connect(_ a: UInt32, _ b: UInt32, into out: inout LineGeometry) {
+            if isOpen {
+                triangle(openA, openB, a, into: &out)
+                triangle(openB, b, a, into: &out)
+            }
+            setOpen(a, b)
+        }
+
+        @inline(__always)
+        private func triangle(_ i: UInt32, _ j: UInt32, _ k: UInt32, into out: inout LineGeometry) {
+            out.indices.append(i)
+            out.indices.append(j)
+            out.indices.append(k)
+        }
+
+        @inline(__always)
+        private func pair(_ nx: Double, _ ny: Double, _ endA: Double, _ endB: Double, round: Bool,
+                          into out: inout LineGeometry) -> (UInt32, UInt32) {
+            let a = vertexA(nx, ny, endA, round: round, into: &out)
+            let b = vertexB(nx, ny, endB, round: round, into: &out)
+            return (a, b)
+        }
+
+        /// p + N + end·d (right edge).
+        @inline(__always)
+        private func vertexA(_ nx: Double, _ ny: Double, _ end: Double, round: Bool,
+                             into out: inout LineGeometry) -> UInt32 {
+            let s = sign(end)
+            return vertex(nx + ny * end, ny - nx * end, nx: round ? s : 0, ny: -1, direction: s, into: &out)
+        }
+
+        /// p − N + end·d (left edge).
+        @inline(__always)
+        private func vertexB(_ nx: Double, _ ny: Double, _ end: Double, round: Bool,
+                             into out: inout LineGeometry) -> UInt32 {
+            let s = sign(end)
+            return vertex(-nx + ny * end, -ny - nx * end, nx: round ? s : 0, ny: 1, direction: -s, into: &out)
+        }
+
+        @inline(__always)
+        private func sign(_ v: Double) -> Float { v > 0 ? 1 : (v < 0 ? -1 : 0) }
+
+        @inline(__always)
+        private func vertex(_ ex: Double, _ ey: Double, nx: Float, ny: Float, direction: Float,
+                            into out: inout LineGeometry) -> UInt32 {
+            let index = UInt32(truncatingIfNeeded: out.vertices.count)
+            out.vertices.append(LineVertex(x: pointX, y: pointY, ex: Float(ex), ey: Float(ey),
+                                           nx: nx, ny: ny, distance: pointDistance, direction: direction))
+            return index
+        }
+    }
+}
