@@ -50,7 +50,7 @@ public struct FeatureContext {
     /// The specification's `$type`: Multi* types fold into their base type.
     var dollarType: String? {
         guard let t = geometryType else { return nil }
-        if t.hasPrefix("Multi") { return String(t.dropFirst(5)) }
+        if t.utf8.starts(with: "Multi".utf8) { return String(t.dropFirst(5)) }
         return t
     }
 }

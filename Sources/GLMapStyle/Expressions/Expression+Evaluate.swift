@@ -277,7 +277,7 @@ extension ExprNode {
             }
         case (.string(let a), .string(let b)):
             let lt = a.utf16.lexicographicallyPrecedes(b.utf16)
-            let eq = !lt && a.utf16.elementsEqual(b.utf16)
+            let eq = !lt && a == b
             switch op {
             case .lt: return lt
             case .le: return lt || eq

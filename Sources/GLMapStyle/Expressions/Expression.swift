@@ -34,8 +34,8 @@ public struct ExpressionErrors: Error, GLMapError {
     }
 }
 
-/// A compiled style expression for one property.
-public final class StyleExpression {
+/// A compiled style expression for one property. Immutable; safe to evaluate from several threads.
+public final class StyleExpression: @unchecked Sendable {
     let root: ExprNode
 
     /// The type of the root after implicit assertions/coercions ("number", "array<number, 2>", …).

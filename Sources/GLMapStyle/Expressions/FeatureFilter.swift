@@ -6,7 +6,7 @@ import GLMapCore
 /// Legacy filters are evaluated directly (strict JavaScript comparisons, a missing property matches
 /// nothing, `$type` folds Multi* types into their base type). Expression filters are compiled as
 /// boolean expressions; an evaluation error or a null result counts as `false`, as in MapLibre.
-public struct FeatureFilter {
+public struct FeatureFilter: @unchecked Sendable {
     enum Kind {
         case legacy(LegacyFilter)
         case expression(ExprNode)
@@ -76,7 +76,7 @@ public struct FeatureFilter {
     public func evaluate(_ context: EvaluationContext) -> Bool {
         switch kind {
         case .legacy(let filter):
-            return filter.evaluate(context.feature)
+            return filter.evaluate(context)
         case .expression(let root):
             guard let v = try? root.evaluate(context) else { return false }
             if case .boolean(let b) = v { return b }
@@ -227,37 +227,38 @@ indirect enum LegacyFilter {
 
     /// The value a subject reads; nil for a missing property (JavaScript's `undefined`).
     @inline(__always)
-    private static func read(_ s: Subject, _ feature: FeatureContext?) -> JSONValue? {
+    private static func read(_ s: Subject, _ ctx: EvaluationContext) -> JSONValue? {
         switch s {
-        case .property(let k): return feature?.properties.values[k]
-        case .id: return feature?.id ?? .null
-        case .type: return feature?.dollarType.map(JSONValue.string) ?? .null
+        case .property(let k): return ctx.feature?.properties.values[k]
+        case .id: return ctx.feature?.id ?? .null
+        case .type: return ctx.feature?.dollarType.map(JSONValue.string) ?? .null
         }
     }
 
-    func evaluate(_ feature: FeatureContext?) -> Bool {
+    func evaluate(_ ctx: EvaluationContext) -> Bool {
         switch self {
         case .constant(let b):
             return b
         case .compare(let op, let s, let value):
-            guard let a = LegacyFilter.read(s, feature) else { return false }
+            guard let a = LegacyFilter.read(s, ctx) else { return false }
             return LegacyFilter.compare(op, a, value)
         case .isIn(let s, let values):
-            guard let a = LegacyFilter.read(s, feature) else { return false }
-            return values.contains { LegacyFilter.compare(.eq, a, $0) }
+            guard let a = LegacyFilter.read(s, ctx) else { return false }
+            for v in values where LegacyFilter.compare(.eq, a, v) { return true }
+            return false
         case .has(let s):
             switch s {
-            case .property(let k): return feature?.properties.values[k] != nil
-            case .id: return !(feature?.id ?? .null).isNull
+            case .property(let k): return ctx.feature?.properties.values[k] != nil
+            case .id: return !(ctx.feature?.id ?? .null).isNull
             case .type: return true
             }
         case .not(let f):
-            return !f.evaluate(feature)
+            return !f.evaluate(ctx)
         case .all(let fs):
-            for f in fs where !f.evaluate(feature) { return false }
+            for f in fs where !f.evaluate(ctx) { return false }
             return true
         case .any(let fs):
-            for f in fs where f.evaluate(feature) { return true }
+            for f in fs where f.evaluate(ctx) { return true }
             return false
         }
     }
@@ -275,8 +276,10 @@ indirect enum LegacyFilter {
             case .ge: return x >= y
             }
         case (.string(let x), .string(let y)):
+            if op == .eq { return x == y }
+            if op == .ne { return x != y }
             let lt = x.utf16.lexicographicallyPrecedes(y.utf16)
-            let eq = x.utf8.elementsEqual(y.utf8)
+            let eq = !lt && x == y
             switch op {
             case .eq: return eq
             case .ne: return !eq

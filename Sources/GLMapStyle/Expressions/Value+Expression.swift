@@ -163,7 +163,7 @@ extension Value {
         case (.null, .null): return true
         case (.boolean(let x), .boolean(let y)): return x == y
         case (.number(let x), .number(let y)): return x == y
-        case (.string(let x), .string(let y)): return x.utf8.elementsEqual(y.utf8)
+        case (.string(let x), .string(let y)): return x == y
         default: return false
         }
     }
