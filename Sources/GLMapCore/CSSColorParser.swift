@@ -6,7 +6,7 @@ import Foundation
 public enum CSSColorParser {
     /// Returns the premultiplied colour, or nil when the string is not a colour.
     public static func parse(_ input: String) -> Color? {
-        let s = input.trimmingCharacters(in: .whitespaces).lowercased()
+        let s = input.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         if s.isEmpty { return nil }
         if s == "transparent" { return Color.transparent }
         if let rgb = namedColors[s] {
@@ -14,7 +14,7 @@ public enum CSSColorParser {
         }
         if s.hasPrefix("#") { return parseHex(s.dropFirst()) }
         guard let open = s.firstIndex(of: "("), s.hasSuffix(")") else { return nil }
-        let name = s[..<open].trimmingCharacters(in: .whitespaces)
+        let name = s[..<open]  // CSS allows no space before "("
         let body = String(s[s.index(after: open)..<s.index(before: s.endIndex)])
         switch name {
         case "rgb", "rgba": return parseRGB(body)
@@ -120,9 +120,8 @@ public enum CSSColorParser {
     public static func hslToRGB(h: Double, s: Double, l: Double) -> (Double, Double, Double) {
         var hue = h.truncatingRemainder(dividingBy: 360)
         if hue < 0 { hue += 360 }
-        hue /= 360
         func f(_ n: Double) -> Double {
-            let k = (n + hue * 12).truncatingRemainder(dividingBy: 12)
+            let k = (n + hue / 30).truncatingRemainder(dividingBy: 12)
             let a = s * min(l, 1 - l)
             return l - a * max(-1, min(k - 3, 9 - k, 1))
         }

@@ -3,29 +3,48 @@ import Foundation
 /// An RGBA colour with **premultiplied** components in 0…1, as MapLibre evaluates colours.
 ///
 /// Interpolation and `to-rgba` work on straight (unpremultiplied) values; use `straight` for those.
+/// A colour made from straight components with alpha 0 (`#0000ff00`) remembers its r, g, b so that
+/// interpolating towards it keeps the hue (MapLibre does the same); its premultiplied components
+/// are still all zero, and equality/hashing look at the premultiplied components only.
 public struct Color: Equatable, Hashable, Sendable {
     public var r: Double
     public var g: Double
     public var b: Double
     public var a: Double
+    /// Straight r, g, b of a colour created fully transparent from straight components.
+    private var transparentRGB: SIMD3<Double>?
 
     /// Creates a colour from premultiplied components.
     public init(premultipliedR r: Double, g: Double, b: Double, a: Double) {
         self.r = r; self.g = g; self.b = b; self.a = a
+        self.transparentRGB = nil
     }
 
     /// Creates a colour from straight (unpremultiplied) components in 0…1.
     public init(r: Double, g: Double, b: Double, a: Double = 1) {
         self.r = r * a; self.g = g * a; self.b = b * a; self.a = a
+        self.transparentRGB = a == 0 ? SIMD3(r, g, b) : nil
+    }
+
+    public static func == (x: Color, y: Color) -> Bool {
+        x.r == y.r && x.g == y.g && x.b == y.b && x.a == y.a
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(r); hasher.combine(g); hasher.combine(b); hasher.combine(a)
     }
 
     public static let black = Color(r: 0, g: 0, b: 0, a: 1)
     public static let white = Color(r: 1, g: 1, b: 1, a: 1)
     public static let transparent = Color(r: 0, g: 0, b: 0, a: 0)
 
-    /// Straight-alpha components (r, g, b in 0…1). A fully transparent colour returns zeros.
+    /// Straight-alpha components (r, g, b in 0…1). A fully transparent colour returns zeros,
+    /// unless it was created from straight components (then those r, g, b are kept).
     public var straight: (r: Double, g: Double, b: Double, a: Double) {
-        if a == 0 { return (0, 0, 0, 0) }
+        if a == 0 {
+            if let t = transparentRGB, r == 0, g == 0, b == 0 { return (t.x, t.y, t.z, 0) }
+            return (0, 0, 0, 0)
+        }
         return (r / a, g / a, b / a, a)
     }
 

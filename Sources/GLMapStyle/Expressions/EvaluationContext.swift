@@ -1,0 +1,66 @@
+import GLMapCore
+import GLMapGeoJSON
+
+/// What an expression may read while evaluating.
+public struct EvaluationContext {
+    /// The zoom level; zoom-dependent expressions fail to evaluate without it.
+    public var zoom: Double?
+    /// The feature; nil when evaluating without a feature (feature reads then see no properties).
+    public var feature: FeatureContext?
+    /// The style root `state` values (read by `global-state`).
+    public var globalState: JSONObject
+    /// Position along a line in 0…1, for `line-gradient` (`line-progress`); nil reads as 0.
+    public var lineProgress: Double?
+
+    /// Creates a context; every part is optional.
+    public init(zoom: Double? = nil, feature: FeatureContext? = nil, globalState: JSONObject = JSONObject(),
+                lineProgress: Double? = nil) {
+        self.zoom = zoom
+        self.feature = feature
+        self.globalState = globalState
+        self.lineProgress = lineProgress
+    }
+}
+
+/// The parts of a feature an expression may read. Cheap to build: it shares the property storage.
+public struct FeatureContext {
+    /// The feature id (nil when absent; `["id"]` then gives null).
+    public var id: JSONValue?
+    public var properties: JSONObject
+    /// "Point", "LineString", "Polygon" or the raw GeoJSON type string ("MultiPolygon", …).
+    public var geometryType: String?
+    /// The geometry in longitude/latitude, needed only by `within`.
+    public var geometry: Geometry?
+
+    /// Creates a feature context.
+    public init(id: JSONValue? = nil, properties: JSONObject = JSONObject(), geometryType: String? = nil,
+                geometry: Geometry? = nil) {
+        self.id = id
+        self.properties = properties
+        self.geometryType = geometryType ?? geometry?.typeName
+        self.geometry = geometry
+    }
+
+    /// A context reading a decoded GeoJSON feature.
+    public init(_ feature: Feature) {
+        self.init(id: feature.id, properties: feature.properties, geometryType: feature.geometry?.typeName,
+                  geometry: feature.geometry)
+    }
+
+    /// The specification's `$type`: Multi* types fold into their base type.
+    var dollarType: String? {
+        guard let t = geometryType else { return nil }
+        if t.utf8.starts(with: "Multi".utf8) { return String(t.dropFirst(5)) }
+        return t
+    }
+}
+
+/// An expression failed while evaluating (wrong run-time type, bad colour string, index out of range, …).
+public struct ExpressionEvaluationError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// What went wrong, in the specification's words.
+    public var message: String
+    /// Index path of the failing sub-expression (`[1][2]`), empty for the root or when unknown.
+    public var key: String
+    public init(_ message: String, key: String = "") { self.message = message; self.key = key }
+    public var description: String { key.isEmpty ? message : "\(key): \(message)" }
+}

@@ -1,0 +1,496 @@
+import Foundation
+import GLMapCore
+
+/// Run-time evaluation of a compiled tree. Errors are typed, so nothing is boxed on the hot path.
+extension ExprNode {
+    func evaluate(_ ctx: EvaluationContext) throws(ExpressionEvaluationError) -> Value {
+        switch op {
+        case .literal(let v):
+            return v
+
+        case .getProperty(let name):
+            guard let v = ctx.feature?.properties.values[name] else { return .null }
+            return Value(json: v)
+
+        case .hasProperty(let name):
+            return .boolean(ctx.feature?.properties.values[name] != nil)
+
+        case .assertion(let args):
+            for (i, arg) in args.enumerated() {
+                let v = try arg.evaluate(ctx)
+                if ExprNode.value(v, matches: type) { return v }
+                if i == args.count - 1 {
+                    throw ExpressionEvaluationError(
+                        "Expected value to be of type \(type), but found \(v.expressionType) instead.")
+                }
+            }
+            return .null
+
+        case .coercion(let args):
+            return try coerce(args, ctx)
+
+        case .compound(let op, let args):
+            return try evaluateCompound(op, args, ctx)
+
+        case .comparison(let op, let lhs, let rhs, let untyped):
+            let l = try lhs.evaluate(ctx)
+            let r = try rhs.evaluate(ctx)
+            return .boolean(try ExprNode.compare(op, l, r, untyped: untyped))
+
+        case .at(let indexNode, let inputNode):
+            let index = try indexNode.evaluate(ctx).number ?? .nan
+            let array = try inputNode.evaluate(ctx).array ?? []
+            if index < 0 {
+                throw ExpressionEvaluationError("Array index out of bounds: \(Value.numberString(index)) < 0.")
+            }
+            if index >= Double(array.count) {
+                throw ExpressionEvaluationError("Array index out of bounds: \(Value.numberString(index)) > \(array.count - 1).")
+            }
+            if index != index.rounded(.down) {
+                throw ExpressionEvaluationError("Array index must be an integer, but found \(Value.numberString(index)) instead.")
+            }
+            return array[Int(index)]
+
+        case .inOp(let needleNode, let haystackNode):
+            let needle = try needleNode.evaluate(ctx)
+            let haystack = try haystackNode.evaluate(ctx)
+            if !haystack.truthy { return .boolean(false) }
+            try ExprNode.checkNeedle(needle)
+            switch haystack {
+            case .string(let s):
+                return .boolean(ExprNode.utf16IndexOf(Array(needle.displayNeedle.utf16), in: Array(s.utf16), from: 0) >= 0)
+            case .array(let items):
+                return .boolean(items.contains { Value.strictEquals($0, needle) })
+            default:
+                throw ExpressionEvaluationError(
+                    "Expected second argument to be of type array or string, but found \(haystack.expressionType) instead.")
+            }
+
+        case .indexOf(let needleNode, let haystackNode, let fromNode):
+            let needle = try needleNode.evaluate(ctx)
+            let haystack = try haystackNode.evaluate(ctx)
+            try ExprNode.checkNeedle(needle)
+            let from = try fromNode.map { n throws(ExpressionEvaluationError) in try n.evaluate(ctx).number ?? .nan }
+            switch haystack {
+            case .string(let s):
+                let units = Array(s.utf16)
+                let start = ExprNode.clampedStart(from, count: units.count, negativeFromEnd: false)
+                let raw = ExprNode.utf16IndexOf(Array(needle.displayNeedle.utf16), in: units, from: start)
+                if raw < 0 { return .number(-1) }
+                // Report the index in code points, as JavaScript's spread does.
+                let prefix = String(decoding: units[0..<raw], as: UTF16.self)
+                return .number(Double(prefix.unicodeScalars.count))
+            case .array(let items):
+                let start = ExprNode.clampedStart(from, count: items.count, negativeFromEnd: true)
+                var i = start
+                while i < items.count {
+                    if Value.strictEquals(items[i], needle) { return .number(Double(i)) }
+                    i += 1
+                }
+                return .number(-1)
+            default:
+                throw ExpressionEvaluationError(
+                    "Expected second argument to be of type array or string, but found \(haystack.expressionType) instead.")
+            }
+
+        case .slice(let inputNode, let beginNode, let endNode):
+            let input = try inputNode.evaluate(ctx)
+            let begin = try beginNode.evaluate(ctx).number ?? .nan
+            let end = try endNode.map { n throws(ExpressionEvaluationError) in try n.evaluate(ctx).number ?? .nan }
+            switch input {
+            case .string(let s):
+                let scalars = Array(s.unicodeScalars)
+                let r = ExprNode.sliceRange(begin, end, count: scalars.count)
+                var out = String.UnicodeScalarView()
+                out.append(contentsOf: scalars[r])
+                return .string(String(out))
+            case .array(let items):
+                return .array(Array(items[ExprNode.sliceRange(begin, end, count: items.count)]))
+            default:
+                throw ExpressionEvaluationError(
+                    "Expected first argument to be of type array or string, but found \(input.expressionType) instead.")
+            }
+
+        case .length(let inputNode):
+            switch try inputNode.evaluate(ctx) {
+            case .string(let s): return .number(Double(s.unicodeScalars.count))
+            case .array(let a): return .number(Double(a.count))
+            case let other:
+                throw ExpressionEvaluationError(
+                    "Expected value to be of type string or array, but found \(other.expressionType) instead.")
+            }
+
+        case .caseOp(let branches, let otherwise):
+            for (test, output) in branches where try test.evaluate(ctx).truthy {
+                return try output.evaluate(ctx)
+            }
+            return try otherwise.evaluate(ctx)
+
+        case .match(let table, let input, let outputs, let otherwise):
+            let v = try input.evaluate(ctx)
+            if let i = table.lookup(v) { return try outputs[i].evaluate(ctx) }
+            return try otherwise.evaluate(ctx)
+
+        case .coalesce(let args):
+            var result = Value.null
+            for arg in args {
+                result = try arg.evaluate(ctx)
+                if result != .null { break }
+            }
+            return result
+
+        case .step(let input, let labels, let outputs):
+            if labels.count == 1 { return try outputs[0].evaluate(ctx) }
+            let v = try input.evaluate(ctx).number ?? .nan
+            if v <= labels[0] { return try outputs[0].evaluate(ctx) }
+            if v >= labels[labels.count - 1] { return try outputs[labels.count - 1].evaluate(ctx) }
+            return try outputs[ExprNode.stopIndex(labels, v)].evaluate(ctx)
+
+        case .interpolate(let space, let interpolation, let input, let labels, let outputs):
+            if labels.count == 1 { return try outputs[0].evaluate(ctx) }
+            let v = try input.evaluate(ctx).number ?? .nan
+            if v <= labels[0] { return try outputs[0].evaluate(ctx) }
+            let last = labels.count - 1
+            if v >= labels[last] { return try outputs[last].evaluate(ctx) }
+            let i = try ExprNode.stopIndex(labels, v)
+            let t = interpolation.factor(v, labels[i], labels[i + 1])
+            let lower = try outputs[i].evaluate(ctx)
+            let upper = try outputs[i + 1].evaluate(ctx)
+            return Value.interpolate(lower, upper, t, space: space)
+
+        case .letOp(_, let result):
+            return try result.evaluate(ctx)
+
+        case .varRef(_, let bound):
+            return try bound.evaluate(ctx)
+
+        case .within(let region):
+            guard let feature = ctx.feature else { return .boolean(false) }
+            return .boolean(region.contains(feature))
+
+        case .globalState(let name):
+            guard let v = ctx.globalState.values[name] else { return .null }
+            return Value(json: v)
+        }
+    }
+
+    // MARK: helpers
+
+    /// Whether a run-time value satisfies an asserted type.
+    @inline(__always)
+    static func value(_ v: Value, matches type: ExpressionType) -> Bool {
+        switch (type, v) {
+        case (.value, _), (.number, .number), (.string, .string), (.boolean, .boolean), (.object, .object),
+             (.color, .color), (.null, .null):
+            return true
+        case (.array, .array):
+            return type.isSupertype(of: v.expressionType)
+        default:
+            return false
+        }
+    }
+
+    /// Index of the last stop ≤ `input` (binary search); fails for NaN.
+    static func stopIndex(_ labels: [Double], _ input: Double) throws(ExpressionEvaluationError) -> Int {
+        let lastIndex = labels.count - 1
+        var lower = 0, upper = lastIndex
+        while lower <= upper {
+            let current = (lower + upper) / 2
+            let value = labels[current]
+            if value <= input {
+                if current == lastIndex || input < labels[current + 1] { return current }
+                lower = current + 1
+            } else if value > input {
+                upper = current - 1
+            } else {
+                throw ExpressionEvaluationError("Input is not a number.")
+            }
+        }
+        return 0
+    }
+
+    static func checkNeedle(_ needle: Value) throws(ExpressionEvaluationError) {
+        switch needle {
+        case .boolean, .string, .number, .null: return
+        default:
+            throw ExpressionEvaluationError(
+                "Expected first argument to be of type boolean, string, number or null, but found \(needle.expressionType) instead.")
+        }
+    }
+
+    /// JavaScript `ToIntegerOrInfinity` followed by the clamping of `indexOf`'s start position.
+    static func clampedStart(_ from: Double?, count: Int, negativeFromEnd: Bool) -> Int {
+        guard let from, !from.isNaN else { return 0 }
+        let n = from.rounded(.towardZero)
+        if n >= Double(count) { return count }
+        if n < 0 {
+            if !negativeFromEnd { return 0 }
+            let k = Double(count) + n
+            return k < 0 ? 0 : Int(k)
+        }
+        return Int(n)
+    }
+
+    /// JavaScript `slice(begin, end)` bounds.
+    static func sliceRange(_ begin: Double, _ end: Double?, count: Int) -> Range<Int> {
+        func resolve(_ x: Double) -> Int {
+            if x.isNaN { return 0 }
+            let n = x.rounded(.towardZero)
+            if n < 0 { return Swift.max(count + Int(Swift.max(n, -Double(count) - 1)), 0) }
+            return Int(Swift.min(n, Double(count)))
+        }
+        let start = resolve(begin)
+        let stop = end.map(resolve) ?? count
+        return start..<Swift.max(start, stop)
+    }
+
+    /// `String.prototype.indexOf` on UTF-16 code units.
+    static func utf16IndexOf(_ needle: [UInt16], in haystack: [UInt16], from start: Int) -> Int {
+        if needle.isEmpty { return Swift.min(start, haystack.count) }
+        if needle.count > haystack.count { return -1 }
+        var i = start
+        let lastStart = haystack.count - needle.count
+        while i <= lastStart {
+            if haystack[i] == needle[0] {
+                var j = 1
+                while j < needle.count && haystack[i + j] == needle[j] { j += 1 }
+                if j == needle.count { return i }
+            }
+            i += 1
+        }
+        return -1
+    }
+
+    static func compare(_ op: ComparisonOp, _ l: Value, _ r: Value, untyped: Bool) throws(ExpressionEvaluationError) -> Bool {
+        switch op {
+        case .eq: return Value.strictEquals(l, r)
+        case .ne: return !Value.strictEquals(l, r)
+        default: break
+        }
+        switch (l, r) {
+        case (.number(let a), .number(let b)):
+            switch op {
+            case .lt: return a < b
+            case .le: return a <= b
+            case .gt: return a > b
+            default: return a >= b
+            }
+        case (.string(let a), .string(let b)):
+            let lt = a.utf16.lexicographicallyPrecedes(b.utf16)
+            let eq = !lt && a == b
+            switch op {
+            case .lt: return lt
+            case .le: return lt || eq
+            case .gt: return !lt && !eq
+            default: return !lt
+            }
+        default:
+            if untyped {
+                throw ExpressionEvaluationError(
+                    "Expected arguments for \"\(op.rawValue)\" to be (string, string) or (number, number), but found (\(l.kindName), \(r.kindName)) instead.")
+            }
+            return false
+        }
+    }
+
+    private func coerce(_ args: [ExprNode], _ ctx: EvaluationContext) throws(ExpressionEvaluationError) -> Value {
+        switch type {
+        case .boolean:
+            return .boolean(try args[0].evaluate(ctx).truthy)
+        case .color:
+            var input = Value.null
+            var failure: String?
+            for arg in args {
+                input = try arg.evaluate(ctx)
+                failure = nil
+                switch input {
+                case .color:
+                    return input
+                case .string(let s):
+                    if let c = CSSColorParser.parse(s) { return .color(c) }
+                case .array(let items):
+                    if items.count < 3 || items.count > 4 {
+                        failure = "Invalid rgba value \(input.jsonText): expected an array containing either three or four numeric values."
+                    } else {
+                        failure = ExprNode.validateRGBA(items[0], items[1], items[2], items.count == 4 ? items[3] : nil)
+                    }
+                    if failure == nil {
+                        // Upstream builds this colour with premultiplied=true (array values used as given).
+                        let a = items.count == 4 ? items[3].number! : 1
+                        return .color(Color(premultipliedR: items[0].number! / 255, g: items[1].number! / 255,
+                                            b: items[2].number! / 255, a: a))
+                    }
+                default:
+                    break
+                }
+            }
+            let shown: String
+            if case .string(let s) = input { shown = s } else { shown = input.jsonText }
+            throw ExpressionEvaluationError(failure ?? "Could not parse color from value '\(shown)'", key: key)
+        case .number:
+            var value = Value.null
+            for arg in args {
+                value = try arg.evaluate(ctx)
+                if value == .null { return .number(0) }
+                let n = value.jsNumber
+                if n.isNaN { continue }
+                return .number(n)
+            }
+            throw ExpressionEvaluationError("Could not convert \(value.jsonText) to number.", key: key)
+        default:
+            return .string(try args[0].evaluate(ctx).displayString)
+        }
+    }
+
+    /// The specification's `validateRGBA`; nil when valid.
+    static func validateRGBA(_ r: Value, _ g: Value, _ b: Value, _ a: Value?) -> String? {
+        func channel(_ v: Value) -> Bool {
+            if case .number(let n) = v { return n >= 0 && n <= 255 }
+            return false
+        }
+        let shown = ([r, g, b] + (a?.number != nil ? [a!] : [])).map { $0.arrayJoinString }.joined(separator: ", ")
+        if !(channel(r) && channel(g) && channel(b)) {
+            return "Invalid rgba value [\(shown)]: 'r', 'g', and 'b' must be between 0 and 255."
+        }
+        if let a {
+            guard case .number(let n) = a, n >= 0, n <= 1 else {
+                let all = [r, g, b, a].map { $0.arrayJoinString }.joined(separator: ", ")
+                return "Invalid rgba value [\(all)]: 'a' must be between 0 and 1."
+            }
+        }
+        return nil
+    }
+
+    private func evaluateCompound(_ op: CompoundOp, _ args: [ExprNode], _ ctx: EvaluationContext) throws(ExpressionEvaluationError) -> Value {
+        @inline(__always) func num(_ i: Int) throws(ExpressionEvaluationError) -> Double {
+            try args[i].evaluate(ctx).number ?? .nan
+        }
+        switch op {
+        case .error:
+            throw ExpressionEvaluationError(try args[0].evaluate(ctx).displayString, key: key)
+        case .typeof:
+            return .string(try args[0].evaluate(ctx).expressionType.description)
+        case .toRGBA:
+            guard case .color(let c) = try args[0].evaluate(ctx) else { return .null }
+            let s = c.straight
+            return .array([.number(s.r * 255), .number(s.g * 255), .number(s.b * 255), .number(s.a)])
+        case .rgb, .rgba:
+            let r = try args[0].evaluate(ctx), g = try args[1].evaluate(ctx), b = try args[2].evaluate(ctx)
+            let a: Value? = args.count == 4 ? try args[3].evaluate(ctx) : nil
+            if let failure = ExprNode.validateRGBA(r, g, b, a) { throw ExpressionEvaluationError(failure, key: key) }
+            return .color(Color(r: r.number! / 255, g: g.number! / 255, b: b.number! / 255, a: a?.number ?? 1))
+        case .has:
+            guard case .string(let k) = try args[0].evaluate(ctx) else { return .boolean(false) }
+            if args.count == 2 {
+                guard case .object(let o) = try args[1].evaluate(ctx) else { return .boolean(false) }
+                return .boolean(o[k] != nil)
+            }
+            return .boolean(ctx.feature?.properties.values[k] != nil)
+        case .get:
+            guard case .string(let k) = try args[0].evaluate(ctx) else { return .null }
+            if args.count == 2 {
+                guard case .object(let o) = try args[1].evaluate(ctx) else { return .null }
+                return o[k] ?? .null
+            }
+            return ctx.feature?.properties.values[k].map(Value.init(json:)) ?? .null
+        case .properties:
+            guard let p = ctx.feature?.properties else { return .object([:]) }
+            return Value(json: .object(p))
+        case .geometryType:
+            return ctx.feature?.geometryType.map(Value.string) ?? .null
+        case .id:
+            return ctx.feature?.id.map(Value.init(json:)) ?? .null
+        case .zoom:
+            guard let z = ctx.zoom else {
+                throw ExpressionEvaluationError("The expression depends on zoom, but no zoom was given.")
+            }
+            return .number(z)
+        case .lineProgress:
+            return .number(ctx.lineProgress ?? 0)
+        case .plus:
+            var sum = 0.0
+            for i in args.indices { sum += try num(i) }
+            return .number(sum)
+        case .times:
+            var product = 1.0
+            for i in args.indices { product *= try num(i) }
+            return .number(product)
+        case .minus:
+            if args.count == 2 { return .number(try num(0) - num(1)) }
+            return .number(-(try num(0)))
+        case .divide:
+            return .number(try num(0) / num(1))
+        case .mod:
+            return .number(try num(0).truncatingRemainder(dividingBy: num(1)))
+        case .pow:
+            let base = try num(0), exponent = try num(1)
+            if exponent.isNaN || (Swift.abs(base) == 1 && exponent.isInfinite) { return .number(.nan) }
+            return .number(Foundation.pow(base, exponent))
+        case .ln2: return .number(M_LN2)
+        case .pi: return .number(Double.pi)
+        case .e: return .number(M_E)
+        case .sqrt: return .number(try num(0).squareRoot())
+        case .log10: return .number(Foundation.log(try num(0)) / M_LN10)
+        case .ln: return .number(Foundation.log(try num(0)))
+        case .log2: return .number(Foundation.log(try num(0)) / M_LN2)
+        case .sin: return .number(Foundation.sin(try num(0)))
+        case .cos: return .number(Foundation.cos(try num(0)))
+        case .tan: return .number(Foundation.tan(try num(0)))
+        case .asin: return .number(Foundation.asin(try num(0)))
+        case .acos: return .number(Foundation.acos(try num(0)))
+        case .atan: return .number(Foundation.atan(try num(0)))
+        case .min, .max:
+            var result = op == .min ? Double.infinity : -Double.infinity
+            var sawNaN = false
+            for i in args.indices {
+                let v = try num(i)
+                if v.isNaN { sawNaN = true; continue }
+                if op == .min ? (v < result || (v == 0 && result == 0 && v.sign == .minus))
+                              : (v > result || (v == 0 && result == 0 && v.sign == .plus)) {
+                    result = v
+                }
+            }
+            return .number(sawNaN ? .nan : result)
+        case .abs: return .number(Swift.abs(try num(0)))
+        case .round:
+            let v = try num(0)
+            return .number(v < 0 ? -ColorSpaces.jsRound(-v) : ColorSpaces.jsRound(v))
+        case .floor: return .number(try num(0).rounded(.down))
+        case .ceil: return .number(try num(0).rounded(.up))
+        case .all:
+            for arg in args where !(try arg.evaluate(ctx).truthy) { return .boolean(false) }
+            return .boolean(true)
+        case .any:
+            for arg in args where try arg.evaluate(ctx).truthy { return .boolean(true) }
+            return .boolean(false)
+        case .not:
+            return .boolean(!(try args[0].evaluate(ctx).truthy))
+        case .upcase:
+            return .string((try args[0].evaluate(ctx).string ?? "").uppercased())
+        case .downcase:
+            return .string((try args[0].evaluate(ctx).string ?? "").lowercased())
+        case .concat:
+            var out = ""
+            for arg in args { out += try arg.evaluate(ctx).displayString }
+            return .string(out)
+        }
+    }
+}
+
+extension Value {
+    /// How `Array.prototype.join` shows one element (`null` → empty).
+    var arrayJoinString: String {
+        switch self {
+        case .null: return ""
+        case .array(let a): return a.map { $0.arrayJoinString }.joined(separator: ",")
+        case .object, .color: return "[object Object]"
+        default: return displayString
+        }
+    }
+
+    /// The needle of `in`/`index-of` on a string, converted as JavaScript's `String(v)` would.
+    var displayNeedle: String {
+        if case .null = self { return "null" }
+        return displayString
+    }
+}

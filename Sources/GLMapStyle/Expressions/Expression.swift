@@ -1,0 +1,122 @@
+// Style expressions — contract
+//
+// Inputs:  a style-spec JSON value for a property (an expression array, a bare literal, or a legacy
+//          function object `{"type", "stops", …}`) and the `PropertySpec` it is compiled for.
+// Outputs: a `StyleExpression`: a typed tree, parsed and type-checked once, with every constant
+//          sub-expression folded to a literal; `evaluate(_:)` gives a `Value` per feature and zoom.
+// Invariants:
+//  - Parsing, type checking, implicit assertions/coercions, constant folding, the zoom-curve rule and
+//    the property permission checks follow maplibre-style-spec (expression/index.ts,
+//    parsing_context.ts); a constant sub-expression that fails to evaluate is a compile error.
+//  - Colours are premultiplied `Color`s; interpolation runs on straight components; `to-rgba` gives
+//    straight 0…255 channels and 0…1 alpha.
+//  - Evaluation has no fallback to a default: every failure is thrown as `ExpressionEvaluationError`
+//    (callers such as layers decide on defaults). Filters turn failures into `false`.
+//  - A compiled expression is immutable and may be evaluated from several threads at once.
+// Limits: no `collator`, `format`, `image`, `number-format`, `distance`, `feature-state`,
+//         `heatmap-density`, `elevation`, `split`/`join`; `within` works on unrounded Web Mercator
+//         positions without antimeridian wrapping; object values do not keep key order, so
+//         `to-string` of an object writes keys in JavaScript's integer-first, then sorted, order.
+
+import GLMapCore
+
+/// Compile errors: every rejected sub-expression with its index path (`""` is the root, `[1][0]` …).
+public struct ExpressionErrors: Error, GLMapError {
+    public var errors: [(key: String, message: String)]
+
+    public init(_ errors: [(key: String, message: String)]) { self.errors = errors }
+    init(_ message: String, key: String = "") { self.errors = [(key, message)] }
+
+    public var kind: FailureKind { .invalidInput }
+
+    public var description: String {
+        errors.map { $0.key.isEmpty ? $0.message : "\($0.key): \($0.message)" }.joined(separator: "; ")
+    }
+}
+
+/// A compiled style expression for one property. Immutable; safe to evaluate from several threads.
+public final class StyleExpression: @unchecked Sendable {
+    let root: ExprNode
+
+    /// The type of the root after implicit assertions/coercions ("number", "array<number, 2>", …).
+    public let type: ExpressionType
+    /// True when nothing in the expression reads the feature.
+    public let isFeatureConstant: Bool
+    /// True when the expression does not read `zoom`.
+    public let isZoomConstant: Bool
+    /// True when the expression does not read `line-progress`.
+    public let isLineProgressConstant: Bool
+    /// The stop inputs of the top-level zoom curve (empty when zoom-constant).
+    public let zoomStops: [Double]
+    /// True when the zoom curve is an `interpolate` (false for `step` or no curve).
+    public let zoomCurveInterpolates: Bool
+
+    init(root: ExprNode, zoomCurve: ExprNode?) {
+        self.root = root
+        self.type = root.type
+        self.isFeatureConstant = ExpressionAnalysis.isFeatureConstant(root)
+        self.isZoomConstant = ExpressionAnalysis.isGlobalPropertyConstant(root, zoom: true, lineProgress: false)
+        self.isLineProgressConstant = ExpressionAnalysis.isGlobalPropertyConstant(root, zoom: false, lineProgress: true)
+        switch zoomCurve?.op {
+        case .step(_, let labels, _)?:
+            zoomStops = labels; zoomCurveInterpolates = false
+        case .interpolate(_, _, _, let labels, _)?:
+            zoomStops = labels; zoomCurveInterpolates = true
+        default:
+            zoomStops = []; zoomCurveInterpolates = false
+        }
+    }
+
+    /// The value, when the whole expression folded to a constant.
+    public var constantValue: Value? { root.literalValue }
+
+    /// Compiles JSON (expression, literal, or legacy function object) for a property spec
+    /// (nil spec = the harness default: data-driven, interpolated, zoom+feature, no type).
+    public static func compile(_ json: JSONValue, spec: PropertySpec?) -> Result<StyleExpression, ExpressionErrors> {
+        var expressionJSON = json
+        if case .object(let function) = json {
+            switch LegacyFunction.convert(function, spec: spec ?? PropertySpec(type: .value)) {
+            case .success(let converted): expressionJSON = converted
+            case .failure(let e): return .failure(e)
+            }
+        }
+        var expected: ExpressionType?
+        if let spec, spec.type != .value { expected = ExpressionType(spec.type) }
+        let context = ParsingContext(expectedType: expected)
+        let annotation: TypeAnnotation? = spec?.type == .string ? .coerce : nil
+        guard let root = context.parseHere(expressionJSON, annotation: annotation) else {
+            return .failure(ExpressionErrors(context.errors.list))
+        }
+
+        let featureConstant = ExpressionAnalysis.isFeatureConstant(root)
+        if !featureConstant && !(spec?.featureAllowed ?? true) {
+            return .failure(ExpressionErrors("data expressions not supported"))
+        }
+        let zoomConstant = ExpressionAnalysis.isGlobalPropertyConstant(root, zoom: true, lineProgress: false)
+        if !zoomConstant && !(spec?.zoomAllowed ?? true) {
+            return .failure(ExpressionErrors("zoom expressions not supported"))
+        }
+        var curveNode: ExprNode?
+        switch ExpressionAnalysis.findZoomCurve(root) {
+        case .error(let message):
+            return .failure(ExpressionErrors(message))
+        case .none:
+            if !zoomConstant { return .failure(ExpressionErrors(ExpressionAnalysis.zoomPlacementMessage)) }
+        case .curve(let node):
+            curveNode = node
+            if case .interpolate = node.op, !(spec?.interpolated ?? true) {
+                return .failure(ExpressionErrors("\"interpolate\" expressions cannot be used with this property"))
+            }
+        }
+        if let spec, !spec.lineProgressAllowed,
+           !ExpressionAnalysis.isGlobalPropertyConstant(root, zoom: false, lineProgress: true) {
+            return .failure(ExpressionErrors("\"line-progress\" may only be used with the line-gradient property"))
+        }
+        return .success(StyleExpression(root: root, zoomCurve: curveNode))
+    }
+
+    /// Evaluates for one feature and zoom; throws `ExpressionEvaluationError` (no default fallback).
+    public func evaluate(_ context: EvaluationContext) throws(ExpressionEvaluationError) -> Value {
+        try root.evaluate(context)
+    }
+}

@@ -1,0 +1,123 @@
+import GLMapCore
+
+/// One node of a compiled expression tree. Immutable after parsing; shared freely (a `var` points at
+/// the node its `let` bound).
+final class ExprNode: @unchecked Sendable {
+    /// The static type after type checking.
+    let type: ExpressionType
+    let op: ExprOp
+    /// Index path from the root (`[1][2]`), used in run-time error messages.
+    let key: String
+
+    init(_ type: ExpressionType, _ op: ExprOp, key: String) {
+        self.type = type
+        self.op = op
+        self.key = key
+    }
+
+    /// The value when this node is a literal.
+    var literalValue: Value? {
+        if case .literal(let v) = op { return v }
+        return nil
+    }
+
+    var isLiteral: Bool {
+        if case .literal = op { return true }
+        return false
+    }
+
+    /// Calls `body` for each direct child, in the specification's `eachChild` order.
+    func forEachChild(_ body: (ExprNode) -> Void) {
+        switch op {
+        case .literal, .getProperty, .hasProperty, .varRef, .within, .globalState:
+            break
+        case .assertion(let args), .coercion(let args), .compound(_, let args), .coalesce(let args):
+            args.forEach(body)
+        case .comparison(_, let a, let b, _), .at(let a, let b), .inOp(let a, let b):
+            body(a); body(b)
+        case .indexOf(let a, let b, let c), .slice(let a, let b, let c):
+            body(a); body(b); if let c { body(c) }
+        case .length(let a):
+            body(a)
+        case .caseOp(let branches, let otherwise):
+            for (test, out) in branches { body(test); body(out) }
+            body(otherwise)
+        case .match(_, let input, let outputs, let otherwise):
+            body(input); outputs.forEach(body); body(otherwise)
+        case .step(let input, _, let outputs):
+            body(input); outputs.forEach(body)
+        case .interpolate(_, _, let input, _, let outputs):
+            body(input); outputs.forEach(body)
+        case .letOp(let bindings, let result):
+            for (_, b) in bindings { body(b) }
+            body(result)
+        }
+    }
+}
+
+/// The operation a node performs.
+enum ExprOp {
+    case literal(Value)
+    /// `number`, `string`, `boolean`, `object`, `array`: the first argument of the node's type wins.
+    case assertion([ExprNode])
+    /// `to-boolean`, `to-number`, `to-string`, `to-color` (by the node's type).
+    case coercion([ExprNode])
+    /// Fixed-signature operators (`+`, `get`, `rgba`, `all`, …).
+    case compound(CompoundOp, [ExprNode])
+    /// `["get", "name"]` with a literal name: a direct property read.
+    case getProperty(String)
+    /// `["has", "name"]` with a literal name.
+    case hasProperty(String)
+    case comparison(ComparisonOp, ExprNode, ExprNode, untyped: Bool)
+    case at(ExprNode, ExprNode)
+    case inOp(ExprNode, ExprNode)
+    case indexOf(ExprNode, ExprNode, ExprNode?)
+    case slice(ExprNode, ExprNode, ExprNode?)
+    case length(ExprNode)
+    case caseOp([(ExprNode, ExprNode)], ExprNode)
+    case match(MatchTable, ExprNode, [ExprNode], ExprNode)
+    case coalesce([ExprNode])
+    case step(ExprNode, [Double], [ExprNode])
+    case interpolate(ColorInterpolationSpace, Interpolation, ExprNode, [Double], [ExprNode])
+    case letOp([(String, ExprNode)], ExprNode)
+    case varRef(String, ExprNode)
+    case within(WithinRegion)
+    case globalState(String)
+}
+
+/// Operators with fixed signatures (the specification's "compound expressions").
+enum CompoundOp: String {
+    case error, typeof
+    case toRGBA = "to-rgba"
+    case rgb, rgba, has, get, properties
+    case geometryType = "geometry-type"
+    case id, zoom
+    case lineProgress = "line-progress"
+    case plus = "+", times = "*", minus = "-", divide = "/", mod = "%", pow = "^"
+    case ln2, pi, e, sqrt, log10, ln, log2, sin, cos, tan, asin, acos, atan, min, max, abs, round, floor, ceil
+    case all, any, not = "!"
+    case upcase, downcase, concat
+}
+
+/// `==`, `!=`, `<`, `<=`, `>`, `>=`.
+enum ComparisonOp: String {
+    case eq = "==", ne = "!=", lt = "<", le = "<=", gt = ">", ge = ">="
+
+    var isOrdering: Bool { self != .eq && self != .ne }
+}
+
+/// The branch table of a `match`: labels are all numbers or all strings.
+struct MatchTable {
+    var inputIsNumber: Bool
+    var numbers: [Double: Int] = [:]
+    var strings: [String: Int] = [:]
+
+    /// The output index for a run-time input, or nil for the fallback.
+    func lookup(_ v: Value) -> Int? {
+        switch v {
+        case .number(let n): return inputIsNumber ? numbers[n] : nil
+        case .string(let s): return inputIsNumber ? nil : strings[s]
+        default: return nil
+        }
+    }
+}
