@@ -1,3 +1,5 @@
+import Foundation
+
 /// A decoded JSON value that keeps booleans and numbers apart (unlike Foundation's NSNumber).
 ///
 /// Objects keep their keys in document order (`keys`) and index them by name (`values`),
@@ -71,7 +73,9 @@ public enum JSONValue: Equatable, Sendable {
         if n.isInfinite { return n > 0 ? "Infinity" : "-Infinity" }
         if n == 0 { return "0" }
         if n == n.rounded(), abs(n) < 1e21 {
-            return String(Int64(n))
+            // Integers print without a fraction; past Int64 the shortest digits are padded with zeros.
+            if abs(n) < 9.0e18 { return String(Int64(n)) }
+            return String(format: "%.0f", n)
         }
         var s = "\(n)"  // Swift prints the shortest round-trip representation.
         // Swift writes exponents as "1e-07"; JavaScript writes "1e-7" and "1e+21".

@@ -54,6 +54,7 @@ final class JSONParserTests: XCTestCase {
         XCTAssertEqual(JSONValue.formatNumber(1), "1")
         XCTAssertEqual(JSONValue.formatNumber(-0.5), "-0.5")
         XCTAssertEqual(JSONValue.formatNumber(1e21), "1e+21")
+        XCTAssertEqual(JSONValue.formatNumber(1e20), "100000000000000000000")
         XCTAssertEqual(JSONValue.formatNumber(1e-7), "1e-7")
         XCTAssertEqual(JSONValue.formatNumber(0.000001), "0.000001")
         XCTAssertEqual(JSONValue.formatNumber(123.456), "123.456")
