@@ -20,7 +20,7 @@ struct StyleParser {
         }
         var center = (lon: 0.0, lat: 0.0)
         if let c = root["center"] {
-            if let a = c.arrayValue, a.count == 2, let lon = a[0].numberValue, let lat = a[1].numberValue {
+            if let a = c.arrayValue, a.count == 2 || a.count == 3, let lon = a[0].numberValue, let lat = a[1].numberValue {
                 if lat < -90 || lat > 90 {
                     fail("center", "latitude must be between -90 and 90, found \(JSONValue.formatNumber(lat))")
                 }
@@ -199,7 +199,11 @@ struct StyleParser {
 
     /// Compiles a property value; constant values are also range-checked against the spec.
     mutating func compileValue(_ value: JSONValue, for prop: StyleProperty, path: String) -> PropertyValue? {
-        switch StyleExpression.compile(value, spec: prop.spec) {
+        // As in MapLibre, an array that does not start with an operator name is a constant
+        // (e.g. `"fill-translate": [5, 5]`, `"line-dasharray": [2, 1]`), not an expression.
+        var source = value
+        if case .array(let a) = value, a.first?.stringValue == nil { source = .array(["literal", value]) }
+        switch StyleExpression.compile(source, spec: prop.spec) {
         case .failure(let errs):
             for e in errs.errors { fail(path + e.key, e.message) }
             return nil
