@@ -1,8 +1,10 @@
 #version 300 es
-// Fill antialiasing outline: every ring edge is a quad one device pixel to each side of the edge,
-// extruded in screen space (so pitch does not widen it). This replaces MapLibre's 2-px GL_LINES
-// (DESIGN rule 4: no wide GL lines): the fragment fades with the distance to the edge exactly as
-// MapLibre's fill_outline shader does, and edges are independent quads as GL_LINES segments are.
+// Fill antialiasing outline, as MapLibre draws it: each ring edge as a 1-device-pixel GL line
+// (WebGL's line width is 1 on the reference rasteriser) whose fragments fade with their distance
+// to the edge: alpha = 1 - smoothstep(0, 1, d). DESIGN rule 4 forbids GL lines, so the edge is a
+// triangle quad that reproduces the line rasterisation: a parallelogram half a pixel to each side
+// of the edge along the minor axis, so exactly one pixel per row (y-major) or column (x-major) is
+// covered, as the diamond-exit rule gives.
 uniform mat4 u_matrix;
 uniform vec2 u_viewport;        // device pixels
 in vec2 a_start;
@@ -12,16 +14,18 @@ in float a_side;                // -1 or +1
 in vec4 a_color;                // premultiplied outline colour
 in float a_opacity;
 out vec4 v_color;
-out float v_dist;               // signed distance from the edge, device pixels
+out float v_dist;               // signed perpendicular distance from the edge, device pixels
 void main() {
     vec4 p = u_matrix * vec4(a_start, 0.0, 1.0);
     vec4 q = u_matrix * vec4(a_end, 0.0, 1.0);
-    vec2 d = (q.xy / q.w - p.xy / p.w) * u_viewport;
+    vec2 d = (q.xy / q.w - p.xy / p.w) * 0.5 * u_viewport;
     float len = length(d);
-    vec2 n = len > 0.0 ? vec2(-d.y, d.x) / len : vec2(0.0);
+    bool xMajor = abs(d.x) >= abs(d.y);
+    vec2 offset = xMajor ? vec2(0.0, 0.5) : vec2(0.5, 0.0);
+    float major = xMajor ? abs(d.x) : abs(d.y);
     vec4 pos = a_t < 0.5 ? p : q;
-    pos.xy += n * a_side * (2.0 / u_viewport) * pos.w;
+    pos.xy += offset * a_side * (2.0 / u_viewport) * pos.w;
     gl_Position = pos;
-    v_dist = a_side;
+    v_dist = len > 0.0 ? a_side * 0.5 * major / len : 0.0;
     v_color = a_color * a_opacity;
 }
