@@ -135,6 +135,9 @@ public final class GLRenderer {
         }
     }
 
+    /// Blocks until GL has finished every command issued so far (for timing).
+    public func finish() { glFinish() }
+
     /// Reads the last drawn frame back (premultiplied RGBA, rows top to bottom).
     public func readback() throws -> RGBAImage {
         guard let fb = framebuffer else { throw GLError(call: "glReadPixels", message: "nothing has been drawn yet") }

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Monotonic seconds.
+func now() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}
+
+func median(_ xs: [Double]) -> Double {
+    let s = xs.sorted()
+    guard !s.isEmpty else { return .nan }
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+/// Peak resident set size of this process in MiB (VmHWM).
+func peakRSSMiB() -> Double {
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return .nan }
+    for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        let kb = line.split(separator: " ").compactMap { Double($0) }.first ?? .nan
+        return kb / 1024
+    }
+    return .nan
+}
+
+/// Current resident set size in MiB (VmRSS).
+func currentRSSMiB() -> Double {
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return .nan }
+    for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        let kb = line.split(separator: " ").compactMap { Double($0) }.first ?? .nan
+        return kb / 1024
+    }
+    return .nan
+}
+
+func cpuModel() -> String {
+    guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
+    for line in text.split(separator: "\n") where line.hasPrefix("model name") {
+        return line.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown"
+    }
+    return "unknown"
+}
+
+/// Simple `--name value` option reader for the benchmark subcommands.
+struct BenchArgs {
+    var values: [String: String] = [:]
+    init(_ args: [String]) throws {
+        var i = 0
+        while i < args.count {
+            guard args[i].hasPrefix("--"), i + 1 < args.count else {
+                throw BenchError("expected --option value pairs, got \(args[i])")
+            }
+            values[String(args[i].dropFirst(2))] = args[i + 1]
+            i += 2
+        }
+    }
+    func string(_ k: String, _ d: String? = nil) throws -> String {
+        guard let v = values[k] ?? d else { throw BenchError("missing --\(k)") }
+        return v
+    }
+    func int(_ k: String, _ d: Int) throws -> Int {
+        guard let v = values[k] else { return d }
+        guard let n = Int(v) else { throw BenchError("--\(k) expects an integer") }
+        return n
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}

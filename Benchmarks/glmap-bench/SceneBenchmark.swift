@@ -1,0 +1,74 @@
+import Foundation
+import GLMap
+import GLMapCore
+import GLMapGLES
+import GLMapPNG
+import GLMapStyle
+import GLMapTessellation
+
+/// `glmap-bench scene --style FILE [--width 1024] [--height 1024] [--ratio 1] [--runs 5]`
+/// Times each stage of one frame (median of runs): egl-init, shader-compile (once), then per run
+/// parse (style + GeoJSON + projection), evaluate, tessellate, upload, draw, readback, encode,
+/// and total = parse through encode.
+func runSceneBenchmark(_ args: [String]) throws {
+    let a = try BenchArgs(args)
+    let stylePath = try a.string("style")
+    let width = try a.int("width", 1024), height = try a.int("height", 1024), runs = try a.int("runs", 5)
+    let ratio = Double(a.values["ratio"] ?? "1") ?? 1
+
+    var t = now()
+    let context = try HeadlessContext()
+    let eglInit = now() - t
+    t = now()
+    let gl = try GLRenderer(context: context)
+    let shaderCompile = now() - t
+
+    var stages: [String: [Double]] = [:]
+    func record(_ name: String, _ seconds: Double) { stages[name, default: []].append(seconds * 1000) }
+    var lastBytes = 0
+    for _ in 0..<max(1, runs) {
+        var t0 = now()
+        let scene = try Scene(styleFile: stylePath)
+        record("parse", now() - t0)
+        let camera = scene.style.camera
+        let view = ViewTransform(camera: camera, width: Double(width), height: Double(height))
+        t0 = now()
+        let layers = scene.evaluatedLayers(zoom: camera.zoom)
+        record("evaluate", now() - t0)
+        t0 = now()
+        let buckets = layers.map { Bucket.make($0) }
+        record("tessellate", now() - t0)
+        t0 = now()
+        let gpu = try gl.upload(buckets)
+        gl.finish()
+        record("upload", now() - t0)
+        t0 = now()
+        try gl.draw(gpu, view: view, ratio: ratio)
+        gl.finish()
+        record("draw", now() - t0)
+        t0 = now()
+        let image = try gl.readback()
+        record("readback", now() - t0)
+        t0 = now()
+        let png = try PNGEncoder.encode(image.unpremultiplied())
+        record("encode", now() - t0)
+        lastBytes = png.count
+    }
+    print("egl-init\t\(String(format: "%.2f", eglInit * 1000))")
+    print("shader-compile\t\(String(format: "%.2f", shaderCompile * 1000))")
+    let order = ["parse", "evaluate", "tessellate", "upload", "draw", "readback", "encode"]
+    var total = 0.0
+    for s in order {
+        let m = median(stages[s] ?? [])
+        total += m
+        print("\(s)\t\(String(format: "%.2f", m))")
+    }
+    // The total is the sum of per-stage medians (parse through encode).
+    print("total\t\(String(format: "%.2f", total))")
+    let info = gl.info
+    print("# style \(stylePath) \(width)x\(height) ratio \(ratio) runs \(runs) png-bytes \(lastBytes)")
+    print("# peak-rss-mib \(String(format: "%.1f", peakRSSMiB()))")
+    print("# gl \(info.renderer) | \(info.version)")
+    print("# cpu \(cpuModel()) x\(ProcessInfo.processInfo.activeProcessorCount)")
+    print("# LP_NUM_THREADS \(ProcessInfo.processInfo.environment["LP_NUM_THREADS"] ?? "(default)")")
+}
