@@ -92,8 +92,7 @@ struct CirclePainter {
     /// A circle of `size` plane pixels around a plane point, seen through the camera.
     private func drawOnPlane(_ shape: Shape, _ cx: Double, _ cy: Double, _ size: Double, _ proj: PlaneProjection,
                              into canvas: inout Compositor) {
-        guard size > 0, let box = proj.screenBox([(cx - size, cy - size), (cx + size, cy - size), (cx - size, cy + size),
-                                                  (cx + size, cy + size)], margin: 1,
+        guard size > 0, let box = proj.screenBox((cx - size, cy - size, cx + size, cy + size), margin: 1,
                                                  width: canvas.width, height: canvas.height) else { return }
         let width = canvas.width, q = canvas.quantizeEachDraw
         let inv = 1 / size

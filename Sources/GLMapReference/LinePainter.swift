@@ -64,7 +64,7 @@ struct LinePainter {
         let pitched = proj.pitched, ratio = proj.ratio
         coverage.withUnsafeMutableBufferPointer { cov in
             for piece in pieces {
-                guard let box = proj.screenBox(piece.corners(outset), margin: 1, width: width, height: height) else { continue }
+                guard let box = proj.screenBox(piece.bounds(outset), margin: 1, width: width, height: height) else { continue }
                 ux0 = min(ux0, box.x0); uy0 = min(uy0, box.y0); ux1 = max(ux1, box.x1); uy1 = max(uy1, box.y1)
                 for y in box.y0..<box.y1 {
                     let sy = Double(y) + 0.5

@@ -80,11 +80,12 @@ struct PlaneProjection {
         return (jx * jx + jy * jy).squareRoot()
     }
 
-    /// Device-pixel bounding box of plane points (integer pixel range, clamped to the frame);
-    /// the whole frame when a point is behind the camera. Nil when it misses the frame.
-    func screenBox(_ pts: [(Double, Double)], margin: Double, width: Int, height: Int) -> (x0: Int, y0: Int, x1: Int, y1: Int)? {
+    /// Device-pixel range of a plane box seen through the camera (clamped to the frame, grown by
+    /// `margin` device px); the whole frame when a corner is behind the camera, nil when it misses.
+    func screenBox(_ b: (lx: Double, ly: Double, hx: Double, hy: Double), margin: Double,
+                   width: Int, height: Int) -> (x0: Int, y0: Int, x1: Int, y1: Int)? {
         var lx = Double.infinity, ly = Double.infinity, hx = -Double.infinity, hy = -Double.infinity
-        for (x, y) in pts {
+        for (x, y) in [(b.lx, b.ly), (b.hx, b.ly), (b.lx, b.hy), (b.hx, b.hy)] {
             guard let s = toScreen(x, y) else { return (0, 0, width, height) }
             lx = min(lx, s.x); ly = min(ly, s.y); hx = max(hx, s.x); hy = max(hy, s.y)
         }

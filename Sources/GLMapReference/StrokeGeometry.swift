@@ -53,21 +53,26 @@ struct StrokePiece {
         return s >= 0 ? (c1 >= 0 && c2 >= 0) : (c1 <= 0 && c2 <= 0)
     }
 
-    /// Plane points whose bounding box contains the piece's region for distances ≤ r.
-    func corners(_ r: Double) -> [(Double, Double)] {
+    /// A plane box containing the piece's region for distances ≤ r (no allocation).
+    func bounds(_ r: Double) -> (lx: Double, ly: Double, hx: Double, hy: Double) {
+        var lx = x, ly = y, hx = x, hy = y
+        @inline(__always) func add(_ px: Double, _ py: Double) {
+            lx = min(lx, px); ly = min(ly, py); hx = max(hx, px); hy = max(hy, py)
+        }
         switch kind {
         case .body:
             let nx = -ay * r, ny = ax * r
             let sx = x + ax * lo, sy = y + ay * lo, ex = x + ax * hi, ey = y + ay * hi
-            return [(sx + nx, sy + ny), (sx - nx, sy - ny), (ex + nx, ey + ny), (ex - nx, ey - ny)]
+            add(sx + nx, sy + ny); add(sx - nx, sy - ny); add(ex + nx, ey + ny); add(ex - nx, ey - ny)
         case .disc:
-            return [(x - r, y - r), (x + r, y + r)]
+            add(x - r, y - r); add(x + r, y + r)
         case .miter:
             let k = r / max(1 + ax * cx + ay * cy, 1e-9)
-            return [(x, y), (x + ax * r, y + ay * r), (x + cx * r, y + cy * r), (x + (ax + cx) * k, y + (ay + cy) * k)]
+            add(x + ax * r, y + ay * r); add(x + cx * r, y + cy * r); add(x + (ax + cx) * k, y + (ay + cy) * k)
         case .bevel:
-            return [(x, y), (x + ax * r, y + ay * r), (x + cx * r, y + cy * r)]
+            add(x + ax * r, y + ay * r); add(x + cx * r, y + cy * r)
         }
+        return (lx, ly, hx, hy)
     }
 }
 

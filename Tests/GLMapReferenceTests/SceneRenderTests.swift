@@ -69,4 +69,23 @@ final class SceneRenderTests: XCTestCase {
         XCTAssertGreaterThan(tinted, img.width * img.height / 20)
         XCTAssertGreaterThan(white, img.width * img.height / 5)
     }
+
+    func testHelsinki1024() throws {
+        // Polygons, 3,171 lines and 2,067 points of one city: the line and circle painters' load.
+        guard let scene = try loadScene("helsinki") else { return }
+        let view = ViewTransform(camera: scene.camera, width: 1024, height: 1024)
+        let start = Date()
+        let img = ReferenceRenderer().render(scene.layers, view: view, ratio: 1)
+        if let dir = ProcessInfo.processInfo.environment["GLMAP_REFERENCE_OUT"] {
+            try PNGEncoder.write(img.unpremultiplied(), to: dir + "/helsinki-reference.png")
+        }
+        print("reference renderer: helsinki 1024x1024 in \(String(format: "%.3f", seconds(since: start))) s")
+        var distinct = Set<UInt32>()
+        for i in stride(from: 0, to: img.pixels.count, by: 4) {
+            distinct.insert(UInt32(img.pixels[i]) << 16 | UInt32(img.pixels[i + 1]) << 8 | UInt32(img.pixels[i + 2]))
+        }
+        XCTAssertGreaterThan(distinct.count, 20, "a city map has many blended colours")
+    }
+
+    func seconds(since start: Date) -> Double { Date().timeIntervalSince(start) }
 }
