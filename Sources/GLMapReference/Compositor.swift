@@ -1,0 +1,71 @@
+import GLMapCore
+
+/// The frame being drawn: premultiplied RGBA per device pixel in Float, blended with
+/// `dst = src + dst·(1 − src.a)` (GL's ONE, ONE_MINUS_SRC_ALPHA).
+///
+/// With `quantizeEachDraw` every blended pixel is snapped to the 8-bit grid straight away, the
+/// way a UNORM8 framebuffer stores the result of each fragment's blend; otherwise values stay
+/// in Float and are rounded once in `image()`.
+struct Compositor {
+    let width: Int
+    let height: Int
+    let quantizeEachDraw: Bool
+    var pixels: [SIMD4<Float>]
+
+    init(width: Int, height: Int, quantizeEachDraw: Bool) {
+        self.width = width
+        self.height = height
+        self.quantizeEachDraw = quantizeEachDraw
+        pixels = [SIMD4<Float>](repeating: .zero, count: width * height)
+    }
+
+    /// A premultiplied colour times an opacity, as the shaders compute `color * opacity`.
+    @inline(__always)
+    static func premultiplied(_ c: Color, opacity: Double) -> SIMD4<Float> {
+        SIMD4<Float>(Float(c.r), Float(c.g), Float(c.b), Float(c.a)) * Float(opacity)
+    }
+
+    /// Blends `src` (premultiplied) over one pixel.
+    @inline(__always)
+    static func blend(_ p: UnsafeMutablePointer<SIMD4<Float>>, _ src: SIMD4<Float>, quantize: Bool) {
+        var v = src + p.pointee * (1 - src.w)
+        if quantize { v = (v * 255).rounded(.toNearestOrAwayFromZero) / 255 }
+        p.pointee = v
+    }
+
+    /// Blends one colour over every pixel (the background layer).
+    mutating func fillAll(_ src: SIMD4<Float>) {
+        guard src != .zero else { return }
+        let q = quantizeEachDraw
+        pixels.withUnsafeMutableBufferPointer { buf in
+            for i in 0..<buf.count { Compositor.blend(buf.baseAddress! + i, src, quantize: q) }
+        }
+    }
+
+    /// Blends `src · coverage[i]` over a run of pixels of row `y` starting at column `x0`.
+    mutating func blendRow(y: Int, x0: Int, coverage: UnsafeBufferPointer<Float>, color src: SIMD4<Float>) {
+        let q = quantizeEachDraw
+        let base = y * width + x0
+        pixels.withUnsafeMutableBufferPointer { buf in
+            let p = buf.baseAddress! + base
+            for i in 0..<coverage.count {
+                let c = coverage[i]
+                if c > 0 { Compositor.blend(p + i, src * min(c, 1), quantize: q) }
+            }
+        }
+    }
+
+    /// The frame as 8-bit premultiplied RGBA, each channel rounded to nearest (as UNORM8 stores it).
+    func image() -> RGBAImage {
+        var bytes = [UInt8](repeating: 0, count: width * height * 4)
+        bytes.withUnsafeMutableBufferPointer { out in
+            for i in 0..<pixels.count {
+                let v = (pixels[i] * 255).rounded(.toNearestOrAwayFromZero)
+                    .clamped(lowerBound: .zero, upperBound: SIMD4<Float>(repeating: 255))
+                out[4 * i] = UInt8(v.x); out[4 * i + 1] = UInt8(v.y)
+                out[4 * i + 2] = UInt8(v.z); out[4 * i + 3] = UInt8(v.w)
+            }
+        }
+        return RGBAImage(width: width, height: height, pixels: bytes)
+    }
+}

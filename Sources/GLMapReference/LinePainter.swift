@@ -1,0 +1,95 @@
+import GLMapCore
+import GLMapStyle
+
+/// Draws a `line` layer from the exact stroked shape of each feature (see `StrokeGeometry`).
+///
+/// Per pixel centre: d = the distance from the (offset) centre line on the map plane in CSS px,
+/// and MapLibre's ramp: halfwidth = width/2, gap = gapwidth/2, AA = 1/ratio/2,
+/// outset = gap + halfwidth·(gap > 0 ? 2 : 1) + (halfwidth == 0 ? 0 : AA),
+/// inset = gap + (gap > 0 ? AA : 0), blur2 = (blur + 1/ratio)·γ,
+/// alpha = clamp(min(d − (inset − blur2), outset − d) / blur2, 0, 1), where γ (plane px per
+/// screen CSS px across the line) is 1 without pitch — line.vert's `v_gamma_scale`.
+/// Within one feature the pieces take the maximum coverage per pixel (no double blending where a
+/// line overlaps itself); the feature is then blended once in colour × opacity.
+/// Not drawn: `line-dasharray` (solid instead) and `line-gradient` (the line colour instead).
+struct LinePainter {
+    /// Per-pixel coverage of the feature being drawn (frame sized, zero outside the touched box).
+    private var coverage: [Float] = []
+    private var pieces: [StrokePiece] = []
+    private var local: [Double] = []
+
+    mutating func paint(_ layer: EvaluatedLineLayer, view: ViewTransform, ratio: Double, into canvas: inout Compositor) {
+        var bounds = WorldBounds.empty
+        for f in layer.features { for p in f.parts { bounds.add(flat: p.coords) } }
+        let origin = bounds.center
+        let ws = view.worldSize
+        if coverage.count != canvas.width * canvas.height {
+            coverage = [Float](repeating: 0, count: canvas.width * canvas.height)
+        }
+        for copy in WorldCopies.offsets(view, bounds: bounds) {
+            let proj = PlaneProjection(view: view, ratio: ratio, origin: origin, copy: copy,
+                                       translate: layer.translate, anchor: layer.translateAnchor)
+            for f in layer.features {
+                let color = Compositor.premultiplied(f.color, opacity: f.opacity)
+                guard color != .zero else { continue }
+                let aa = 1 / ratio / 2
+                let halfwidth = f.width / 2, gap = f.gapWidth / 2
+                let outset = gap + halfwidth * (gap > 0 ? 2 : 1) + (halfwidth == 0 ? 0 : aa)
+                let inset = gap + (gap > 0 ? aa : 0)
+                let blur2 = f.blur + 1 / ratio
+                guard outset > 0, blur2 > 0 else { continue }
+                var geometry = StrokeGeometry(join: f.join, cap: layer.cap, miterLimit: layer.miterLimit,
+                                              roundLimit: layer.roundLimit, offset: f.offset, outset: outset)
+                pieces.removeAll(keepingCapacity: true)
+                for part in f.parts {
+                    local.removeAll(keepingCapacity: true)
+                    var i = 0
+                    while i + 1 < part.coords.count {
+                        local.append((part.coords[i] - origin.x) * ws)
+                        local.append((part.coords[i + 1] - origin.y) * ws)
+                        i += 2
+                    }
+                    geometry.append(local, closed: part.closed, to: &pieces)
+                }
+                draw(color, outset: outset, inset: inset, blur2: blur2, proj: proj, into: &canvas)
+            }
+        }
+    }
+
+    /// Rasterises the current pieces into `coverage` (max per pixel) and blends the result.
+    private mutating func draw(_ color: SIMD4<Float>, outset: Double, inset: Double, blur2: Double,
+                               proj: PlaneProjection, into canvas: inout Compositor) {
+        let width = canvas.width, height = canvas.height
+        var ux0 = width, uy0 = height, ux1 = 0, uy1 = 0
+        let pitched = proj.pitched, ratio = proj.ratio
+        coverage.withUnsafeMutableBufferPointer { cov in
+            for piece in pieces {
+                guard let box = proj.screenBox(piece.bounds(outset), margin: 1, width: width, height: height) else { continue }
+                ux0 = min(ux0, box.x0); uy0 = min(uy0, box.y0); ux1 = max(ux1, box.x1); uy1 = max(uy1, box.y1)
+                for y in box.y0..<box.y1 {
+                    let sy = Double(y) + 0.5
+                    for x in box.x0..<box.x1 {
+                        guard let p = proj.toPlane(Double(x) + 0.5, sy), let h = piece.distance(p.x, p.y),
+                              h.d < outset else { continue }
+                        var b = blur2
+                        if pitched {
+                            let s = proj.screenScale(atX: p.x, y: p.y, dx: h.gx, dy: h.gy)
+                            if s > 0 { b *= ratio / s }
+                        }
+                        let a = Float(min(max(min(h.d - (inset - b), outset - h.d) / b, 0), 1))
+                        let k = y * width + x
+                        if a > cov[k] { cov[k] = a }
+                    }
+                }
+            }
+        }
+        guard ux0 < ux1, uy0 < uy1 else { return }
+        coverage.withUnsafeMutableBufferPointer { cov in
+            for y in uy0..<uy1 {
+                let row = UnsafeMutableBufferPointer(rebasing: cov[(y * width + ux0)..<(y * width + ux1)])
+                canvas.blendRow(y: y, x0: ux0, coverage: UnsafeBufferPointer(row), color: color)
+                row.update(repeating: 0)
+            }
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import GLMapStyle
+
+/// One convex piece of a stroked line, with the distance function the line ramp reads.
+///
+/// A stroke is the union of its pieces: a body per segment (points whose projection falls on the
+/// segment; distance = perpendicular distance to the centre line), a join per interior vertex
+/// (miter: the cone between the two outer normals, distance = the larger of the two
+/// perpendicular distances, so the corner is sharp; bevel: the same cone cut by the chord,
+/// distance measured perpendicular to the chord; round: a disc) and a cap at each open end
+/// (square: a body extended by the outset; round: a disc; butt: nothing). Plane units (world
+/// CSS pixels at the view's zoom).
+struct StrokePiece {
+    enum Kind { case body, disc, miter, bevel }
+    var kind: Kind
+    /// Anchor: segment start, disc centre or join vertex.
+    var x, y: Double
+    /// body: unit direction; joins: first outer normal.
+    var ax, ay: Double
+    /// joins: second outer normal; bevel: (bx, by) is the unit bisector.
+    var bx = 0.0, by = 0.0, cx = 0.0, cy = 0.0
+    /// body: the range along the direction; bevel: `lo` is the chord shift outset·(1 − cos½θ).
+    var lo = 0.0, hi = 0.0
+
+    /// Distance from the centre line (plane px) and the unit direction it grows in, or nil when
+    /// (px, py) is outside the piece's region.
+    @inline(__always)
+    func distance(_ px: Double, _ py: Double) -> (d: Double, gx: Double, gy: Double)? {
+        let ux = px - x, uy = py - y
+        switch kind {
+        case .body:
+            let along = ux * ax + uy * ay
+            guard along >= lo && along <= hi else { return nil }
+            let s = ux * -ay + uy * ax
+            return s >= 0 ? (s, -ay, ax) : (-s, ay, -ax)
+        case .disc:
+            let d = (ux * ux + uy * uy).squareRoot()
+            return d > 0 ? (d, ux / d, uy / d) : (0, 1, 0)
+        case .miter:
+            guard inCone(ux, uy) else { return nil }
+            let d1 = ux * ax + uy * ay, d2 = ux * cx + uy * cy
+            return d1 >= d2 ? (d1, ax, ay) : (d2, cx, cy)
+        case .bevel:
+            guard inCone(ux, uy) else { return nil }
+            return (ux * bx + uy * by + lo, bx, by)
+        }
+    }
+
+    /// Whether u lies in the cone spanned by the outer normals (ax, ay) and (cx, cy) (< 180°).
+    @inline(__always)
+    private func inCone(_ ux: Double, _ uy: Double) -> Bool {
+        let s = ax * cy - ay * cx
+        let c1 = ax * uy - ay * ux, c2 = ux * cy - uy * cx
+        return s >= 0 ? (c1 >= 0 && c2 >= 0) : (c1 <= 0 && c2 <= 0)
+    }
+
+    /// A plane box containing the piece's region for distances ≤ r (no allocation).
+    func bounds(_ r: Double) -> (lx: Double, ly: Double, hx: Double, hy: Double) {
+        var lx = x, ly = y, hx = x, hy = y
+        @inline(__always) func add(_ px: Double, _ py: Double) {
+            lx = min(lx, px); ly = min(ly, py); hx = max(hx, px); hy = max(hy, py)
+        }
+        switch kind {
+        case .body:
+            let nx = -ay * r, ny = ax * r
+            let sx = x + ax * lo, sy = y + ay * lo, ex = x + ax * hi, ey = y + ay * hi
+            add(sx + nx, sy + ny); add(sx - nx, sy - ny); add(ex + nx, ey + ny); add(ex - nx, ey - ny)
+        case .disc:
+            add(x - r, y - r); add(x + r, y + r)
+        case .miter:
+            let k = r / max(1 + ax * cx + ay * cy, 1e-9)
+            add(x + ax * r, y + ay * r); add(x + cx * r, y + cy * r); add(x + (ax + cx) * k, y + (ay + cy) * k)
+        case .bevel:
+            add(x + ax * r, y + ay * r); add(x + cx * r, y + cy * r)
+        }
+        return (lx, ly, hx, hy)
+    }
+}
+
+/// Builds the pieces of one line part (MapLibre's join and cap rules, exact shapes).
+struct StrokeGeometry {
+    var join: LineJoinStyle
+    var cap: LineCapStyle
+    var miterLimit: Double
+    var roundLimit: Double
+    /// `line-offset` in plane px (positive: to the right of the direction of travel).
+    var offset: Double
+    /// The outset (half the drawn width, including the antialiasing band) in plane px.
+    var outset: Double
+
+    private var pts: [Double] = []
+    private var dirs: [Double] = []
+
+    init(join: LineJoinStyle, cap: LineCapStyle, miterLimit: Double, roundLimit: Double, offset: Double, outset: Double) {
+        self.join = join; self.cap = cap; self.miterLimit = miterLimit; self.roundLimit = roundLimit
+        self.offset = offset; self.outset = outset
+    }
+
+    /// Appends the pieces of a polyline (plane px, flat) to `out`. `closed`: a polygon ring
+    /// (joins all round, no caps); its closing repeat of the first point is optional.
+    mutating func append(_ coords: [Double], closed: Bool, to out: inout [StrokePiece]) {
+        pts.removeAll(keepingCapacity: true)
+        var i = 0
+        while i + 1 < coords.count {
+            let x = coords[i], y = coords[i + 1]
+            i += 2
+            guard x.isFinite, y.isFinite else { continue }
+            if let ly = pts.last, pts[pts.count - 2] == x, ly == y { continue }
+            pts.append(x); pts.append(y)
+        }
+        if closed {
+            while pts.count >= 4 && pts[pts.count - 2] == pts[0] && pts[pts.count - 1] == pts[1] { pts.removeLast(2) }
+        }
+        let n = pts.count / 2
+        guard n >= 2 else { return }
+        let segCount = closed ? n : n - 1
+        dirs.removeAll(keepingCapacity: true)
+        for s in 0..<segCount {
+            let j = (s + 1) % n
+            let dx = pts[2 * j] - pts[2 * s], dy = pts[2 * j + 1] - pts[2 * s + 1]
+            let len = (dx * dx + dy * dy).squareRoot()
+            dirs.append(dx / len); dirs.append(dy / len)
+        }
+        // Incoming / outgoing segment of vertex v (nil at open ends).
+        func incoming(_ v: Int) -> Int? { v > 0 ? v - 1 : (closed ? segCount - 1 : nil) }
+        func outgoing(_ v: Int) -> Int? { v < segCount ? v : nil }
+
+        // The offset centre line: each vertex moved along its miter vector (exact parallel polyline).
+        if offset != 0 {
+            var moved = pts
+            for v in 0..<n {
+                let a = incoming(v) ?? outgoing(v)!, b = outgoing(v) ?? a
+                let n1x = -dirs[2 * a + 1], n1y = dirs[2 * a], n2x = -dirs[2 * b + 1], n2y = dirs[2 * b]
+                let den = 1 + n1x * n2x + n1y * n2y
+                let (mx, my) = den > 1e-6 ? ((n1x + n2x) / den, (n1y + n2y) / den) : (n2x, n2y)
+                moved[2 * v] += offset * mx; moved[2 * v + 1] += offset * my
+            }
+            pts = moved
+        }
+
+        for s in 0..<segCount {
+            let j = (s + 1) % n
+            let tx = dirs[2 * s], ty = dirs[2 * s + 1]
+            let len = (pts[2 * j] - pts[2 * s]) * tx + (pts[2 * j + 1] - pts[2 * s + 1]) * ty
+            guard len > 0 else { continue }
+            out.append(StrokePiece(kind: .body, x: pts[2 * s], y: pts[2 * s + 1], ax: tx, ay: ty, lo: 0, hi: len))
+        }
+        for v in 0..<n {
+            let x = pts[2 * v], y = pts[2 * v + 1]
+            guard let a = incoming(v), let b = outgoing(v) else { continue }
+            appendJoin(x, y, dirs[2 * a], dirs[2 * a + 1], dirs[2 * b], dirs[2 * b + 1], to: &out)
+        }
+        if !closed {
+            appendCap(pts[0], pts[1], -dirs[0], -dirs[1], to: &out)
+            let l = 2 * (segCount - 1)
+            appendCap(pts[2 * n - 2], pts[2 * n - 1], dirs[l], dirs[l + 1], to: &out)
+        }
+    }
+
+    /// A cap at an open end; (tx, ty) points away from the line.
+    private func appendCap(_ x: Double, _ y: Double, _ tx: Double, _ ty: Double, to out: inout [StrokePiece]) {
+        switch cap {
+        case .butt: break
+        case .square: out.append(StrokePiece(kind: .body, x: x, y: y, ax: tx, ay: ty, lo: 0, hi: outset))
+        case .round: out.append(StrokePiece(kind: .disc, x: x, y: y, ax: 0, ay: 0))
+        }
+    }
+
+    /// The join at a vertex between directions t1 (in) and t2 (out), with MapLibre's choice of
+    /// join: round below `roundLimit` and bevel below 1.05 become miter, miter above
+    /// `miterLimit` becomes bevel (miter length = 1 / cos(θ/2)).
+    private func appendJoin(_ x: Double, _ y: Double, _ t1x: Double, _ t1y: Double, _ t2x: Double, _ t2y: Double,
+                            to out: inout [StrokePiece]) {
+        let cross = t1x * t2y - t1y * t2x, dot = t1x * t2x + t1y * t2y
+        if abs(cross) < 1e-12 && dot > 0 { return }           // straight on: the bodies meet exactly
+        // Segment normals and the join normal (their bisector).
+        let n1x = -t1y, n1y = t1x, n2x = -t2y, n2y = t2x
+        var jx = n1x + n2x, jy = n1y + n2y
+        let jl = (jx * jx + jy * jy).squareRoot()
+        if jl > 0 { jx /= jl; jy /= jl }
+        let cosHalf = jx * n2x + jy * n2y
+        let miterLength = cosHalf != 0 ? 1 / abs(cosHalf) : Double.infinity
+        var kind = join
+        if kind == .round && miterLength < roundLimit { kind = .miter }
+        if kind == .miter && miterLength > miterLimit { kind = .bevel }
+        if kind == .bevel && miterLength < 1.05 && join == .bevel { kind = .miter }
+        if kind == .round {
+            out.append(StrokePiece(kind: .disc, x: x, y: y, ax: 0, ay: 0))
+            return
+        }
+        guard abs(cross) >= 1e-12 else { return }             // a U-turn: no outer side to fill
+        let s: Double = cross > 0 ? -1 : 1                    // outer normals point away from the turn
+        let o1x = s * n1x, o1y = s * n1y, o2x = s * n2x, o2y = s * n2y
+        if kind == .miter {
+            out.append(StrokePiece(kind: .miter, x: x, y: y, ax: o1x, ay: o1y, cx: o2x, cy: o2y))
+        } else {
+            var bx = o1x + o2x, by = o1y + o2y
+            let bl = (bx * bx + by * by).squareRoot()
+            bx /= bl; by /= bl
+            let c = bx * o1x + by * o1y
+            out.append(StrokePiece(kind: .bevel, x: x, y: y, ax: o1x, ay: o1y, bx: bx, by: by, cx: o2x, cy: o2y,
+                                   lo: outset * (1 - c)))
+        }
+    }
+}
