@@ -2,11 +2,13 @@
 public enum InfoCommand {
     public static func run(_ args: [String], io: CommandIO) throws -> Int32 {
         if args.contains("--help") {
-            io.writeStdout(Array("usage: glmap info\n\nPrints the EGL platform, EGL and GL vendor/renderer/version, the Mesa version when present, and the maximum framebuffer size.\n".utf8))
+            io.writeStdout(Array("usage: glmap info [--backend auto|gpu|cpu]\n\nPrints which backend auto picks and why, the EGL platform, EGL and GL vendor/renderer/version, the Mesa version when present, and the maximum framebuffer size.\n".utf8))
             return 0
         }
-        if let a = args.first { throw UsageError("unexpected argument \"\(a)\" (glmap info takes no options)") }
-        let rows = try MapRenderer().backendInfo()
+        let a = try CommandLineArguments(args, options: [.init("backend", help: "auto, gpu or cpu")])
+        let name = a.string("backend") ?? "auto"
+        guard let backend = Backend(rawValue: name) else { throw UsageError("--backend expects auto, gpu or cpu, got \"\(name)\"") }
+        let rows = try MapRenderer(backend: backend).backendInfo()
         let width = rows.map(\.0.count).max() ?? 0
         let text = rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n") + "\n"
         io.writeStdout(Array(text.utf8))

@@ -15,13 +15,15 @@ public enum RenderCommand {
         .init("zoom", "z", help: "zoom level (default: the style's zoom)"),
         .init("bearing", "b", help: "bearing in degrees (default: the style's bearing)"),
         .init("pitch", "p", help: "pitch in degrees (default: the style's pitch)"),
+        .init("backend", help: "auto (default: GPU through EGL, else CPU), gpu or cpu"),
         .init("strict", value: false, help: "treat source data problems as errors (exit 2) instead of warnings"),
         .init("help", value: false, help: "show this help"),
     ]
 
     static let help = """
     usage: glmap render --style FILE --output FILE [--width 512] [--height 512] [--ratio 1]
-                        [--lon X --lat Y] [--zoom Z] [--bearing B] [--pitch P] [--strict]
+                        [--lon X --lat Y] [--zoom Z] [--bearing B] [--pitch P]
+                        [--backend auto|gpu|cpu] [--strict]
 
     Renders a MapLibre style headlessly (OpenGL ES 3 through EGL) and writes a PNG.
     Camera flags override the style's own center/zoom/bearing/pitch.
@@ -46,6 +48,10 @@ public enum RenderCommand {
                                  latitude: try a.double("lat"), zoom: try a.double("zoom"),
                                  bearing: try a.double("bearing"), pitch: try a.double("pitch"))
         try opts.validate()
+        let backendName = a.string("backend") ?? "auto"
+        guard let backend = Backend(rawValue: backendName) else {
+            throw UsageError("--backend expects auto, gpu or cpu, got \"\(backendName)\"")
+        }
         if output != "-" {
             let dir = (output as NSString).deletingLastPathComponent
             var isDir: ObjCBool = false
@@ -61,7 +67,12 @@ public enum RenderCommand {
             scene = try Scene(styleFile: stylePath, strict: a.flag("strict"))
         }
         for w in scene.warnings { io.writeStderr("glmap: warning: \(w)\n") }
-        let image = try MapRenderer().render(scene, options: opts).unpremultiplied()
+        let renderer = MapRenderer(backend: backend)
+        try renderer.prepare()
+        if let reason = renderer.fallbackReason {
+            io.writeStderr("glmap: no usable EGL/GLES (\(reason)); rendering on the CPU\n")
+        }
+        let image = try renderer.render(scene, options: opts).unpremultiplied()
         if output == "-" {
             io.writeStdout(try PNGEncoder.encode(image))
         } else {
