@@ -2,9 +2,9 @@ import GLMapCore
 import GLMapStyle
 
 /// Draws a `fill` layer: exact area coverage of each feature's polygons (colour × opacity ×
-/// coverage), then, with `fill-antialias`, every ring edge as an independent band one device
-/// pixel to each side with alpha `1 − smoothstep(0, 1, d)` in the outline colour, as the GPU's
-/// fill_outline program does (MapLibre's 2-px GL lines).
+/// coverage), then, with `fill-antialias`, every ring edge as a 1-device-pixel line (one pixel per
+/// row or column, as GL line rasterisation picks it) with alpha `1 − smoothstep(0, 1, d)` in the
+/// outline colour, as the GPU's fill_outline program and MapLibre's 1-px GL lines do.
 ///
 /// Rings are oriented the way geojson-vt rewinds them (each polygon's first ring outer, the
 /// others holes, whatever their winding in the file); coverage is the winding integral clamped
@@ -122,10 +122,19 @@ struct FillPainter {
         rasterizer.sweep { y, x, cov in canvas.blendRow(y: y, x0: x, coverage: cov, color: color) }
     }
 
-    /// The antialiasing outline: each ring edge an independent 2-device-pixel band.
+    /// The antialiasing outline: each ring edge drawn the way a 1-device-pixel GL line is
+    /// rasterised (one pixel per column for x-major edges, per row for y-major edges: the pixel
+    /// whose centre is within half a pixel of the edge along the minor axis), fading with the
+    /// perpendicular distance d as `1 − smoothstep(0, 1, d)` — MapLibre's fill outline.
     private func outline(_ color: SIMD4<Float>, into canvas: inout Compositor) {
         let width = canvas.width, height = canvas.height, q = canvas.quantizeEachDraw
         canvas.pixels.withUnsafeMutableBufferPointer { buf in
+            func plot(_ x: Int, _ y: Int, _ d: Double) {
+                guard x >= 0, y >= 0, x < width, y < height else { return }
+                let t = min(max(d, 0), 1)
+                let alpha = 1 - t * t * (3 - 2 * t)
+                Compositor.blend(buf.baseAddress! + (y * width + x), color * Float(alpha), quantize: q)
+            }
             for r in rings {
                 var j = r.end - 2
                 var k = r.start
@@ -134,20 +143,27 @@ struct FillPainter {
                     j = k; k += 2
                     let dx = bx - ax, dy = by - ay
                     let len = (dx * dx + dy * dy).squareRoot()
-                    guard len > 0 else { continue }
-                    let tx = dx / len, ty = dy / len
-                    guard let box = PlaneProjection.clampBox(min(ax, bx) - 1, min(ay, by) - 1, max(ax, bx) + 1, max(ay, by) + 1,
-                                                             width: width, height: height) else { continue }
-                    for y in box.y0..<box.y1 {
-                        let py = Double(y) + 0.5 - ay
-                        for x in box.x0..<box.x1 {
-                            let px = Double(x) + 0.5 - ax
-                            let along = px * tx + py * ty
-                            guard along >= 0 && along <= len else { continue }
-                            let d = abs(px * ty - py * tx)
-                            guard d < 1 else { continue }
-                            let alpha = 1 - d * d * (3 - 2 * d)
-                            Compositor.blend(buf.baseAddress! + (y * width + x), color * Float(alpha), quantize: q)
+                    guard len > 0, len.isFinite else { continue }
+                    if abs(dx) >= abs(dy) {
+                        // x-major: pixel columns whose centres lie within the edge's x extent.
+                        let lo = min(ax, bx), hi = max(ax, bx)
+                        let c0 = max(0, Int((lo - 0.5).rounded(.up))), c1 = min(width - 1, Int((hi - 0.5).rounded(.up)) - 1)
+                        guard c0 <= c1 else { continue }
+                        for x in c0...c1 {
+                            let cx = Double(x) + 0.5
+                            let ly = ay + (cx - ax) * dy / dx
+                            let y = Int((ly - 1).rounded(.up))   // centre in [ly − ½, ly + ½), as the GPU's top-left rule picks
+                            plot(x, y, abs(Double(y) + 0.5 - ly) * abs(dx) / len)
+                        }
+                    } else {
+                        let lo = min(ay, by), hi = max(ay, by)
+                        let r0 = max(0, Int((lo - 0.5).rounded(.up))), r1 = min(height - 1, Int((hi - 0.5).rounded(.up)) - 1)
+                        guard r0 <= r1 else { continue }
+                        for y in r0...r1 {
+                            let cy = Double(y) + 0.5
+                            let lx = ax + (cy - ay) * dx / dy
+                            let x = Int((lx - 1).rounded(.up))
+                            plot(x, y, abs(Double(x) + 0.5 - lx) * abs(dy) / len)
                         }
                     }
                 }

@@ -72,15 +72,22 @@ final class FillCoverageTests: XCTestCase {
     }
 
     func testAntialiasOutlineBandFadesOverOnePixel() {
-        // Edge along x = 10 (a pixel boundary): pixel centres at distance 0.5 get 1 − smoothstep(0.5) = 0.5.
+        // Edge along x = 10 (a pixel boundary): like a 1-px GL line, exactly one column gets the
+        // outline — the one whose centre is in [9.5, 10.5), i.e. column 9 — at distance 0.5:
+        // 1 − smoothstep(0.5) = 0.5.
         let poly = ProjectedPolygon(coords: tv.flat(square(10, 10, 30, 30)), holeIndices: [])
         let red = Color(r: 1, g: 0, b: 0)
         let img = render([fillLayer([poly], antialias: true, color: white, outline: red)])
         XCTAssertEqual(Array([img[9, 20].r, img[9, 20].g, img[9, 20].a]), [128, 0, 128])   // outside: outline only
-        // Inside: white fill, then red at 0.5 over it.
-        XCTAssertEqual(Array([img[10, 20].r, img[10, 20].g, img[10, 20].a]), [255, 128, 255])
+        XCTAssertEqual(Array([img[10, 20].r, img[10, 20].g, img[10, 20].a]), [255, 255, 255]) // inside: fill only
         XCTAssertEqual(alpha(img, 8, 20), 0)
-        XCTAssertEqual(Array([img[12, 20].r, img[12, 20].g]), [255, 255])
+        // A sloped edge: one outline pixel per row, alpha from the perpendicular distance.
+        let slanted = ProjectedPolygon(coords: tv.flat([(10.0, 10.0), (20.0, 40.0), (40.0, 40.0), (40.0, 10.0)]), holeIndices: [])
+        let img2 = render([fillLayer([slanted], antialias: true, color: Color(r: 0, g: 0, b: 0, a: 0), outline: red)])
+        for y in 12..<38 {
+            let lit = (0..<25).filter { img2[$0, y].a > 0 }
+            XCTAssertEqual(lit.count, 1, "row \(y): one outline pixel along the y-major edge")
+        }
     }
 
     func testFillTranslate() {
