@@ -64,18 +64,25 @@ extension GeoJSONDecoder {
         var p: JSONByteParser
         let base: UnsafePointer<UInt8>
         let end: Int
-        /// Exact powers of ten 1e0…1e22 (the range where Clinger's fast path is exact).
-        let pow10: [Double]
+        /// Exact powers of ten for the number fast paths.
+        let powers = PowersOfTen()
+        /// Reused storage for the positions of one array, copied out at its exact size.
+        private var scratch: UnsafeMutablePointer<Position>
+        private var scratchCapacity = 1024
 
-        /// Nil for an empty buffer (no base address).
+        /// Nil for an empty buffer (no base address). Call `release()` when done.
         init?(_ bytes: UnsafeBufferPointer<UInt8>) {
             guard let base = bytes.baseAddress else { return nil }
             p = JSONByteParser(bytes)
             self.base = base
             end = bytes.count
-            var powers = [Double](repeating: 1, count: 23)
-            for i in 1..<23 { powers[i] = powers[i - 1] * 10 }
-            pow10 = powers
+            scratch = .allocate(capacity: scratchCapacity)
+        }
+
+        /// Frees the decoder's own buffers.
+        func release() {
+            powers.deallocate()
+            scratch.deallocate()
         }
 
         // MARK: Document and objects
@@ -480,16 +487,47 @@ extension GeoJSONDecoder {
             return try readNumber()
         }
 
+        /// `[[lon, lat], …]`. The loop reads `[number, number]` positions with plain decimal numbers
+        /// of up to 15 digits through `fastPosition`; anything else (exponents, long numbers,
+        /// altitude, errors) goes through `readPosition`.
         mutating func readPositions() throws(Failure) -> [Position] {
             try enterArray(GeoJSONMessage.coordinateArray(levels: 2))
-            var out: [Position] = []
-            if closeIfEmpty() { return out }
-            var k = 0
-            repeat {
-                do throws(GeoJSONFailure) { out.append(try readPosition()) } catch { throw error.inside(.index(k)) }
-                k += 1
-            } while try nextElement()
-            return out
+            if closeIfEmpty() { return [] }
+            let fastDepthOK = p.depth < p.maxDepth  // room for the positions' own brackets
+            let base = self.base, end = self.end, powers = self.powers
+            var count = 0
+            var i = p.index
+            while true {
+                if count == scratchCapacity { growScratch() }
+                if fastDepthOK, let position = fastPosition(base, end, &i, powers) {
+                    scratch[count] = position
+                } else {
+                    p.index = i
+                    do throws(GeoJSONFailure) { scratch[count] = try readPosition() } catch { throw error.inside(.index(count)) }
+                    i = p.index
+                }
+                count += 1
+                skipSpace(base, end, &i)
+                if i < end && base[i] == comma { i &+= 1; continue }
+                if i < end && base[i] == closeBracket { i &+= 1; break }
+                p.index = i
+                _ = try nextElement()  // throws the syntax error
+            }
+            p.index = i
+            p.depth -= 1
+            let scratch = self.scratch
+            return [Position](unsafeUninitializedCapacity: count) { buffer, initialized in
+                buffer.baseAddress!.initialize(from: scratch, count: count)
+                initialized = count
+            }
+        }
+
+        private mutating func growScratch() {
+            let bigger = UnsafeMutablePointer<Position>.allocate(capacity: scratchCapacity * 2)
+            bigger.initialize(from: scratch, count: scratchCapacity)
+            scratch.deallocate()
+            scratch = bigger
+            scratchCapacity *= 2
         }
 
         mutating func readPositionArrays() throws(Failure) -> [[Position]] {
@@ -573,7 +611,7 @@ extension GeoJSONDecoder {
             if digits <= 19 && mantissa <= 1 << 53 && exponent >= -22 && exponent <= 22 {
                 p.index = i
                 var v = Double(mantissa)
-                if exponent < 0 { v /= pow10[-exponent] } else if exponent > 0 { v *= pow10[exponent] }
+                if exponent < 0 { v /= powers.doubles[-exponent] } else if exponent > 0 { v *= powers.doubles[exponent] }
                 return negative ? -v : v
             }
             return try slowNumber(start, end: i, valid: true)

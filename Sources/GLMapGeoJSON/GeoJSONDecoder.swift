@@ -32,6 +32,7 @@ public enum GeoJSONDecoder {
                 throw GeoJSONError(file: file, line: 1, column: 1, path: "",
                                    message: "\(GeoJSONMessage.notAnObject), found end of input")
             }
+            defer { decoder.release() }
             do throws(GeoJSONFailure) {
                 return try decoder.decodeDocument()
             } catch {

@@ -209,6 +209,60 @@ final class GeoJSONDecoderTests: XCTestCase {
         }
     }
 
+    func testNumbersOfEveryDigitCountAreExact() throws {
+        // Integer parts of 1…9 digits and fractions of 0…18 digits cross every boundary of the
+        // eight-digit fast path (7/8 integer digits, 8/16 fraction digits, 15 significant digits).
+        var rng = SystemRandomNumberGenerator()
+        func digits(_ n: Int, leadingNonZero: Bool) -> String {
+            String((0..<n).map { k in Character(String(k == 0 && leadingNonZero ? Int.random(in: 1...9, using: &rng) : Int.random(in: 0...9, using: &rng))) })
+        }
+        var texts: [String] = []
+        for intDigits in 1...9 {
+            for fracDigits in 0...18 {
+                for _ in 0..<6 {
+                    var t = Bool.random(using: &rng) ? "-" : ""
+                    t += intDigits == 1 && Bool.random(using: &rng) ? "0" : digits(intDigits, leadingNonZero: true)
+                    if fracDigits > 0 { t += "." + digits(fracDigits, leadingNonZero: false) }
+                    texts.append(t)
+                }
+            }
+        }
+        // In a long array (eight-byte reads) and alone at the very end of a short document (byte reads).
+        let long = #"{"type":"MultiPoint","coordinates":["# + texts.map { "[\($0),\($0)]" }.joined(separator: ",") + "]}"
+        guard case .multiPoint(let points)? = try geometry(long) else { return XCTFail("not a MultiPoint") }
+        XCTAssertEqual(points.count, texts.count)
+        for (p, t) in zip(points, texts) {
+            XCTAssertEqual(p.lon.bitPattern, Double(t)!.bitPattern, t)
+            XCTAssertEqual(p.lat.bitPattern, Double(t)!.bitPattern, t)
+        }
+        for t in texts.prefix(200) {
+            let short = Array(#"{"type":"LineString","coordinates":[[0,0],[\#(t),\#(t)]]}"#.utf8)
+            guard case .lineString(let line)? = try GeoJSONDecoder.decode(short).features.first?.geometry else {
+                return XCTFail("not a LineString")
+            }
+            XCTAssertEqual(line.last?.lat.bitPattern, Double(t)!.bitPattern, t)
+        }
+        // Whitespace inside positions, and exponents, in a long array.
+        let spaced = #"{"type":"LineString","coordinates":["# + texts.map { "[ \($0) ,\n\t\($0)e0 ]" }.joined(separator: " , ") + "]}"
+        guard case .lineString(let line)? = try geometry(spaced) else { return XCTFail("not a LineString") }
+        XCTAssertEqual(line.map(\.lon.bitPattern), texts.map { Double($0)!.bitPattern })
+        XCTAssertEqual(line.map(\.lat.bitPattern), texts.map { Double($0)!.bitPattern })
+    }
+
+    func testBytesAfterNumbersDoNotConfuseTheFastPath() throws {
+        // Non-ASCII and high bytes right after digits (inside a later string) must not be read as digits.
+        let text = #"{"type":"MultiPoint","coordinates":[[1.25,2.5],[3,4]],"name":"ÿÿÿÿÿÿÿÿ€€€€","x":[1.5,"ÿÿ"]}"#
+        XCTAssertEqual(try geometry(text), .multiPoint([Position(1.25, 2.5), Position(3, 4)]))
+        // Leading zeros are errors even in long arrays.
+        let padding = String(repeating: "[1.5,2.5],", count: 10)
+        XCTAssertEqual(byteError(#"{"type":"MultiPoint","coordinates":[\#(padding)[00.5,1]]}"#)?.message,
+                       "leading zeros are not allowed in numbers, found '0'")
+        XCTAssertEqual(byteError(#"{"type":"MultiPoint","coordinates":[\#(padding)[-,1]]}"#)?.message,
+                       "expected a digit in number, found ','")
+        XCTAssertEqual(byteError(#"{"type":"MultiPoint","coordinates":[\#(padding)[1.,1]]}"#)?.message,
+                       "expected a digit after '.', found ','")
+    }
+
     func testVertexCount() throws {
         let fc = try decodeBoth(#"""
         {"type":"FeatureCollection","features":[
