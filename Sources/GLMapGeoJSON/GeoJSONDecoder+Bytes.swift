@@ -98,6 +98,13 @@ extension GeoJSONDecoder {
         }
 
         /// Decodes a GeoJSON object starting at its `{`, accepting only what `expect` allows.
+        ///
+        /// Members whose meaning depends on `type` and that come before it are decoded with the
+        /// only reading they can have in a valid document (`features` of a FeatureCollection,
+        /// `geometry` of a Feature, `geometries` of a GeometryCollection; `coordinates` by their
+        /// bracket depth). A structural failure there is kept and reported only if `type` then
+        /// says the member is not a foreign one; coordinates of the wrong depth are decoded again
+        /// (they hold no objects, so this is linear).
         mutating func decodeObject(_ expect: GeoJSONExpectation) throws(Failure) -> GeoJSONObject {
             let start = p.index
             try enter(at: start)
@@ -105,10 +112,10 @@ extension GeoJSONDecoder {
             let memberDepth = p.depth
 
             var type: GeoJSONType? = nil
-            var coordinates: GeoJSONCoordinates? = nil, coordinatesAt = -1
-            var geometry: Geometry? = nil, hasGeometry = false, geometryAt = -1
-            var geometries: [Geometry]? = nil, geometriesAt = -1
-            var features: [Feature]? = nil, featuresAt = -1
+            var coordinates: Speculation<GeoJSONCoordinates>? = nil, coordinatesAt = -1, guessedLevels = 0
+            var geometry: Speculation<Geometry?>? = nil
+            var geometries: Speculation<[Geometry]>? = nil
+            var features: Speculation<[Feature]>? = nil
             var properties: JSONValue? = nil, propertiesAt = -1
             var id: JSONValue? = nil
 
@@ -138,35 +145,37 @@ extension GeoJSONDecoder {
                             type = t
                         case .coordinates:
                             coordinatesAt = at
+                            coordinates = nil
                             if let t = type {
                                 if t.coordinateLevels > 0 {
-                                    coordinates = try readCoordinates(levels: t.coordinateLevels)
+                                    coordinates = .value(try readCoordinates(levels: t.coordinateLevels))
                                 } else {
                                     try skipValue()
                                 }
                             } else {
-                                coordinates = try speculate(at: at, depth: memberDepth) { (d: inout ByteDecoder) throws(Failure) in
-                                    try d.guessCoordinates()
-                                } ?? nil
+                                guessedLevels = coordinateLevelsGuess()
+                                if guessedLevels > 0 {
+                                    let levels = guessedLevels
+                                    coordinates = try speculate(at: at, depth: memberDepth) { (d: inout ByteDecoder) throws(Failure) in
+                                        try d.readCoordinates(levels: levels)
+                                    }
+                                } else {
+                                    try skipValue()
+                                }
                             }
                         case .geometry:
-                            geometryAt = at
                             if type == .feature {
-                                geometry = try readFeatureGeometry()
-                                hasGeometry = true
+                                geometry = .value(try readFeatureGeometry())
                             } else if type == nil {
-                                let g = try speculate(at: at, depth: memberDepth) { (d: inout ByteDecoder) throws(Failure) in
+                                geometry = try speculate(at: at, depth: memberDepth) { (d: inout ByteDecoder) throws(Failure) in
                                     try d.readFeatureGeometry()
                                 }
-                                geometry = g ?? nil
-                                hasGeometry = g != nil
                             } else {
                                 try skipValue()
                             }
                         case .geometries:
-                            geometriesAt = at
                             if type == .geometryCollection {
-                                geometries = try readGeometries()
+                                geometries = .value(try readGeometries())
                             } else if type == nil {
                                 geometries = try speculate(at: at, depth: memberDepth) { (d: inout ByteDecoder) throws(Failure) in
                                     try d.readGeometries()
@@ -175,9 +184,8 @@ extension GeoJSONDecoder {
                                 try skipValue()
                             }
                         case .features:
-                            featuresAt = at
                             if type == .featureCollection {
-                                features = try readFeatures()
+                                features = .value(try readFeatures())
                             } else if type == nil {
                                 features = try speculate(at: at, depth: memberDepth) { (d: inout ByteDecoder) throws(Failure) in
                                     try d.readFeatures()
@@ -214,17 +222,17 @@ extension GeoJSONDecoder {
             guard let t = type else { throw Failure(GeoJSONMessage.missingType, at: start) }
             switch t {
             case .featureCollection:
-                if let f = features { return .collection(f) }
-                guard featuresAt >= 0 else { throw Failure(GeoJSONMessage.missing("features", in: t), at: start) }
-                return .collection(try revisit(featuresAt, depth: memberDepth, key: "features") { (d: inout ByteDecoder) throws(Failure) in
-                    try d.readFeatures()
-                })
+                switch features {
+                case .value(let f)?: return .collection(f)
+                case .failed(let e)?: throw e.inside(.key("features"))
+                case nil: throw Failure(GeoJSONMessage.missing("features", in: t), at: start)
+                }
             case .feature:
-                if !hasGeometry {
-                    guard geometryAt >= 0 else { throw Failure(GeoJSONMessage.missing("geometry", in: t), at: start) }
-                    geometry = try revisit(geometryAt, depth: memberDepth, key: "geometry") { (d: inout ByteDecoder) throws(Failure) in
-                        try d.readFeatureGeometry()
-                    }
+                let g: Geometry?
+                switch geometry {
+                case .value(let v)?: g = v
+                case .failed(let e)?: throw e.inside(.key("geometry"))
+                case nil: throw Failure(GeoJSONMessage.missing("geometry", in: t), at: start)
                 }
                 var props = JSONObject()
                 switch properties {
@@ -234,53 +242,61 @@ extension GeoJSONDecoder {
                     throw Failure("\(GeoJSONMessage.properties), found \(describeKind(other))", at: propertiesAt)
                         .inside(.key("properties"))
                 }
-                return .feature(Feature(id: featureID(id), properties: props, geometry: geometry))
+                return .feature(Feature(id: featureID(id), properties: props, geometry: g))
             case .geometryCollection:
-                if let g = geometries { return .geometry(.geometryCollection(g)) }
-                guard geometriesAt >= 0 else { throw Failure(GeoJSONMessage.missing("geometries", in: t), at: start) }
-                return .geometry(.geometryCollection(try revisit(geometriesAt, depth: memberDepth, key: "geometries") {
-                    (d: inout ByteDecoder) throws(Failure) in try d.readGeometries()
-                }))
+                switch geometries {
+                case .value(let g)?: return .geometry(.geometryCollection(g))
+                case .failed(let e)?: throw e.inside(.key("geometries"))
+                case nil: throw Failure(GeoJSONMessage.missing("geometries", in: t), at: start)
+                }
             case .point, .multiPoint, .lineString, .multiLineString, .polygon, .multiPolygon:
-                if let g = coordinates?.geometry(as: t) { return .geometry(g) }
-                guard coordinatesAt >= 0 else { throw Failure(GeoJSONMessage.missing("coordinates", in: t), at: start) }
-                let c = try revisit(coordinatesAt, depth: memberDepth, key: "coordinates") { (d: inout ByteDecoder) throws(Failure) in
-                    try d.readCoordinates(levels: t.coordinateLevels)
+                switch coordinates {
+                case .value(let c)?:
+                    if let g = c.geometry(as: t) { return .geometry(g) }
+                case .failed(let e)?:
+                    if guessedLevels == t.coordinateLevels { throw e.inside(.key("coordinates")) }
+                case nil:
+                    guard coordinatesAt >= 0 else { throw Failure(GeoJSONMessage.missing("coordinates", in: t), at: start) }
+                }
+                // Read before `type` with another depth than `t` needs (or not guessable, e.g. `[]`):
+                // decode again as `t`, which gives its geometry or the precise error.
+                let (index, savedDepth) = (p.index, p.depth)
+                p.index = coordinatesAt
+                p.depth = memberDepth
+                defer { p.index = index; p.depth = savedDepth }
+                let c: GeoJSONCoordinates
+                do throws(GeoJSONFailure) {
+                    c = try readCoordinates(levels: t.coordinateLevels)
+                } catch {
+                    throw error.inside(.key("coordinates"))
                 }
                 guard let g = c.geometry(as: t) else {
                     throw Failure(GeoJSONMessage.coordinateArray(levels: t.coordinateLevels), at: coordinatesAt)
+                        .inside(.key("coordinates"))
                 }
                 return .geometry(g)
             }
         }
 
-        /// Decodes `body` at the cursor; if it fails on the structure, skips the value instead and
-        /// gives nil (used for members read before `type`, whose guess may be wrong). Errors in the
-        /// JSON text itself are reported at once.
+        /// A member decoded before `type` was known: its value, or the structural failure to
+        /// report if `type` shows the member is not a foreign one.
+        enum Speculation<T> {
+            case value(T)
+            case failed(Failure)
+        }
+
+        /// Decodes `body` at the cursor. On a structural failure, skips the value and keeps the
+        /// failure; errors in the JSON text itself are thrown at once.
         private mutating func speculate<T>(at: Int, depth: Int,
-                                           _ body: (inout ByteDecoder) throws(Failure) -> T) throws(Failure) -> T? {
+                                           _ body: (inout ByteDecoder) throws(Failure) -> T) throws(Failure) -> Speculation<T> {
             do throws(GeoJSONFailure) {
-                return try body(&self)
+                return .value(try body(&self))
             } catch {
                 if error.isSyntax { throw error }
                 p.index = at
                 p.depth = depth
                 try skipValue()
-                return nil
-            }
-        }
-
-        /// Decodes the value at byte offset `at` again with `body`, then returns to the cursor.
-        private mutating func revisit<T>(_ at: Int, depth: Int, key: String,
-                                         _ body: (inout ByteDecoder) throws(Failure) -> T) throws(Failure) -> T {
-            let (index, savedDepth) = (p.index, p.depth)
-            p.index = at
-            p.depth = depth
-            defer { p.index = index; p.depth = savedDepth }
-            do throws(GeoJSONFailure) {
-                return try body(&self)
-            } catch {
-                throw error.inside(.key(key))
+                return .failed(error)
             }
         }
 
@@ -415,9 +431,10 @@ extension GeoJSONDecoder {
             }
         }
 
-        /// Coordinates before `type` is known: the depth is read off the leading brackets.
-        /// Nil (after skipping the value) when that is not possible, e.g. for empty arrays.
-        mutating func guessCoordinates() throws(Failure) -> GeoJSONCoordinates? {
+        /// The nesting depth of the coordinates at the cursor read off their leading brackets
+        /// (1: a position … 4: polygons), or 0 when that is not possible (empty arrays, too deep,
+        /// not an array, no number inside).
+        func coordinateLevelsGuess() -> Int {
             var i = p.index
             var levels = 0
             while i < end {
@@ -425,11 +442,8 @@ extension GeoJSONDecoder {
                 if b == openBracket { levels += 1 } else if !isWhitespace(b) { break }
                 i += 1
             }
-            guard levels >= 1, levels <= 4, i < end, isNumberStart(base[i]) else {
-                try skipValue()
-                return nil
-            }
-            return try readCoordinates(levels: levels)
+            guard levels <= 4, i < end, isNumberStart(base[i]) else { return 0 }
+            return levels
         }
 
         /// `[lon, lat, …]`: at least two numbers; the first two are kept.

@@ -15,11 +15,14 @@
 //   missing give no properties); `id` is kept when it is a number or a string, ignored otherwise.
 // - Byte input is decoded in one pass straight into the model: no JSON tree is built except for
 //   `properties` and `id`. When `type` comes after a member whose meaning depends on it, that
-//   member is decoded speculatively (its shape is unambiguous in valid documents) and decoded
-//   again from its byte offset only if the guess was wrong.
+//   member is decoded the only way a valid document allows (coordinates by their bracket depth);
+//   only coordinates whose depth turns out wrong for `type` are decoded again (linear: they hold
+//   no objects). A valid document is read once whatever its member order.
 // Limits: nesting deeper than `JSONParser.defaultMaxDepth` (512) and truncated input are errors,
-// never crashes. Errors are found in document order, except that a syntax error after a
-// structurally wrong value may be reported first when that value had to be decoded again.
+// never crashes. Errors in the JSON text come in document order; a structural error inside a
+// member read before `type` is reported once `type` is known, so a later syntax error can come
+// first. Such a failing member is skipped from its start, so an invalid document nested N deep
+// with `type` last at every level may be scanned up to N times (never more).
 
 import GLMapCore
 

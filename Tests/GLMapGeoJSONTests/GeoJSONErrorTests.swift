@@ -172,6 +172,24 @@ final class GeoJSONErrorTests: XCTestCase {
               path: "geometries[0].type", message: "expected a geometry type (Point, …, GeometryCollection), found 'Feature'")
     }
 
+    func testErrorsDeepInsideMembersBeforeTypeStayCheap() {
+        // 40 GeometryCollections with `type` last at every level and an error at the bottom: each
+        // level must not decode its members twice (that would be 2^40 work).
+        var text = ""
+        for _ in 0..<40 { text += #"{"geometries":["# }
+        text += #"{"coordinates":[1,"x"],"type":"Point"}"#
+        for _ in 0..<40 { text += #"],"type":"GeometryCollection"}"# }
+        let started = Date()
+        let e = byteError(text)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "decoding took too long")
+        XCTAssertEqual(e?.message, "expected a number, found a string")
+        XCTAssertEqual(e?.path, String(repeating: "geometries[0].", count: 40) + "coordinates[1]")
+        XCTAssertEqual(e?.column, 15 * 40 + 19)
+        // The same document with valid coordinates decodes.
+        let valid = text.replacingOccurrences(of: #"[1,"x"]"#, with: "[1,2]")
+        XCTAssertEqual(try GeoJSONDecoder.decode(Array(valid.utf8)).vertexCount, 1)
+    }
+
     func testTruncatedInput() {
         let full = #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"a\"b"},"geometry":{"type":"Polygon","coordinates":[[[1.5,2],[3,4e1],[5,6]]]}}]}"#
         let bytes = Array(full.utf8)
