@@ -191,6 +191,26 @@ final class GeoJSONDecoderTests: XCTestCase {
         }
     }
 
+    func testNumbersMatchKnownBitPatterns() throws {
+        // Independent of the standard library's parser (values from Python's float()).
+        let known: [(String, UInt64)] = [
+            ("9007199254740993", 0x4340_0000_0000_0000), ("0.1", 0x3FB9_9999_9999_999A),
+            ("1.7976931348623157e308", 0x7FEF_FFFF_FFFF_FFFF), ("4.9e-324", 0x0000_0000_0000_0001),
+            ("2.2250738585072011e-308", 0x000F_FFFF_FFFF_FFFF), ("-88.053375", 0xC056_036A_7EF9_DB23),
+            ("179.99999999999997", 0x4066_7FFF_FFFF_FFFF), ("24.9413267", 0x4038_F0FA_C95F_5A03),
+            ("60.17647040000001", 0x404E_1696_9502_5B25), ("0.30000000000000004", 0x3FD3_3333_3333_3334),
+            ("1e23", 0x44B5_2D02_C7E1_4AF6), ("8.98846567431158e307", 0x7FE0_0000_0000_0000),
+            ("-122.41941550000001", 0xC05E_9AD7_B41B_FBE0),
+        ]
+        let padding = String(repeating: "[0.5,0.25],", count: 8)  // so the values are read eight bytes at a time too
+        let text = #"{"type":"MultiPoint","coordinates":[\#(padding)"# + known.map { "[\($0.0),\($0.0)]" }.joined(separator: ",") + "]}"
+        guard case .multiPoint(let points)? = try geometry(text) else { return XCTFail("not a MultiPoint") }
+        for (p, (t, bits)) in zip(points.dropFirst(8), known) {
+            XCTAssertEqual(p.lon.bitPattern, bits, t)
+            XCTAssertEqual(p.lat.bitPattern, bits, t)
+        }
+    }
+
     func testRandomNumbersRoundTripExactly() throws {
         var rng = SystemRandomNumberGenerator()
         var texts: [String] = []
