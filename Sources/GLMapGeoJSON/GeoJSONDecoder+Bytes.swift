@@ -512,16 +512,25 @@ extension GeoJSONDecoder {
             var count = 0
             var i = p.index
             while true {
-                if count == scratchCapacity { growScratch() }
-                if fastDepthOK, let position = fastPosition(base, end, &i, powers) {
-                    scratch[count] = position
-                } else {
-                    p.index = i
-                    do throws(GeoJSONFailure) { scratch[count] = try readPosition() } catch { throw error.inside(.index(count)) }
-                    i = p.index
+                // `i` is at the start of an element.
+                var afterElement = false
+                if fastDepthOK {
+                    let run = fastPositions(base, end, &i, powers, scratch + count, scratchCapacity - count)
+                    count += run.count
+                    afterElement = run.afterElement
                 }
-                count += 1
-                skipSpace(base, end, &i)
+                if !afterElement {
+                    if count == scratchCapacity {
+                        growScratch()
+                        if fastDepthOK { continue }
+                    }
+                    p.index = i
+                    scratch[count] = try readPositionElement(count)
+                    i = p.index
+                    count += 1
+                }
+                // `i` is right after an element.
+                if i < end && base[i] <= 0x20 { skipSpace(base, end, &i) }
                 if i < end && base[i] == comma { i &+= 1; continue }
                 if i < end && base[i] == closeBracket { i &+= 1; break }
                 p.index = i
@@ -534,6 +543,12 @@ extension GeoJSONDecoder {
                 buffer.baseAddress!.initialize(from: scratch, count: count)
                 initialized = count
             }
+        }
+
+        /// Element `index` of a position array, through the general path.
+        @inline(never)
+        private mutating func readPositionElement(_ index: Int) throws(Failure) -> Position {
+            do throws(GeoJSONFailure) { return try readPosition() } catch { throw error.inside(.index(index)) }
         }
 
         private mutating func growScratch() {

@@ -34,37 +34,58 @@ func skipSpace(_ base: UnsafePointer<UInt8>, _ end: Int, _ i: inout Int) {
     }
 }
 
+/// Reads consecutive elements of a position array from `i` (the start of an element) into
+/// `out[0..<capacity]` while `fastPosition` can read them, consuming the ',' after each. Stops at
+/// an element it cannot read or when `out` is full (`afterElement` false: `i` is at that element's
+/// start), or after an element not followed by ',' (`afterElement` true: `i` is right after it).
+func fastPositions(_ base: UnsafePointer<UInt8>, _ end: Int, _ i: inout Int, _ powers: PowersOfTen,
+                   _ out: UnsafeMutablePointer<Position>, _ capacity: Int) -> (count: Int, afterElement: Bool) {
+    var n = 0
+    while n < capacity {
+        guard let position = fastPosition(base, end, &i, powers) else { break }
+        out[n] = position
+        n &+= 1
+        guard i < end, base[i] == UInt8(ascii: ",") else { return (n, true) }
+        i &+= 1
+    }
+    return (n, false)
+}
+
 /// `[number, number]` (JSON whitespace allowed) at `i`, both numbers plain decimals of at most 15
-/// significant digits (no exponent). Nil, with `i` unmoved, for anything else.
+/// significant digits (no exponent). Nil, with `i` unmoved, for anything else, including positions
+/// that start within the last 64 bytes of the input (so no read below needs a bounds check).
 @inline(__always)
 func fastPosition(_ base: UnsafePointer<UInt8>, _ end: Int, _ i: inout Int, _ powers: PowersOfTen) -> Position? {
+    // Budget: from a point with 64 bytes left, '[' + number (≤ 26 bytes) + ',' + number + ']' stays
+    // inside, and each number reads at most 26 bytes ahead; skipping whitespace checks it again.
     var j = i
-    if j < end && base[j] <= 0x20 { skipSpace(base, end, &j) }
-    guard j < end, base[j] == UInt8(ascii: "[") else { return nil }
+    guard j &+ 64 <= end else { return nil }
+    if base[j] <= 0x20 { skipSpace(base, end, &j); guard j &+ 64 <= end else { return nil } }
+    guard base[j] == UInt8(ascii: "[") else { return nil }
     j &+= 1
-    if j < end && base[j] <= 0x20 { skipSpace(base, end, &j) }
-    guard let lon = plainNumber(base, end, &j, powers) else { return nil }
-    if j < end && base[j] <= 0x20 { skipSpace(base, end, &j) }
-    guard j < end, base[j] == UInt8(ascii: ",") else { return nil }
+    if base[j] <= 0x20 { skipSpace(base, end, &j); guard j &+ 64 <= end else { return nil } }
+    guard let lon = plainNumber(base, &j, powers) else { return nil }
+    if base[j] <= 0x20 { skipSpace(base, end, &j); guard j &+ 64 <= end else { return nil } }
+    guard base[j] == UInt8(ascii: ",") else { return nil }
     j &+= 1
-    if j < end && base[j] <= 0x20 { skipSpace(base, end, &j) }
-    guard let lat = plainNumber(base, end, &j, powers) else { return nil }
-    if j < end && base[j] <= 0x20 { skipSpace(base, end, &j) }
-    guard j < end, base[j] == UInt8(ascii: "]") else { return nil }
+    if base[j] <= 0x20 { skipSpace(base, end, &j); guard j &+ 64 <= end else { return nil } }
+    guard let lat = plainNumber(base, &j, powers) else { return nil }
+    if base[j] <= 0x20 { skipSpace(base, end, &j); guard j &+ 64 <= end else { return nil } }
+    guard base[j] == UInt8(ascii: "]") else { return nil }
     i = j &+ 1
     return Position(lon, lat)
 }
 
 /// A plain decimal number (`-?int(.frac)?`, at most 15 significant digits, no exponent) at `i`,
 /// correctly rounded: the mantissa (< 10^15) and the power of ten (≤ 1e15) are exact doubles,
-/// so one IEEE division rounds correctly. Nil, with `i` unmoved, for anything else.
+/// so one IEEE division rounds correctly. Nil, with `i` unmoved, for anything else. Digits are
+/// found and converted eight at a time (SWAR).
 ///
-/// Digits are found and converted eight at a time (SWAR) when 32 bytes can be read.
+/// Precondition: at least 32 bytes can be read from `i` (the reads stay below i + 1 (sign) +
+/// 8 (integer part, at most 7 digits) + 1 ('.') + 16 + 1).
 @inline(__always)
-private func plainNumber(_ base: UnsafePointer<UInt8>, _ end: Int, _ i: inout Int, _ powers: PowersOfTen) -> Double? {
+private func plainNumber(_ base: UnsafePointer<UInt8>, _ i: inout Int, _ powers: PowersOfTen) -> Double? {
     var j = i
-    guard j &+ 32 <= end else { return plainNumberBytewise(base, end, &i, powers) }
-    // Reads stay below j + 1 (sign) + 8 (integer part, at most 7 digits) + 1 ('.') + 16 + 1.
     let negative = base[j] == UInt8(ascii: "-")
     if negative { j &+= 1 }
     let w = digitBytes(base + j)
@@ -91,43 +112,6 @@ private func plainNumber(_ base: UnsafePointer<UInt8>, _ end: Int, _ i: inout In
         j &+= 1 &+ fraction
     }
     guard intDigits &+ fraction <= 15, base[j] | 0x20 != UInt8(ascii: "e") else { return nil }
-    i = j
-    let v = Double(Int64(bitPattern: mantissa)) / powers.doubles[fraction]
-    return negative ? -v : v
-}
-
-/// `plainNumber` one byte at a time, for the last bytes of the input.
-@inline(never)
-private func plainNumberBytewise(_ base: UnsafePointer<UInt8>, _ end: Int, _ i: inout Int, _ powers: PowersOfTen) -> Double? {
-    var j = i
-    guard j < end else { return nil }
-    let negative = base[j] == UInt8(ascii: "-")
-    if negative { j &+= 1 }
-    var mantissa: UInt64 = 0
-    let intStart = j
-    while j < end {
-        let d = base[j] &- 0x30
-        if d > 9 { break }
-        mantissa = mantissa &* 10 &+ UInt64(d)
-        j &+= 1
-    }
-    var digits = j &- intStart
-    if digits == 0 || (digits > 1 && base[intStart] == 0x30) { return nil }
-    var fraction = 0
-    if j < end && base[j] == UInt8(ascii: ".") {
-        j &+= 1
-        let fracStart = j
-        while j < end {
-            let d = base[j] &- 0x30
-            if d > 9 { break }
-            mantissa = mantissa &* 10 &+ UInt64(d)
-            j &+= 1
-        }
-        fraction = j &- fracStart
-        if fraction == 0 { return nil }
-        digits &+= fraction
-    }
-    if digits > 15 || (j < end && base[j] | 0x20 == UInt8(ascii: "e")) { return nil }
     i = j
     let v = Double(Int64(bitPattern: mantissa)) / powers.doubles[fraction]
     return negative ? -v : v

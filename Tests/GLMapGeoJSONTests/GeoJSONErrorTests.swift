@@ -228,6 +228,14 @@ final class GeoJSONErrorTests: XCTestCase {
         XCTAssertTrue(e?.message.hasPrefix("nesting deeper than 512 levels") == true, "\(String(describing: e))")
         XCTAssertEqual(e?.line, 1)
 
+        // The limit is JSONParser's: positions exactly at depth 512 are fine, one level more is not.
+        for (levels, ok) in [(254, true), (255, false)] {
+            var doc = String(repeating: #"{"type":"GeometryCollection","geometries":["#, count: levels)
+            doc += #"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]}"# + String(repeating: "]}", count: levels)
+            XCTAssertEqual((try? JSONParser.parse(doc)) != nil, ok, "JSONParser at \(levels) levels")
+            XCTAssertEqual((try? GeoJSONDecoder.decode(Array(doc.utf8))) != nil, ok, "GeoJSONDecoder at \(levels) levels")
+        }
+
         // Within the limit, nesting is fine.
         var ok = ""
         for _ in 0..<100 { ok += #"{"type":"GeometryCollection","geometries":["# }
