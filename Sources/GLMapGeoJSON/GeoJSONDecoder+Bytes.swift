@@ -57,9 +57,10 @@ enum GeoJSONCoordinates {
 extension GeoJSONDecoder {
     typealias Failure = GeoJSONFailure
 
-    /// The one-pass byte decoder. `p` holds the bytes, the cursor (`p.index`) and the nesting depth;
-    /// the hot loops (whitespace, numbers, positions, keys) are here, strings, literals, properties
-    /// and syntax error messages come from `JSONByteParser`.
+    /// The one-pass byte decoder. `p` holds the bytes, the cursor (`p.index`) and the nesting depth.
+    /// Keys, numbers, positions and skipping are read here (the position fast path is in
+    /// GeoJSONDecoder+Numbers.swift); strings with escapes, literals, properties and the wording
+    /// of syntax errors come from `JSONByteParser`.
     struct ByteDecoder {
         var p: JSONByteParser
         let base: UnsafePointer<UInt8>
@@ -501,9 +502,9 @@ extension GeoJSONDecoder {
             return try readNumber()
         }
 
-        /// `[[lon, lat], …]`. The loop reads `[number, number]` positions with plain decimal numbers
-        /// of up to 15 digits through `fastPosition`; anything else (exponents, long numbers,
-        /// altitude, errors) goes through `readPosition`.
+        /// `[[lon, lat], …]`. Runs of `[number, number]` positions with plain decimal numbers of up
+        /// to 15 digits are read by `fastPositions`; anything else (exponents, long numbers,
+        /// altitude, the last bytes of the input, errors) goes through `readPosition`.
         mutating func readPositions() throws(Failure) -> [Position] {
             try enterArray(GeoJSONMessage.coordinateArray(levels: 2))
             if closeIfEmpty() { return [] }

@@ -55,7 +55,7 @@ func fastPositions(_ base: UnsafePointer<UInt8>, _ end: Int, _ i: inout Int, _ p
 /// significant digits (no exponent). Nil, with `i` unmoved, for anything else, including positions
 /// that start within the last 64 bytes of the input (so no read below needs a bounds check).
 @inline(__always)
-func fastPosition(_ base: UnsafePointer<UInt8>, _ end: Int, _ i: inout Int, _ powers: PowersOfTen) -> Position? {
+private func fastPosition(_ base: UnsafePointer<UInt8>, _ end: Int, _ i: inout Int, _ powers: PowersOfTen) -> Position? {
     // Budget: from a point with 64 bytes left, '[' + number (≤ 26 bytes) + ',' + number + ']' stays
     // inside, and each number reads at most 26 bytes ahead; skipping whitespace checks it again.
     var j = i

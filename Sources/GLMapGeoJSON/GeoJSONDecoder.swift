@@ -13,6 +13,10 @@
 //   error. Rings are kept as given (closure and length are not checked; the tessellator copes).
 // - `geometry: null` gives a feature without geometry; `properties` is an object or null (null and
 //   missing give no properties); `id` is kept when it is a number or a string, ignored otherwise.
+// - Required members are required: `type` everywhere, `features`, `geometry` (null when
+//   unlocated, as RFC 7946 says), `geometries`, `coordinates`; `features` holds Feature objects
+//   only, `geometry` and `geometries` geometry objects only. `type` names are case-sensitive.
+// - Both entry points give the same result and the same messages for the same document.
 // - Byte input is decoded in one pass straight into the model: no JSON tree is built except for
 //   `properties` and `id`. When `type` comes after a member whose meaning depends on it, that
 //   member is decoded the only way a valid document allows (coordinates by their bracket depth);
@@ -22,7 +26,9 @@
 // never crashes. Errors in the JSON text come in document order; a structural error inside a
 // member read before `type` is reported once `type` is known, so a later syntax error can come
 // first. Such a failing member is skipped from its start, so an invalid document nested N deep
-// with `type` last at every level may be scanned up to N times (never more).
+// with `type` last at every level may be scanned up to N times (never more). Decoding recurses
+// per nesting level (about 2 KB of stack per GeometryCollection level in release builds).
+// Threads: no shared mutable state; decode on any thread.
 
 import GLMapCore
 
