@@ -1,18 +1,24 @@
-// glmap-bench — release-build benchmarks. Subcommands:
-//   scene  --style FILE [--width 1024 --height 1024 --ratio 1 --runs 5]   per-stage frame timings
-//   lines  [--scenes DIR] [--seconds S]                                   line tessellation throughput
+// glmap-bench — release-build benchmarks (see Benchmarks/README.md). Subcommands:
+//   scene    --style FILE [--width 1024 --height 1024 --ratio 1 --runs 5]   per-stage frame timings
+//   geojson  --file F [--runs N] [--no-baseline]                            GeoJSON decoding MB/s
+//   lines    [--scenes DIR] [--seconds S]                                   line tessellation throughput
 import Foundation
+import GLMapCore
 
 let args = Array(CommandLine.arguments.dropFirst())
-let usage = "usage: glmap-bench scene|lines [options]\n"
+let usage = "usage: glmap-bench scene|geojson|lines [options] (see Benchmarks/README.md)\n"
 do {
     switch args.first {
     case "scene": try runSceneBenchmark(Array(args.dropFirst()))
+    case "geojson": try runGeoJSONBenchmark(Array(args.dropFirst()))
     case "lines": try runLineBenchmark(Array(args.dropFirst()))
     default:
         FileHandle.standardError.write(Data(usage.utf8))
         exit(2)
     }
+} catch let error as GLMapError {
+    FileHandle.standardError.write(Data("glmap-bench: \(error)\n".utf8))
+    exit(error.kind.exitCode)
 } catch {
     FileHandle.standardError.write(Data("glmap-bench: \(error)\n".utf8))
     exit(1)

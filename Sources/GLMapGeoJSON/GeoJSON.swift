@@ -68,3 +68,21 @@ public struct FeatureCollection: Equatable, Sendable {
     public var features: [Feature]
     public init(features: [Feature]) { self.features = features }
 }
+
+extension Geometry {
+    /// The number of positions, counting each ring's closing repeat of its first position.
+    public var vertexCount: Int {
+        switch self {
+        case .point: return 1
+        case .multiPoint(let l), .lineString(let l): return l.count
+        case .multiLineString(let r), .polygon(let r): return r.reduce(0) { $0 + $1.count }
+        case .multiPolygon(let p): return p.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
+        case .geometryCollection(let g): return g.reduce(0) { $0 + $1.vertexCount }
+        }
+    }
+}
+
+extension FeatureCollection {
+    /// The number of positions in all features' geometries.
+    public var vertexCount: Int { features.reduce(0) { $0 + ($1.geometry?.vertexCount ?? 0) } }
+}

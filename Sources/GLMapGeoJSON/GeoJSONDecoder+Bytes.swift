@@ -1,0 +1,851 @@
+import GLMapCore
+
+// ASCII bytes the decoder looks for.
+private let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+private let openBrace = UInt8(ascii: "{"), closeBrace = UInt8(ascii: "}")
+private let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]")
+private let comma = UInt8(ascii: ","), colon = UInt8(ascii: ":"), minus = UInt8(ascii: "-")
+
+/// The members of a GeoJSON object that the decoder reads; everything else is `.other`.
+private enum Member {
+    case type, coordinates, geometries, geometry, features, properties, id, other
+
+    /// Recognises a key from its raw bytes (no escapes).
+    static func named(_ p: UnsafePointer<UInt8>, _ n: Int) -> Member {
+        @inline(__always) func eq(_ s: StaticString) -> Bool {
+            let q = s.utf8Start
+            for i in 0..<n where p[i] != q[i] { return false }
+            return true
+        }
+        switch n {
+        case 2: return eq("id") ? .id : .other
+        case 4: return eq("type") ? .type : .other
+        case 8: return eq("features") ? .features : eq("geometry") ? .geometry : .other
+        case 10: return eq("geometries") ? .geometries : eq("properties") ? .properties : .other
+        case 11: return eq("coordinates") ? .coordinates : .other
+        default: return .other
+        }
+    }
+
+    static func named(_ s: String) -> Member {
+        var s = s
+        return s.withUTF8 { buf in buf.baseAddress.map { named($0, buf.count) } ?? .other }
+    }
+}
+
+/// Coordinates decoded by their nesting depth, before (or without) knowing the geometry type.
+enum GeoJSONCoordinates {
+    case one(Position)
+    case two([Position])
+    case three([[Position]])
+    case four([[[Position]]])
+
+    /// The geometry of `type` when the nesting depth fits it; nil otherwise.
+    func geometry(as type: GeoJSONType) -> Geometry? {
+        switch (self, type) {
+        case (.one(let p), .point): return .point(p)
+        case (.two(let l), .multiPoint): return .multiPoint(l)
+        case (.two(let l), .lineString): return .lineString(l)
+        case (.three(let r), .multiLineString): return .multiLineString(r)
+        case (.three(let r), .polygon): return .polygon(r)
+        case (.four(let p), .multiPolygon): return .multiPolygon(p)
+        default: return nil
+        }
+    }
+}
+
+extension GeoJSONDecoder {
+    typealias Failure = GeoJSONFailure
+
+    /// The one-pass byte decoder. `p` holds the bytes, the cursor (`p.index`) and the nesting depth.
+    /// Keys, numbers, positions and skipping are read here (the position fast path is in
+    /// GeoJSONDecoder+Numbers.swift); strings with escapes, literals, properties and the wording
+    /// of syntax errors come from `JSONByteParser`.
+    struct ByteDecoder {
+        var p: JSONByteParser
+        let base: UnsafePointer<UInt8>
+        let end: Int
+        /// Exact powers of ten for the number fast paths.
+        let powers = PowersOfTen()
+        /// Reused storage for the positions of one array, copied out at its exact size.
+        private var scratch: UnsafeMutablePointer<Position>
+        private var scratchCapacity = 1024
+
+        /// Nil for an empty buffer (no base address). Call `release()` when done.
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let base = bytes.baseAddress else { return nil }
+            p = JSONByteParser(bytes)
+            self.base = base
+            end = bytes.count
+            scratch = .allocate(capacity: scratchCapacity)
+        }
+
+        /// Frees the decoder's own buffers.
+        func release() {
+            powers.deallocate()
+            scratch.deallocate()
+        }
+
+        // MARK: Document and objects
+
+        mutating func decodeDocument() throws(Failure) -> FeatureCollection {
+            skipWhitespace()
+            let o = p.index
+            guard o < end, base[o] == openBrace else { throw expected(GeoJSONMessage.notAnObject, at: o) }
+            let object = try decodeObject(.any)
+            skipWhitespace()
+            if p.index < end { throw syntaxError("expected end of input after the JSON value", at: p.index) }
+            return object.asCollection
+        }
+
+        /// Decodes a GeoJSON object starting at its `{`, accepting only what `expect` allows.
+        ///
+        /// Members whose meaning depends on `type` and that come before it are decoded with the
+        /// only reading they can have in a valid document (`features` of a FeatureCollection,
+        /// `geometry` of a Feature, `geometries` of a GeometryCollection; `coordinates` by their
+        /// bracket depth). A structural failure there is kept and reported only if `type` then
+        /// says the member is not a foreign one; coordinates of the wrong depth are decoded again
+        /// (they hold no objects, so this is linear).
+        mutating func decodeObject(_ expect: GeoJSONExpectation) throws(Failure) -> GeoJSONObject {
+            let start = p.index
+            try enter(at: start)
+            p.index = start + 1
+            let memberDepth = p.depth
+
+            var type: GeoJSONType? = nil
+            var coordinates: Speculation<GeoJSONCoordinates>? = nil, coordinatesAt = -1, guessedLevels = 0
+            var geometry: Speculation<Geometry?>? = nil
+            var geometries: Speculation<[Geometry]>? = nil
+            var features: Speculation<[Feature]>? = nil
+            var properties: JSONValue? = nil, propertiesAt = -1
+            var id: JSONValue? = nil
+
+            skipWhitespace()
+            if p.index < end && base[p.index] == closeBrace {
+                p.index += 1
+                p.depth -= 1
+            } else {
+                while true {
+                    skipWhitespace()
+                    let keyAt = p.index
+                    guard keyAt < end, base[keyAt] == quote else { throw syntaxError("expected a string key", at: keyAt) }
+                    let member = try readKey()
+                    skipWhitespace()
+                    guard p.index < end, base[p.index] == colon else {
+                        throw syntaxError("expected ':' after object key", at: p.index)
+                    }
+                    p.index += 1
+                    skipWhitespace()
+                    let at = p.index
+                    do throws(GeoJSONFailure) {
+                        switch member {
+                        case .type:
+                            let t = try readType()
+                            if let old = type, old != t { throw Failure(GeoJSONMessage.conflictingType(old, t), at: at) }
+                            if !expect.accepts(t) { throw Failure(expect.mismatch(t), at: at) }
+                            type = t
+                        case .coordinates:
+                            coordinatesAt = at
+                            coordinates = nil
+                            if let t = type {
+                                if t.coordinateLevels > 0 {
+                                    coordinates = .value(try readCoordinates(levels: t.coordinateLevels))
+                                } else {
+                                    try skipValue()
+                                }
+                            } else {
+                                guessedLevels = coordinateLevelsGuess()
+                                if guessedLevels > 0 {
+                                    let levels = guessedLevels
+                                    coordinates = try speculate(at: at, depth: memberDepth) { (d: inout ByteDecoder) throws(Failure) in
+                                        try d.readCoordinates(levels: levels)
+                                    }
+                                } else {
+                                    try skipValue()
+                                }
+                            }
+                        case .geometry:
+                            if type == .feature {
+                                geometry = .value(try readFeatureGeometry())
+                            } else if type == nil {
+                                geometry = try speculate(at: at, depth: memberDepth) { (d: inout ByteDecoder) throws(Failure) in
+                                    try d.readFeatureGeometry()
+                                }
+                            } else {
+                                try skipValue()
+                            }
+                        case .geometries:
+                            if type == .geometryCollection {
+                                geometries = .value(try readGeometries())
+                            } else if type == nil {
+                                geometries = try speculate(at: at, depth: memberDepth) { (d: inout ByteDecoder) throws(Failure) in
+                                    try d.readGeometries()
+                                }
+                            } else {
+                                try skipValue()
+                            }
+                        case .features:
+                            if type == .featureCollection {
+                                features = .value(try readFeatures())
+                            } else if type == nil {
+                                features = try speculate(at: at, depth: memberDepth) { (d: inout ByteDecoder) throws(Failure) in
+                                    try d.readFeatures()
+                                }
+                            } else {
+                                try skipValue()
+                            }
+                        case .properties:
+                            if type == .feature || type == nil {
+                                properties = try parserValue()
+                                propertiesAt = at
+                            } else {
+                                try skipValue()
+                            }
+                        case .id:
+                            if type == .feature || type == nil { id = try parserValue() } else { try skipValue() }
+                        case .other:
+                            try skipValue()
+                        }
+                    } catch {
+                        throw error.inside(.key(memberName(member, keyAt: keyAt)))
+                    }
+                    skipWhitespace()
+                    guard p.index < end else { throw syntaxError("expected ',' or '}' in object", at: p.index) }
+                    let b = base[p.index]
+                    p.index += 1
+                    if b == comma { continue }
+                    if b == closeBrace { break }
+                    throw syntaxError("expected ',' or '}' in object", at: p.index - 1)
+                }
+                p.depth -= 1
+            }
+
+            guard let t = type else { throw Failure(GeoJSONMessage.missingType, at: start) }
+            switch t {
+            case .featureCollection:
+                switch features {
+                case .value(let f)?: return .collection(f)
+                case .failed(let e)?: throw e.inside(.key("features"))
+                case nil: throw Failure(GeoJSONMessage.missing("features", in: t), at: start)
+                }
+            case .feature:
+                let g: Geometry?
+                switch geometry {
+                case .value(let v)?: g = v
+                case .failed(let e)?: throw e.inside(.key("geometry"))
+                case nil: throw Failure(GeoJSONMessage.missing("geometry", in: t), at: start)
+                }
+                var props = JSONObject()
+                switch properties {
+                case .object(let o)?: props = o
+                case .null?, nil: break
+                case let other?:
+                    throw Failure("\(GeoJSONMessage.properties), found \(describeKind(other))", at: propertiesAt)
+                        .inside(.key("properties"))
+                }
+                return .feature(Feature(id: featureID(id), properties: props, geometry: g))
+            case .geometryCollection:
+                switch geometries {
+                case .value(let g)?: return .geometry(.geometryCollection(g))
+                case .failed(let e)?: throw e.inside(.key("geometries"))
+                case nil: throw Failure(GeoJSONMessage.missing("geometries", in: t), at: start)
+                }
+            case .point, .multiPoint, .lineString, .multiLineString, .polygon, .multiPolygon:
+                switch coordinates {
+                case .value(let c)?:
+                    if let g = c.geometry(as: t) { return .geometry(g) }
+                case .failed(let e)?:
+                    if guessedLevels == t.coordinateLevels { throw e.inside(.key("coordinates")) }
+                case nil:
+                    guard coordinatesAt >= 0 else { throw Failure(GeoJSONMessage.missing("coordinates", in: t), at: start) }
+                }
+                // Read before `type` with another depth than `t` needs (or not guessable, e.g. `[]`):
+                // decode again as `t`, which gives its geometry or the precise error.
+                let (index, savedDepth) = (p.index, p.depth)
+                p.index = coordinatesAt
+                p.depth = memberDepth
+                defer { p.index = index; p.depth = savedDepth }
+                let c: GeoJSONCoordinates
+                do throws(GeoJSONFailure) {
+                    c = try readCoordinates(levels: t.coordinateLevels)
+                } catch {
+                    throw error.inside(.key("coordinates"))
+                }
+                guard let g = c.geometry(as: t) else {
+                    throw Failure(GeoJSONMessage.coordinateArray(levels: t.coordinateLevels), at: coordinatesAt)
+                        .inside(.key("coordinates"))
+                }
+                return .geometry(g)
+            }
+        }
+
+        /// A member decoded before `type` was known: its value, or the structural failure to
+        /// report if `type` shows the member is not a foreign one.
+        enum Speculation<T> {
+            case value(T)
+            case failed(Failure)
+        }
+
+        /// Decodes `body` at the cursor. On a structural failure, skips the value and keeps the
+        /// failure; errors in the JSON text itself are thrown at once.
+        private mutating func speculate<T>(at: Int, depth: Int,
+                                           _ body: (inout ByteDecoder) throws(Failure) -> T) throws(Failure) -> Speculation<T> {
+            do throws(GeoJSONFailure) {
+                return .value(try body(&self))
+            } catch {
+                if error.isSyntax { throw error }
+                p.index = at
+                p.depth = depth
+                try skipValue()
+                return .failed(error)
+            }
+        }
+
+        /// A Feature's `geometry`: null or a geometry object.
+        mutating func readFeatureGeometry() throws(Failure) -> Geometry? {
+            skipWhitespace()
+            let o = p.index
+            if o < end && base[o] == openBrace {
+                guard case .geometry(let g) = try decodeObject(.geometry) else {
+                    throw expected(GeoJSONMessage.geometryOrNull, at: o)
+                }
+                return g
+            }
+            if o < end && base[o] == UInt8(ascii: "n") {
+                _ = try parserValue()  // checks the literal is exactly `null`
+                return nil
+            }
+            throw expected(GeoJSONMessage.geometryOrNull, at: o)
+        }
+
+        /// A FeatureCollection's `features`.
+        mutating func readFeatures() throws(Failure) -> [Feature] {
+            try enterArray(GeoJSONMessage.features)
+            var out: [Feature] = []
+            if closeIfEmpty() { return out }
+            var k = 0
+            repeat {
+                do throws(GeoJSONFailure) {
+                    skipWhitespace()
+                    let o = p.index
+                    guard o < end, base[o] == openBrace else { throw expected(GeoJSONMessage.featureObject, at: o) }
+                    guard case .feature(let f) = try decodeObject(.feature) else {
+                        throw expected(GeoJSONMessage.featureObject, at: o)
+                    }
+                    out.append(f)
+                } catch {
+                    throw error.inside(.index(k))
+                }
+                k += 1
+            } while try nextElement()
+            return out
+        }
+
+        /// A GeometryCollection's `geometries`.
+        mutating func readGeometries() throws(Failure) -> [Geometry] {
+            try enterArray(GeoJSONMessage.geometries)
+            var out: [Geometry] = []
+            if closeIfEmpty() { return out }
+            var k = 0
+            repeat {
+                do throws(GeoJSONFailure) {
+                    skipWhitespace()
+                    let o = p.index
+                    guard o < end, base[o] == openBrace else { throw expected(GeoJSONMessage.geometryObject, at: o) }
+                    guard case .geometry(let g) = try decodeObject(.geometry) else {
+                        throw expected(GeoJSONMessage.geometryObject, at: o)
+                    }
+                    out.append(g)
+                } catch {
+                    throw error.inside(.index(k))
+                }
+                k += 1
+            } while try nextElement()
+            return out
+        }
+
+        // MARK: Keys and type
+
+        /// Reads an object key at its opening quote.
+        private mutating func readKey() throws(Failure) -> Member {
+            let start = p.index + 1
+            var i = start
+            while i < end {
+                let b = base[i]
+                if b == quote {
+                    p.index = i + 1
+                    return Member.named(base + start, i - start)
+                }
+                if b == backslash || b < 0x20 { break }
+                i += 1
+            }
+            return Member.named(try parserString())  // escapes, or the parser's error
+        }
+
+        /// The key text of a member, for error paths.
+        private func memberName(_ member: Member, keyAt: Int) -> String {
+            switch member {
+            case .type: return "type"
+            case .coordinates: return "coordinates"
+            case .geometries: return "geometries"
+            case .geometry: return "geometry"
+            case .features: return "features"
+            case .properties: return "properties"
+            case .id: return "id"
+            case .other:
+                var q = p
+                q.index = keyAt
+                return (try? q.parseString()) ?? "?"
+            }
+        }
+
+        /// Reads the value of `type`.
+        private mutating func readType() throws(Failure) -> GeoJSONType {
+            let o = p.index
+            guard o < end, base[o] == quote else { throw expected(GeoJSONMessage.typeNotString, at: o) }
+            var i = o + 1
+            while i < end {
+                let b = base[i]
+                if b == quote {
+                    p.index = i + 1
+                    let text = UnsafeBufferPointer(start: base + o + 1, count: i - o - 1)
+                    if let t = GeoJSONType.named(text) { return t }
+                    throw Failure(GeoJSONMessage.unknownType(String(decoding: text, as: UTF8.self)), at: o)
+                }
+                if b == backslash || b < 0x20 { break }
+                i += 1
+            }
+            let name = try parserString()
+            if let t = GeoJSONType.named(name) { return t }
+            throw Failure(GeoJSONMessage.unknownType(name), at: o)
+        }
+
+        // MARK: Coordinates
+
+        /// Coordinates of a known nesting depth (1: a position … 4: polygons).
+        mutating func readCoordinates(levels: Int) throws(Failure) -> GeoJSONCoordinates {
+            switch levels {
+            case 1: return .one(try readPosition())
+            case 2: return .two(try readPositions())
+            case 3: return .three(try readPositionArrays())
+            default: return .four(try readPolygons())
+            }
+        }
+
+        /// The nesting depth of the coordinates at the cursor read off their leading brackets
+        /// (1: a position … 4: polygons), or 0 when that is not possible (empty arrays, too deep,
+        /// not an array, no number inside).
+        func coordinateLevelsGuess() -> Int {
+            var i = p.index
+            var levels = 0
+            while i < end {
+                let b = base[i]
+                if b == openBracket { levels += 1 } else if !isWhitespace(b) { break }
+                i += 1
+            }
+            guard levels <= 4, i < end, isNumberStart(base[i]) else { return 0 }
+            return levels
+        }
+
+        /// `[lon, lat, …]`: at least two numbers; the first two are kept.
+        @inline(__always)
+        mutating func readPosition() throws(Failure) -> Position {
+            skipWhitespace()
+            let o = p.index
+            guard o < end, base[o] == openBracket else { throw expected(GeoJSONMessage.position, at: o) }
+            try enter(at: o)
+            p.index = o + 1
+            // Fast path: `number,number]` with no whitespace, the common case.
+            let lon: Double?
+            do throws(GeoJSONFailure) { lon = try tryNumber() } catch { throw error.inside(.index(0)) }
+            if let lon = lon, p.index < end, base[p.index] == comma {
+                p.index += 1
+                let lat: Double?
+                do throws(GeoJSONFailure) { lat = try tryNumber() } catch { throw error.inside(.index(1)) }
+                if let lat = lat, p.index < end, base[p.index] == closeBracket {
+                    p.index += 1
+                    p.depth -= 1
+                    return Position(lon, lat)
+                }
+            }
+            p.index = o + 1
+            return try readPositionSlowly(at: o)
+        }
+
+        /// The general position grammar (whitespace, extra coordinates, errors).
+        private mutating func readPositionSlowly(at o: Int) throws(Failure) -> Position {
+            var lon = 0.0, lat = 0.0
+            var count = 0
+            if !closeIfEmpty() {
+                repeat {
+                    skipWhitespace()
+                    let v: Double
+                    do throws(GeoJSONFailure) {
+                        let at = p.index
+                        guard at < end, isNumberStart(base[at]) else { throw expected(GeoJSONMessage.number, at: at) }
+                        v = try readNumber()
+                    } catch {
+                        throw error.inside(.index(count))
+                    }
+                    if count == 0 { lon = v } else if count == 1 { lat = v }
+                    count += 1
+                } while try nextElement()
+            }
+            if count < 2 { throw Failure(GeoJSONMessage.shortPosition(count), at: o) }
+            return Position(lon, lat)
+        }
+
+        /// A number at the cursor if one starts there (cursor after it), else nil (cursor unmoved).
+        @inline(__always)
+        private mutating func tryNumber() throws(Failure) -> Double? {
+            guard p.index < end, isNumberStart(base[p.index]) else { return nil }
+            return try readNumber()
+        }
+
+        /// `[[lon, lat], …]`. Runs of `[number, number]` positions with plain decimal numbers of up
+        /// to 15 digits are read by `fastPositions`; anything else (exponents, long numbers,
+        /// altitude, the last bytes of the input, errors) goes through `readPosition`.
+        mutating func readPositions() throws(Failure) -> [Position] {
+            try enterArray(GeoJSONMessage.coordinateArray(levels: 2))
+            if closeIfEmpty() { return [] }
+            let fastDepthOK = p.depth < p.maxDepth  // room for the positions' own brackets
+            let base = self.base, end = self.end, powers = self.powers
+            var count = 0
+            var i = p.index
+            while true {
+                // `i` is at the start of an element.
+                var afterElement = false
+                if fastDepthOK {
+                    let run = fastPositions(base, end, &i, powers, scratch + count, scratchCapacity - count)
+                    count += run.count
+                    afterElement = run.afterElement
+                }
+                if !afterElement {
+                    if count == scratchCapacity {
+                        growScratch()
+                        if fastDepthOK { continue }
+                    }
+                    p.index = i
+                    scratch[count] = try readPositionElement(count)
+                    i = p.index
+                    count += 1
+                }
+                // `i` is right after an element.
+                if i < end && base[i] <= 0x20 { skipSpace(base, end, &i) }
+                if i < end && base[i] == comma { i &+= 1; continue }
+                if i < end && base[i] == closeBracket { i &+= 1; break }
+                p.index = i
+                _ = try nextElement()  // throws the syntax error
+            }
+            p.index = i
+            p.depth -= 1
+            let scratch = self.scratch
+            return [Position](unsafeUninitializedCapacity: count) { buffer, initialized in
+                buffer.baseAddress!.initialize(from: scratch, count: count)
+                initialized = count
+            }
+        }
+
+        /// Element `index` of a position array, through the general path.
+        @inline(never)
+        private mutating func readPositionElement(_ index: Int) throws(Failure) -> Position {
+            do throws(GeoJSONFailure) { return try readPosition() } catch { throw error.inside(.index(index)) }
+        }
+
+        private mutating func growScratch() {
+            let bigger = UnsafeMutablePointer<Position>.allocate(capacity: scratchCapacity * 2)
+            bigger.initialize(from: scratch, count: scratchCapacity)
+            scratch.deallocate()
+            scratch = bigger
+            scratchCapacity *= 2
+        }
+
+        mutating func readPositionArrays() throws(Failure) -> [[Position]] {
+            try enterArray(GeoJSONMessage.coordinateArray(levels: 3))
+            var out: [[Position]] = []
+            if closeIfEmpty() { return out }
+            var k = 0
+            repeat {
+                do throws(GeoJSONFailure) { out.append(try readPositions()) } catch { throw error.inside(.index(k)) }
+                k += 1
+            } while try nextElement()
+            return out
+        }
+
+        mutating func readPolygons() throws(Failure) -> [[[Position]]] {
+            try enterArray(GeoJSONMessage.coordinateArray(levels: 4))
+            var out: [[[Position]]] = []
+            if closeIfEmpty() { return out }
+            var k = 0
+            repeat {
+                do throws(GeoJSONFailure) { out.append(try readPositionArrays()) } catch { throw error.inside(.index(k)) }
+                k += 1
+            } while try nextElement()
+            return out
+        }
+
+        // MARK: Numbers
+
+        /// Reads a JSON number at the cursor (which holds '-' or a digit). Numbers with at most 19
+        /// significant digits, a mantissa up to 2^53 and a power of ten up to 22 are exact in
+        /// double arithmetic (Clinger's fast path); others go through correctly rounded parsing.
+        @inline(__always)
+        mutating func readNumber() throws(Failure) -> Double {
+            let start = p.index
+            var i = start
+            let negative = base[i] == minus
+            if negative { i += 1 }
+            var mantissa: UInt64 = 0
+            let intStart = i
+            while i < end {
+                let d = base[i] &- 0x30
+                if d > 9 { break }
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                i += 1
+            }
+            var digits = i - intStart
+            if digits == 0 || (digits > 1 && base[intStart] == 0x30) { return try slowNumber(start, end: i, valid: false) }
+            var exponent = 0
+            if i < end && base[i] == UInt8(ascii: ".") {
+                i += 1
+                let fracStart = i
+                while i < end {
+                    let d = base[i] &- 0x30
+                    if d > 9 { break }
+                    mantissa = mantissa &* 10 &+ UInt64(d)
+                    i += 1
+                }
+                let fraction = i - fracStart
+                if fraction == 0 { return try slowNumber(start, end: i, valid: false) }
+                digits += fraction
+                exponent = -fraction
+            }
+            if i < end && base[i] | 0x20 == UInt8(ascii: "e") {
+                i += 1
+                var expNegative = false
+                if i < end && (base[i] == UInt8(ascii: "+") || base[i] == minus) {
+                    expNegative = base[i] == minus
+                    i += 1
+                }
+                let expStart = i
+                var e = 0
+                while i < end {
+                    let d = base[i] &- 0x30
+                    if d > 9 { break }
+                    if e < 100_000 { e = e &* 10 &+ Int(d) }
+                    i += 1
+                }
+                if i == expStart { return try slowNumber(start, end: i, valid: false) }
+                exponent += expNegative ? -e : e
+            }
+            if digits <= 19 && mantissa <= 1 << 53 && exponent >= -22 && exponent <= 22 {
+                p.index = i
+                var v = Double(mantissa)
+                if exponent < 0 { v /= powers.doubles[-exponent] } else if exponent > 0 { v *= powers.doubles[exponent] }
+                return negative ? -v : v
+            }
+            return try slowNumber(start, end: i, valid: true)
+        }
+
+        /// Numbers outside the fast path: correctly rounded by the standard library; overflow to
+        /// infinity is an error. Invalid grammar is reported by `JSONByteParser`.
+        @inline(never)
+        private mutating func slowNumber(_ start: Int, end stop: Int, valid: Bool) throws(Failure) -> Double {
+            guard valid else {
+                p.index = start
+                do {
+                    return try p.parseNumber()
+                } catch let e as JSONSyntaxError {
+                    throw Failure(e)
+                } catch {
+                    throw Failure("\(error)", at: start)
+                }
+            }
+            let text = String(decoding: UnsafeBufferPointer(start: base + start, count: stop - start), as: UTF8.self)
+            guard let v = Double(text), v.isFinite else {
+                var failure = Failure(GeoJSONMessage.overflow(text), at: start)
+                failure.isSyntax = true
+                throw failure
+            }
+            p.index = stop
+            return v
+        }
+
+        // MARK: Scanning
+
+        @inline(__always)
+        private func isWhitespace(_ b: UInt8) -> Bool {
+            b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09
+        }
+
+        @inline(__always)
+        private func isNumberStart(_ b: UInt8) -> Bool { b == minus || b &- 0x30 < 10 }
+
+        @inline(__always)
+        mutating func skipWhitespace() {
+            var i = p.index
+            while i < end {
+                let b = base[i]
+                if b > 0x20 || !isWhitespace(b) { break }
+                i += 1
+            }
+            p.index = i
+        }
+
+        @inline(__always)
+        private mutating func enter(at o: Int) throws(Failure) {
+            p.depth += 1
+            if p.depth > p.maxDepth { throw syntaxError("nesting deeper than \(p.maxDepth) levels", at: o) }
+        }
+
+        /// Consumes `[` (after whitespace) or fails with `expectation`, found ….
+        @inline(__always)
+        private mutating func enterArray(_ expectation: String) throws(Failure) {
+            skipWhitespace()
+            let o = p.index
+            guard o < end, base[o] == openBracket else { throw expected(expectation, at: o) }
+            try enter(at: o)
+            p.index = o + 1
+        }
+
+        /// Right after `[`: consumes `]` and returns true when the array is empty.
+        @inline(__always)
+        private mutating func closeIfEmpty() -> Bool {
+            skipWhitespace()
+            if p.index < end && base[p.index] == closeBracket {
+                p.index += 1
+                p.depth -= 1
+                return true
+            }
+            return false
+        }
+
+        /// After an array element: true after `,`, false after the closing `]`.
+        @inline(__always)
+        private mutating func nextElement() throws(Failure) -> Bool {
+            skipWhitespace()
+            let i = p.index
+            if i < end {
+                let b = base[i]
+                if b == comma { p.index = i + 1; return true }
+                if b == closeBracket { p.index = i + 1; p.depth -= 1; return false }
+            }
+            throw syntaxError("expected ',' or ']' in array", at: i)
+        }
+
+        /// Skips one JSON value, checking its syntax, without building it.
+        mutating func skipValue() throws(Failure) {
+            skipWhitespace()
+            let o = p.index
+            guard o < end else { throw syntaxError("expected a JSON value", at: o) }
+            switch base[o] {
+            case openBrace:
+                try enter(at: o)
+                p.index = o + 1
+                skipWhitespace()
+                if p.index < end && base[p.index] == closeBrace {
+                    p.index += 1
+                    p.depth -= 1
+                    return
+                }
+                while true {
+                    skipWhitespace()
+                    guard p.index < end, base[p.index] == quote else { throw syntaxError("expected a string key", at: p.index) }
+                    try skipString()
+                    skipWhitespace()
+                    guard p.index < end, base[p.index] == colon else {
+                        throw syntaxError("expected ':' after object key", at: p.index)
+                    }
+                    p.index += 1
+                    try skipValue()
+                    skipWhitespace()
+                    guard p.index < end else { throw syntaxError("expected ',' or '}' in object", at: p.index) }
+                    let b = base[p.index]
+                    if b == comma { p.index += 1; continue }
+                    if b == closeBrace { p.index += 1; p.depth -= 1; return }
+                    throw syntaxError("expected ',' or '}' in object", at: p.index)
+                }
+            case openBracket:
+                try enter(at: o)
+                p.index = o + 1
+                if closeIfEmpty() { return }
+                repeat { try skipValue() } while try nextElement()
+            case quote:
+                try skipString()
+            case minus, UInt8(ascii: "0")...UInt8(ascii: "9"):
+                _ = try readNumber()
+            default:
+                _ = try parserValue()  // true, false, null, or the parser's error
+            }
+        }
+
+        /// Skips a string at its opening quote.
+        private mutating func skipString() throws(Failure) {
+            var i = p.index + 1
+            while i < end {
+                let b = base[i]
+                if b == quote { p.index = i + 1; return }
+                if b == backslash || b < 0x20 { break }
+                i += 1
+            }
+            _ = try parserString()  // escapes are checked by the parser
+        }
+
+        // MARK: JSONByteParser bridges and errors
+
+        /// A JSON value parsed by `JSONByteParser` (properties, ids, literals).
+        mutating func parserValue() throws(Failure) -> JSONValue {
+            do {
+                return try p.parseValue()
+            } catch let e as JSONSyntaxError {
+                throw Failure(e)
+            } catch {
+                throw Failure("\(error)", at: p.index)
+            }
+        }
+
+        /// A string parsed by `JSONByteParser` from its opening quote.
+        private mutating func parserString() throws(Failure) -> String {
+            do {
+                return try p.parseString()
+            } catch let e as JSONSyntaxError {
+                throw Failure(e)
+            } catch {
+                throw Failure("\(error)", at: p.index)
+            }
+        }
+
+        /// A JSON syntax error at `offset`, worded as `JSONByteParser` words them.
+        private func syntaxError(_ message: String, at offset: Int) -> Failure {
+            Failure(p.error(message, at: offset))
+        }
+
+        /// "expected …, found a string" for the value at `offset`.
+        private func expected(_ expectation: String, at offset: Int) -> Failure {
+            Failure("\(expectation), found \(found(at: offset))", at: offset)
+        }
+
+        /// What the value at `offset` is, in words.
+        private func found(at offset: Int) -> String {
+            guard offset < end else { return "end of input" }
+            let b = base[offset]
+            switch b {
+            case openBrace: return "an object"
+            case openBracket: return "an array"
+            case quote: return "a string"
+            case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
+            case UInt8(ascii: "n"): return "null"
+            case minus, UInt8(ascii: "0")...UInt8(ascii: "9"): return "a number"
+            default:
+                return b >= 0x20 && b < 0x7F ? "'\(Character(UnicodeScalar(b)))'" : "byte 0x\(String(b, radix: 16))"
+            }
+        }
+
+        /// The public error for a failure, with line:column resolved from the byte offset.
+        func publicError(_ failure: Failure, file: String?) -> GeoJSONError {
+            let (line, column) = failure.offset >= 0 ? p.location(of: failure.offset) : (failure.line, failure.column)
+            return GeoJSONError(file: file, line: line, column: column, path: failure.pathText(prefix: ""),
+                                message: failure.message)
+        }
+    }
+}
