@@ -6,14 +6,14 @@ import Foundation
 import GLMapCore
 
 let args = Array(CommandLine.arguments.dropFirst())
-let usage = "usage: glmap-bench scene|geojson|lines [options] (see Benchmarks/README.md)\n"
+let benchUsage = "usage: glmap-bench scene|geojson|lines [options] (see Benchmarks/README.md)\n"
 do {
     switch args.first {
     case "scene": try runSceneBenchmark(Array(args.dropFirst()))
     case "geojson": try runGeoJSONBenchmark(Array(args.dropFirst()))
     case "lines": try runLineBenchmark(Array(args.dropFirst()))
     default:
-        FileHandle.standardError.write(Data(usage.utf8))
+        FileHandle.standardError.write(Data(benchUsage.utf8))
         exit(2)
     }
 } catch let error as GLMapError {
