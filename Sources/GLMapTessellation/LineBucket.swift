@@ -2,6 +2,22 @@ import GLMapCore
 import GLMapStyle
 
 /// Extruded line geometry (see `LineVertex`) with per-vertex paint attributes.
+///
+/// Dashed (`line-dasharray`) and gradient (`line-gradient`) layers also get `fxVertices`, a
+/// second vertex array parallel to `vertices` (`LineBucket.fxLayout` floats per vertex), the dash
+/// patterns' signed-distance `atlas` and the gradient's `ramp`. How dash positions are measured
+/// follows MapLibre, which measures `linesofar` in tile units (8192 per tile) of the tile zoom
+/// `tileZoom` = min(floor(zoom), source maxzoom) and scales them on screen by `u_tileratio` =
+/// 2^(floor(camera zoom) − tileZoom) / 16, i.e. dashes have their nominal length in CSS pixels at
+/// the integer zoom floor(zoom) and grow with the map up to the next one (the over-scale factor
+/// cancels: only floor(zoom) matters for the scale, the source maxzoom only for the tile grid):
+/// - without line metrics, `linesofar` restarts at 0 where a line enters each tile's buffered
+///   square (geojson-vt clipping). glmap draws untiled data, so it clips dashed lines into the
+///   same per-tile pieces (`TileLineClipper`), measures each from its start, and the fragment
+///   shader keeps each piece's fragments inside its own tile (`tilePosition`);
+/// - with line metrics (`lineMetrics: true`), `linesofar` = line progress × 32767 on the whole
+///   line (MapLibre's scaled distance), so no clipping is needed.
+/// Gradient lines carry their progress (0…1 along each line part) for the ramp lookup.
 public struct LineBucket {
     public let layer: EvaluatedLineLayer
     public let origin: (x: Double, y: Double)
@@ -10,10 +26,32 @@ public struct LineBucket {
     /// `VertexLayout.line` floats per vertex.
     public var vertices: [Float] = []
     public var indices: [UInt32] = []
+    /// Dash/gradient data, `LineBucket.fxLayout` floats per vertex (empty for plain lines).
+    public var fxVertices: [Float] = []
+    /// Dash patterns of the layer (nil when nothing is dashed).
+    public var atlas: LineAtlas?
+    /// The evaluated `line-gradient` (nil without one).
+    public var ramp: ColorRamp?
+    /// Zoom of the tile grid dash distances are measured in (see the type's summary).
+    public var tileZoom: Int = 0
+
+    /// fx vertex: linesofar (tile units), floorwidth, progress, clip-to-tile flag (0/1), dash-to
+    /// (row, rows, length), dash-from (row, rows, length), position in its tile (fractions of the
+    /// tile side; used when the flag is 1).
+    public static let fxLayout = 12
+    /// MapLibre's tile extent: tile units per tile side.
+    public static let tileExtent = 8192.0
+    /// `linesofar` of a line's end with line metrics (MapLibre's MAX_LINE_DISTANCE − 1).
+    public static let metricsLineDistance = 32767.0
 
     public init(_ layer: EvaluatedLineLayer, origin: (x: Double, y: Double)) {
         self.layer = layer
         self.origin = origin
+        let dashed = layer.hasDashes
+        if dashed || layer.gradient != nil {
+            buildEffects(dashed: dashed)
+            return
+        }
         let cap: LineCap = { switch layer.cap { case .butt: return .butt; case .round: return .round; case .square: return .square } }()
         var geometry = LineGeometry()
         var local: [Double] = []
@@ -32,20 +70,118 @@ public struct LineBucket {
                 geometry.vertices.removeAll(keepingCapacity: true)
                 geometry.indices.removeAll(keepingCapacity: true)
                 local.withUnsafeBufferPointer { tess.append($0, closed: part.closed, into: &geometry) }
-                let base = UInt32(vertices.count / VertexLayout.line)
-                for v in geometry.vertices {
-                    vertices.append(v.x); vertices.append(v.y)
-                    vertices.append(v.ex); vertices.append(v.ey)
-                    vertices.append(v.nx); vertices.append(v.ny)
-                    vertices.append(v.distance); vertices.append(v.direction)
-                    vertices.append(color: f.color)
-                    vertices.append(Float(f.opacity))
-                    vertices.append(Float(f.width))
-                    vertices.append(Float(f.gapWidth))
-                    vertices.append(Float(f.offset))
-                    vertices.append(Float(f.blur))
+                appendPaint(geometry, f)
+            }
+        }
+    }
+
+    /// Appends a tessellated part's vertices with the feature's paint, and its triangles.
+    private mutating func appendPaint(_ geometry: LineGeometry, _ f: EvaluatedLine, shift: (x: Float, y: Float) = (0, 0)) {
+        let base = UInt32(vertices.count / VertexLayout.line)
+        vertices.reserveCapacity(vertices.count + geometry.vertices.count * VertexLayout.line)
+        for v in geometry.vertices {
+            vertices.append(v.x + shift.x); vertices.append(v.y + shift.y)
+            vertices.append(v.ex); vertices.append(v.ey)
+            vertices.append(v.nx); vertices.append(v.ny)
+            vertices.append(v.distance); vertices.append(v.direction)
+            vertices.append(color: f.color)
+            vertices.append(Float(f.opacity))
+            vertices.append(Float(f.width))
+            vertices.append(Float(f.gapWidth))
+            vertices.append(Float(f.offset))
+            vertices.append(Float(f.blur))
+        }
+        for idx in geometry.indices { indices.append(base + idx) }
+    }
+
+    /// Tessellates a dashed and/or gradient layer with its fx vertices, atlas and ramp.
+    private mutating func buildEffects(dashed: Bool) {
+        let layer = self.layer
+        let floorZoom = max(0, layer.zoom.rounded(.down))
+        let maxzoom = max(0, layer.sourceMaxzoom.rounded(.down))
+        let z = Int(min(min(floorZoom, maxzoom), 30))
+        tileZoom = z
+        let tilesPerUnit = Double(1 << z)
+        let tileUnitsPerUnit = Self.tileExtent * tilesPerUnit
+        let round = layer.cap == .round
+        let cap: LineCap = { switch layer.cap { case .butt: return .butt; case .round: return .round; case .square: return .square } }()
+        // MapLibre's extra vertices near sharp corners sit 15 px away at the tile zoom.
+        let pixelsPerUnit = 512 * Double(1 << Int(min(floorZoom, 30)))
+        let clipper = TileLineClipper(zoom: z, buffer: layer.sourceBuffer / 512)
+        var atlas = LineAtlas()
+        var geometry = LineGeometry()
+        var local: [Double] = []
+        var maxLineTiles = 0.0
+
+        for f in layer.features {
+            let join: LineJoin = { switch f.join { case .miter: return .miter; case .bevel: return .bevel; case .round: return .round } }()
+            var tess = LineTessellator(join: join, cap: cap, miterLimit: layer.miterLimit, roundLimit: layer.roundLimit,
+                                       pixelsPerUnit: pixelsPerUnit)
+            var dash: (to: DashEntry, from: DashEntry)?
+            if let to = f.dasharray {
+                dash = (atlas.dash(to, round: round), atlas.dash(f.dasharrayFrom ?? to, round: round))
+            }
+            // One tessellated piece: `offset` is the unit-world point its coordinates are relative to.
+            func emit(_ coords: [Double], closed: Bool, tile: (x: Int, y: Int)?, metrics: Bool) {
+                let ox = tile.map { Double($0.x) / tilesPerUnit } ?? origin.x
+                let oy = tile.map { Double($0.y) / tilesPerUnit } ?? origin.y
+                local.removeAll(keepingCapacity: true)
+                var i = 0
+                while i + 1 < coords.count {
+                    local.append(coords[i] - ox)
+                    local.append(coords[i + 1] - oy)
+                    i += 2
                 }
-                for idx in geometry.indices { indices.append(base + idx) }
+                geometry.vertices.removeAll(keepingCapacity: true)
+                geometry.indices.removeAll(keepingCapacity: true)
+                let length = local.withUnsafeBufferPointer { tess.append($0, closed: closed, into: &geometry) }
+                guard !geometry.vertices.isEmpty else { return }
+                maxLineTiles = max(maxLineTiles, length * tilesPerUnit)
+                let shift = (x: Float(ox - origin.x), y: Float(oy - origin.y))
+                appendPaint(geometry, f, shift: tile == nil ? (0, 0) : shift)
+                let invLength = length > 0 ? 1 / length : 0
+                fxVertices.reserveCapacity(fxVertices.count + geometry.vertices.count * Self.fxLayout)
+                for v in geometry.vertices {
+                    let d = Double(v.distance)
+                    let progress = min(1, max(0, d * invLength))
+                    let linesofar = metrics ? progress * Self.metricsLineDistance : d * tileUnitsPerUnit
+                    fxVertices.append(Float(linesofar))
+                    fxVertices.append(Float(f.floorWidth))
+                    fxVertices.append(Float(progress))
+                    fxVertices.append(tile == nil ? 0 : 1)
+                    let to = dash?.to ?? DashEntry(y: 0, height: 0, width: 1)
+                    let from = dash?.from ?? to
+                    fxVertices.append(Float(to.y)); fxVertices.append(Float(to.height)); fxVertices.append(Float(to.width))
+                    fxVertices.append(Float(from.y)); fxVertices.append(Float(from.height)); fxVertices.append(Float(from.width))
+                    if tile != nil {
+                        fxVertices.append(Float(Double(v.x) * tilesPerUnit)); fxVertices.append(Float(Double(v.y) * tilesPerUnit))
+                    } else {
+                        fxVertices.append(0.5); fxVertices.append(0.5)
+                    }
+                }
+            }
+            for part in f.parts {
+                bounds.add(flat: part.coords)
+                // Line metrics exist for lines, not polygon rings (geojson-vt tracks them for lines only).
+                let metrics = layer.lineMetrics && !part.closed
+                if dash != nil && !metrics {
+                    let clipped = clipper.clip(part.coords, closed: part.closed) { tx, ty, piece in
+                        emit(piece, closed: part.closed, tile: (tx, ty), metrics: false)
+                    }
+                    if clipped { continue }
+                }
+                emit(part.coords, closed: part.closed, tile: nil, metrics: metrics)
+            }
+        }
+        if dashed { self.atlas = atlas }
+        if let g = layer.gradient {
+            if layer.gradientIsStep {
+                let overzoom = Double(z) == maxzoom ? Double(1 << Int(max(0, min(30, 22 - maxzoom)))) : 1
+                ramp = ColorRamp(gradient: g.expression,
+                                 count: ColorRamp.stepCount(maxLineTiles: maxLineTiles, overzoom: overzoom),
+                                 nearest: true)
+            } else {
+                ramp = ColorRamp(gradient: g.expression)
             }
         }
     }
