@@ -1,5 +1,6 @@
 #version 300 es
 precision highp float;
+precision highp int;
 uniform float u_ratio;
 in vec2 v_normal;
 in vec2 v_width2;
@@ -13,19 +14,18 @@ uniform float u_mix;              // cross-fade from -> to pattern (1 on a still
 in vec2 v_tex_a;
 in vec2 v_tex_b;
 flat in float v_sdfgamma;
+#endif
+#if defined(DASH) || defined(GRADIENT)
 flat in float v_clip;
 in vec2 v_tilepos;
 #endif
 #ifdef GRADIENT
-uniform sampler2D u_gradient;     // colour ramp (premultiplied RGBA8)
-uniform bool u_gradient_nearest;  // step gradient: fetch texel floor(progress * count)
-uniform int u_gradient_count;     // texels in the ramp
-uniform int u_gradient_width;     // texels per texture row
-in highp float v_progress;
+uniform sampler2D u_gradient;     // colour ramp (premultiplied RGBA8), one row per clip
+in highp vec2 v_uv;
 #endif
 out vec4 fragColor;
 void main() {
-#ifdef DASH
+#if defined(DASH) || defined(GRADIENT)
     // A piece of a tile-clipped line draws only inside its tile (MapLibre's per-tile stencil).
     if (v_clip > 0.5 && (any(lessThan(v_tilepos, vec2(0.0))) || any(greaterThanEqual(v_tilepos, vec2(1.0))))) discard;
 #endif
@@ -39,14 +39,7 @@ void main() {
     alpha *= smoothstep(0.5 - v_sdfgamma, 0.5 + v_sdfgamma, sdfdist);
 #endif
 #ifdef GRADIENT
-    vec4 color;
-    if (u_gradient_nearest) {
-        int k = clamp(int(floor(v_progress * float(u_gradient_count))), 0, u_gradient_count - 1);
-        color = texelFetch(u_gradient, ivec2(k % u_gradient_width, k / u_gradient_width), 0);
-    } else {
-        color = texture(u_gradient, vec2(v_progress, 0.5));
-    }
-    fragColor = color * (v_color.a * alpha);
+    fragColor = texture(u_gradient, v_uv) * (v_color.a * alpha);
 #else
     fragColor = v_color * alpha;
 #endif

@@ -28,25 +28,28 @@ out vec4 v_color;
 out float v_blur;
 out float v_distance;
 #if defined(DASH) || defined(GRADIENT)
-in vec4 a_fx;                     // linesofar (tile units), floorwidth, progress, clip-to-tile flag
+in vec4 a_fx;                     // linesofar (tile units), floorwidth, progress in the piece, ramp row
+in vec3 a_tile;                   // clip-to-tile flag, centre-line point in its tile (fractions of the side)
 #endif
 #ifdef DASH
 uniform float u_tileratio;        // CSS px per tile unit at the integer zoom
 uniform float u_crossfade_from;   // scale of the cross-faded-from pattern
 uniform float u_crossfade_to;     // scale of the cross-faded-to pattern
 uniform float u_lineatlas_height; // rows in the line atlas
-uniform float u_tile_units_per_pixel; // tile sides per CSS px (for the tile clip)
 in vec3 a_dash_to;                // atlas row, rows across the line, pattern length (line widths)
 in vec3 a_dash_from;
-in vec2 a_tilepos;                // centre-line point in its tile (fractions of the side)
 out vec2 v_tex_a;
 out vec2 v_tex_b;
 flat out float v_sdfgamma;
+#endif
+#if defined(DASH) || defined(GRADIENT)
+uniform float u_tile_units_per_pixel; // tile sides per CSS px (for the tile clip)
 flat out float v_clip;
 out vec2 v_tilepos;
 #endif
 #ifdef GRADIENT
-out highp float v_progress;
+uniform float u_image_height;     // rows in the gradient ramp
+out highp vec2 v_uv;
 #endif
 void main() {
     float ANTIALIASING = 1.0 / u_ratio / 2.0;
@@ -68,7 +71,7 @@ void main() {
     v_normal = a_normal;
 #ifdef GRADIENT
     v_color = vec4(a_opacity);
-    v_progress = a_fx.z;
+    v_uv = vec2(a_fx.z, (a_fx.w + 0.5) / u_image_height);
 #else
     v_color = a_color * a_opacity;
 #endif
@@ -82,9 +85,11 @@ void main() {
                    a_normal.y * (-a_dash_from.y / 2.0 / u_lineatlas_height) + (a_dash_from.x + 0.5) / u_lineatlas_height);
     v_tex_b = vec2(a_fx.x * scale_b,
                    a_normal.y * (-a_dash_to.y / 2.0 / u_lineatlas_height) + (a_dash_to.x + 0.5) / u_lineatlas_height);
-    // MapLibre: sdfgamma = (atlas width / 256 / pixel ratio) / min(pattern lengths), over floorwidth.
-    v_sdfgamma = (1.0 / u_ratio) / min(a_dash_from.z, a_dash_to.z) / floorwidth;
-    v_clip = a_fx.w;
-    v_tilepos = a_tilepos + (offset2 + dist) * u_tile_units_per_pixel;
+    // sdfgamma = atlas width / (256 · pixel ratio · min(scaled pattern lengths)) / 2, over floorwidth.
+    v_sdfgamma = (1.0 / u_ratio) / min(a_dash_from.z * u_crossfade_from, a_dash_to.z * u_crossfade_to) / 2.0 / floorwidth;
+#endif
+#if defined(DASH) || defined(GRADIENT)
+    v_clip = a_tile.x;
+    v_tilepos = a_tile.yz + (offset2 + dist) * u_tile_units_per_pixel;
 #endif
 }

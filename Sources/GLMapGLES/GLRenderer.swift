@@ -226,7 +226,8 @@ public final class GLRenderer {
         bindAttributes(program, g.vertices, [("a_pos", 2), ("a_extrude", 2), ("a_normal", 2), ("a_distance", 1), ("a_direction", 1),
                                              ("a_color", 4), ("a_opacity", 1), ("a_width", 1), ("a_gapwidth", 1), ("a_offset", 1), ("a_blur", 1)])
         if dashed || gradient {
-            bindAttributes(program, g.fxVertices, [("a_fx", 4), ("a_dash_to", 3), ("a_dash_from", 3), ("a_tilepos", 2)])
+            bindAttributes(program, g.fxVertices, [("a_fx", 4), ("a_dash_to", 3), ("a_dash_from", 3), ("a_tile", 3)])
+            glUniform1f(program.uniform("u_tile_units_per_pixel"), Float(Double(1 << l.tileZoom) / view.worldSize))
         }
         glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.indices)
         glUniform1f(program.uniform("u_units_per_pixel"), Float(1 / view.worldSize))
@@ -241,7 +242,6 @@ public final class GLRenderer {
             glUniform1f(program.uniform("u_crossfade_to"), 1)
             glUniform1f(program.uniform("u_mix"), 1)  // a still frame has finished cross-fading
             glUniform1f(program.uniform("u_lineatlas_height"), Float(atlas.height))
-            glUniform1f(program.uniform("u_tile_units_per_pixel"), Float(Double(1 << l.tileZoom) / view.worldSize))
             glActiveTexture(GLenum(GL_TEXTURE1))
             glBindTexture(GLenum(GL_TEXTURE_2D), g.atlasTexture)
             glUniform1i(program.uniform("u_dash"), 1)
@@ -250,9 +250,7 @@ public final class GLRenderer {
             glActiveTexture(GLenum(GL_TEXTURE0))
             glBindTexture(GLenum(GL_TEXTURE_2D), g.rampTexture)
             glUniform1i(program.uniform("u_gradient"), 0)
-            glUniform1i(program.uniform("u_gradient_nearest"), ramp.nearest ? 1 : 0)
-            glUniform1i(program.uniform("u_gradient_count"), GLint(ramp.count))
-            glUniform1i(program.uniform("u_gradient_width"), GLint(ramp.width))
+            glUniform1f(program.uniform("u_image_height"), Float(ramp.height))
         }
         for m in WorldCopies.matrices(view: view, origin: l.origin, translate: l.layer.translate,
                                       anchor: l.layer.translateAnchor, bounds: l.bounds) {

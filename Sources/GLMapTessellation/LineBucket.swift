@@ -35,10 +35,10 @@ public struct LineBucket {
     /// Zoom of the tile grid dash distances are measured in (see the type's summary).
     public var tileZoom: Int = 0
 
-    /// fx vertex: linesofar (tile units), floorwidth, progress, clip-to-tile flag (0/1), dash-to
-    /// (row, rows, length), dash-from (row, rows, length), position in its tile (fractions of the
-    /// tile side; used when the flag is 1).
-    public static let fxLayout = 12
+    /// fx vertex: linesofar (tile units), floorwidth, progress within the piece, gradient ramp
+    /// row, dash-to (atlas row, rows, length), dash-from (same), clip-to-tile flag (0/1), position
+    /// in its tile (fractions of the tile side; used when the flag is 1).
+    public static let fxLayout = 13
     /// MapLibre's tile extent: tile units per tile side.
     public static let tileExtent = 8192.0
     /// `linesofar` of a line's end with line metrics (MapLibre's MAX_LINE_DISTANCE − 1).
@@ -112,6 +112,16 @@ public struct LineBucket {
         var geometry = LineGeometry()
         var local: [Double] = []
         var maxLineTiles = 0.0
+        // Gradient ramp rows: one per distinct progress range of a piece.
+        var clips: [(start: Double, end: Double)] = []
+        var clipRows: [Key2: Int] = [:]
+        func row(_ start: Double, _ end: Double) -> Int {
+            let key = Key2(a: start, b: end)
+            if let r = clipRows[key] { return r }
+            clips.append((start, end))
+            clipRows[key] = clips.count - 1
+            return clips.count - 1
+        }
 
         for f in layer.features {
             let join: LineJoin = { switch f.join { case .miter: return .miter; case .bevel: return .bevel; case .round: return .round } }()
@@ -121,8 +131,11 @@ public struct LineBucket {
             if let to = f.dasharray {
                 dash = (atlas.dash(to, round: round), atlas.dash(f.dasharrayFrom ?? to, round: round))
             }
-            // One tessellated piece: `offset` is the unit-world point its coordinates are relative to.
-            func emit(_ coords: [Double], closed: Bool, tile: (x: Int, y: Int)?, metrics: Bool) {
+            let to = dash?.to ?? DashEntry(y: 0, height: 0, width: 1)
+            let from = dash?.from ?? to
+            // Tessellates one piece. `tile`: the tile it is clipped to (nil: drawn whole);
+            // `clip`: the line progress range it covers (metrics) or nil (distances in tile units).
+            func emit(_ coords: [Double], closed: Bool, tile: (x: Int, y: Int)?, clip: (start: Double, end: Double)?) {
                 let ox = tile.map { Double($0.x) / tilesPerUnit } ?? origin.x
                 let oy = tile.map { Double($0.y) / tilesPerUnit } ?? origin.y
                 local.removeAll(keepingCapacity: true)
@@ -136,27 +149,29 @@ public struct LineBucket {
                 geometry.indices.removeAll(keepingCapacity: true)
                 let length = local.withUnsafeBufferPointer { tess.append($0, closed: closed, into: &geometry) }
                 guard !geometry.vertices.isEmpty else { return }
-                maxLineTiles = max(maxLineTiles, length * tilesPerUnit)
-                let shift = (x: Float(ox - origin.x), y: Float(oy - origin.y))
-                appendPaint(geometry, f, shift: tile == nil ? (0, 0) : shift)
+                let range = clip ?? (0, 1)
+                if layer.gradient != nil { maxLineTiles = max(maxLineTiles, length * tilesPerUnit) }
+                let rampRow = layer.gradient != nil ? row(range.start, range.end) : 0
+                appendPaint(geometry, f, shift: tile == nil ? (0, 0) : (Float(ox - origin.x), Float(oy - origin.y)))
                 let invLength = length > 0 ? 1 / length : 0
                 fxVertices.reserveCapacity(fxVertices.count + geometry.vertices.count * Self.fxLayout)
                 for v in geometry.vertices {
                     let d = Double(v.distance)
-                    let progress = min(1, max(0, d * invLength))
-                    let linesofar = metrics ? progress * Self.metricsLineDistance : d * tileUnitsPerUnit
-                    fxVertices.append(Float(linesofar))
+                    let uvx = min(1, max(0, d * invLength))
+                    let linesofar = clip != nil
+                        ? (range.start + (range.end - range.start) * uvx) * Self.metricsLineDistance
+                        : d * tileUnitsPerUnit
+                    fxVertices.append(Float(Self.quantize(linesofar)))
                     fxVertices.append(Float(f.floorWidth))
-                    fxVertices.append(Float(progress))
-                    fxVertices.append(tile == nil ? 0 : 1)
-                    let to = dash?.to ?? DashEntry(y: 0, height: 0, width: 1)
-                    let from = dash?.from ?? to
+                    fxVertices.append(Float(uvx))
+                    fxVertices.append(Float(rampRow))
                     fxVertices.append(Float(to.y)); fxVertices.append(Float(to.height)); fxVertices.append(Float(to.width))
                     fxVertices.append(Float(from.y)); fxVertices.append(Float(from.height)); fxVertices.append(Float(from.width))
                     if tile != nil {
+                        fxVertices.append(1)
                         fxVertices.append(Float(Double(v.x) * tilesPerUnit)); fxVertices.append(Float(Double(v.y) * tilesPerUnit))
                     } else {
-                        fxVertices.append(0.5); fxVertices.append(0.5)
+                        fxVertices.append(0); fxVertices.append(0); fxVertices.append(0)
                     }
                 }
             }
@@ -164,25 +179,66 @@ public struct LineBucket {
                 bounds.add(flat: part.coords)
                 // Line metrics exist for lines, not polygon rings (geojson-vt tracks them for lines only).
                 let metrics = layer.lineMetrics && !part.closed
-                if dash != nil && !metrics {
-                    let clipped = clipper.clip(part.coords, closed: part.closed) { tx, ty, piece in
-                        emit(piece, closed: part.closed, tile: (tx, ty), metrics: false)
+                if dash != nil || metrics {
+                    let total = Self.length(part.coords)
+                    let clipped = clipper.clip(part.coords, closed: part.closed) { piece in
+                        let range = metrics && total > 0 ? (piece.start / total, piece.end / total) : nil
+                        emit(piece.coords, closed: part.closed, tile: (piece.x, piece.y), clip: range)
                     }
                     if clipped { continue }
+                    emit(part.coords, closed: part.closed, tile: nil, clip: metrics ? (0, 1) : nil)
+                } else {
+                    emit(part.coords, closed: part.closed, tile: nil, clip: nil)
                 }
-                emit(part.coords, closed: part.closed, tile: nil, metrics: metrics)
             }
         }
         if dashed { self.atlas = atlas }
-        if let g = layer.gradient {
-            if layer.gradientIsStep {
-                let overzoom = Double(z) == maxzoom ? Double(1 << Int(max(0, min(30, 22 - maxzoom)))) : 1
-                ramp = ColorRamp(gradient: g.expression,
-                                 count: ColorRamp.stepCount(maxLineTiles: maxLineTiles, overzoom: overzoom),
-                                 nearest: true)
-            } else {
-                ramp = ColorRamp(gradient: g.expression)
+        guard let g = layer.gradient else { return }
+        if clips.count > Self.maxRampRows {
+            // Too many rows for one texture: fall back to one [0, 1] row (progress per vertex).
+            var i = 0
+            while i < fxVertices.count {
+                let c = clips[Int(fxVertices[i + 3])]
+                fxVertices[i + 2] = Float(c.start + (c.end - c.start) * Double(fxVertices[i + 2]))
+                fxVertices[i + 3] = 0
+                i += Self.fxLayout
             }
+            clips = [(0, 1)]
         }
+        if layer.gradientIsStep {
+            let overzoom = Double(z) == maxzoom ? Double(1 << Int(max(0, min(30, 22 - maxzoom)))) : 1
+            ramp = ColorRamp(gradient: g.expression,
+                             width: ColorRamp.stepWidth(maxLineTiles: maxLineTiles, overzoom: overzoom),
+                             nearest: true, clips: clips)
+        } else {
+            ramp = ColorRamp(gradient: g.expression, clips: clips)
+        }
+    }
+
+    /// Most gradient ramp rows (texture height) before rows are merged into one.
+    public static let maxRampRows = 4096
+
+    private struct Key2: Hashable { var a: Double; var b: Double }
+
+    /// MapLibre stores `linesofar / 2` as a 14-bit integer: distances snap down to even tile
+    /// units and wrap at 32768.
+    @inline(__always)
+    static func quantize(_ linesofar: Double) -> Double {
+        guard linesofar.isFinite, linesofar > 0 else { return 0 }
+        let half = (linesofar * 0.5).rounded(.down)
+        return half.truncatingRemainder(dividingBy: 16384) * 2
+    }
+
+    /// Length of a flat polyline.
+    static func length(_ c: [Double]) -> Double {
+        var total = 0.0
+        var i = 2
+        while i + 1 < c.count {
+            let dx = c[i] - c[i - 2], dy = c[i + 1] - c[i - 1]
+            let l = (dx * dx + dy * dy).squareRoot()
+            if l.isFinite { total += l }
+            i += 2
+        }
+        return total
     }
 }
