@@ -5,19 +5,24 @@ import GLMapStyle
 ///
 /// Dashed (`line-dasharray`) and gradient (`line-gradient`) layers also get `fxVertices`, a
 /// second vertex array parallel to `vertices` (`LineBucket.fxLayout` floats per vertex), the dash
-/// patterns' signed-distance `atlas` and the gradient's `ramp`. How dash positions are measured
-/// follows MapLibre, which measures `linesofar` in tile units (8192 per tile) of the tile zoom
-/// `tileZoom` = min(floor(zoom), source maxzoom) and scales them on screen by `u_tileratio` =
-/// 2^(floor(camera zoom) − tileZoom) / 16, i.e. dashes have their nominal length in CSS pixels at
-/// the integer zoom floor(zoom) and grow with the map up to the next one (the over-scale factor
-/// cancels: only floor(zoom) matters for the scale, the source maxzoom only for the tile grid):
+/// patterns' signed-distance `atlas` and the gradient's `ramp`. Dash positions are measured as
+/// MapLibre measures them: `linesofar` in tile units (8192 per tile) of the tile zoom `tileZoom` =
+/// min(floor(zoom), source maxzoom), shown on screen through `u_tileratio` =
+/// 2^(floor(camera zoom) − tileZoom) / 16. So dashes have their nominal length (pattern × line
+/// width at floor(zoom)) in CSS pixels at the integer zoom floor(zoom) and grow with the map up to
+/// the next integer zoom; over-scaling cancels out, so the source maxzoom only sets the tile grid.
+/// glmap draws untiled data, but MapLibre's dash phase and gradient sampling depend on its tiles:
 /// - without line metrics, `linesofar` restarts at 0 where a line enters each tile's buffered
-///   square (geojson-vt clipping). glmap draws untiled data, so it clips dashed lines into the
-///   same per-tile pieces (`TileLineClipper`), measures each from its start, and the fragment
-///   shader keeps each piece's fragments inside its own tile (`tilePosition`);
-/// - with line metrics (`lineMetrics: true`), `linesofar` = line progress × 32767 on the whole
-///   line (MapLibre's scaled distance), so no clipping is needed.
-/// Gradient lines carry their progress (0…1 along each line part) for the ramp lookup.
+///   square (geojson-vt clipping); with line metrics (`lineMetrics: true`) it is the progress
+///   along the whole line × 32767; both are snapped to even tile units (MapLibre's storage);
+/// - a gradient is sampled from one ramp row per tile piece, the row spanning the progress range
+///   that piece covers (MapLibre's line clips), with the piece's own 0…1 progress.
+/// So dashed lines and line-metrics lines are cut into the same per-tile pieces
+/// (`TileLineClipper`), each tessellated on its own, and the fragment shader keeps each piece's
+/// fragments inside its tile (the fx tile position). Lines spanning more than
+/// `TileLineClipper.maxTileSpan` tiles, and polygon rings of gradient layers, are drawn whole.
+/// Not reproduced: geojson-vt's simplification and integer rounding of tile coordinates, and
+/// MapLibre's reset of `linesofar` past 16384 tile units within one piece.
 public struct LineBucket {
     public let layer: EvaluatedLineLayer
     public let origin: (x: Double, y: Double)
