@@ -2,6 +2,10 @@
 // Line: centre-line vertices with extrusion vectors (see LineVertex). Widths are applied here,
 // so one tessellation serves every zoom. Semantics follow MapLibre's line shader: the geometry
 // is widened by half a device pixel per side and the fragment fades over blur + 1 device pixel.
+// Variants (a #define after the version line): DASH = MapLibre's line_sdf (line-dasharray from
+// the signed-distance line atlas), GRADIENT = line_gradient (colour from the line-gradient ramp
+// by line progress); both together = line_gradient_sdf. The fx attributes come from a second
+// buffer (LineBucket.fxLayout).
 uniform mat4 u_matrix;            // bucket-local units -> clip space
 uniform float u_units_per_pixel;  // bucket-local units per CSS pixel at this zoom
 uniform float u_ratio;            // device pixels per CSS pixel
@@ -23,6 +27,30 @@ out float v_gamma_scale;
 out vec4 v_color;
 out float v_blur;
 out float v_distance;
+#if defined(DASH) || defined(GRADIENT)
+in vec4 a_fx;                     // linesofar (tile units), floorwidth, progress in the piece, ramp row
+in vec3 a_tile;                   // clip-to-tile flag, centre-line point in its tile (fractions of the side)
+#endif
+#ifdef DASH
+uniform float u_tileratio;        // CSS px per tile unit at the integer zoom
+uniform float u_crossfade_from;   // scale of the cross-faded-from pattern
+uniform float u_crossfade_to;     // scale of the cross-faded-to pattern
+uniform float u_lineatlas_height; // rows in the line atlas
+in vec3 a_dash_to;                // atlas row, rows across the line, pattern length (line widths)
+in vec3 a_dash_from;
+out vec2 v_tex_a;
+out vec2 v_tex_b;
+flat out float v_sdfgamma;
+#endif
+#if defined(DASH) || defined(GRADIENT)
+uniform float u_tile_units_per_pixel; // tile sides per CSS px (for the tile clip)
+flat out float v_clip;
+out vec2 v_tilepos;
+#endif
+#ifdef GRADIENT
+uniform float u_image_height;     // rows in the gradient ramp
+out highp vec2 v_uv;
+#endif
 void main() {
     float ANTIALIASING = 1.0 / u_ratio / 2.0;
     float halfwidth = a_width / 2.0;
@@ -41,7 +69,27 @@ void main() {
     v_gamma_scale = len_persp > 0.0 ? len_flat / len_persp : 1.0;
     v_width2 = vec2(outset, inset);
     v_normal = a_normal;
+#ifdef GRADIENT
+    v_color = vec4(a_opacity);
+    v_uv = vec2(a_fx.z, (a_fx.w + 0.5) / u_image_height);
+#else
     v_color = a_color * a_opacity;
+#endif
     v_blur = a_blur;
     v_distance = a_distance;
+#ifdef DASH
+    float floorwidth = a_fx.y;
+    float scale_a = u_tileratio / (a_dash_from.z * u_crossfade_from) / floorwidth;
+    float scale_b = u_tileratio / (a_dash_to.z * u_crossfade_to) / floorwidth;
+    v_tex_a = vec2(a_fx.x * scale_a,
+                   a_normal.y * (-a_dash_from.y / 2.0 / u_lineatlas_height) + (a_dash_from.x + 0.5) / u_lineatlas_height);
+    v_tex_b = vec2(a_fx.x * scale_b,
+                   a_normal.y * (-a_dash_to.y / 2.0 / u_lineatlas_height) + (a_dash_to.x + 0.5) / u_lineatlas_height);
+    // sdfgamma = atlas width / (256 · pixel ratio · min(scaled pattern lengths)) / 2, over floorwidth.
+    v_sdfgamma = (1.0 / u_ratio) / min(a_dash_from.z * u_crossfade_from, a_dash_to.z * u_crossfade_to) / 2.0 / floorwidth;
+#endif
+#if defined(DASH) || defined(GRADIENT)
+    v_clip = a_tile.x;
+    v_tilepos = a_tile.yz + (offset2 + dist) * u_tile_units_per_pixel;
+#endif
 }

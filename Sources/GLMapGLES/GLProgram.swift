@@ -7,11 +7,13 @@ final class GLProgram {
     let name: String
     private var uniforms: [String: GLint] = [:]
 
-    init(_ source: ShaderSource.Program) throws {
-        name = source.name
-        let vs = try GLProgram.compile(GLenum(GL_VERTEX_SHADER), source.vertex, "\(source.name).vert")
+    /// Compiles and links a program; `defines` are inserted as `#define NAME` after the
+    /// `#version` line of both shaders (variants of one source, e.g. the line program's DASH).
+    init(_ source: ShaderSource.Program, defines: [String] = []) throws {
+        name = defines.isEmpty ? source.name : "\(source.name) (\(defines.joined(separator: ", ")))"
+        let vs = try GLProgram.compile(GLenum(GL_VERTEX_SHADER), GLProgram.define(defines, in: source.vertex), "\(source.name).vert", name)
         defer { glDeleteShader(vs) }
-        let fs = try GLProgram.compile(GLenum(GL_FRAGMENT_SHADER), source.fragment, "\(source.name).frag")
+        let fs = try GLProgram.compile(GLenum(GL_FRAGMENT_SHADER), GLProgram.define(defines, in: source.fragment), "\(source.name).frag", name)
         defer { glDeleteShader(fs) }
         let p = glCreateProgram()
         glAttachShader(p, vs)
@@ -22,14 +24,22 @@ final class GLProgram {
         if ok == 0 {
             let log = GLProgram.infoLog(p, program: true)
             glDeleteProgram(p)
-            throw GLError(call: "glLinkProgram", message: "program \(source.name) did not link: \(log)")
+            throw GLError(call: "glLinkProgram", message: "program \(name) did not link: \(log)")
         }
         id = p
     }
 
     deinit { glDeleteProgram(id) }
 
-    static func compile(_ type: GLenum, _ text: String, _ file: String) throws -> GLuint {
+    /// The source with `#define` lines after its first (`#version`) line.
+    static func define(_ names: [String], in text: String) -> String {
+        guard !names.isEmpty else { return text }
+        let lines = names.map { "#define \($0)\n" }.joined()
+        guard let nl = text.firstIndex(of: "\n") else { return text + "\n" + lines }
+        return String(text[...nl]) + lines + String(text[text.index(after: nl)...])
+    }
+
+    static func compile(_ type: GLenum, _ text: String, _ file: String, _ program: String) throws -> GLuint {
         let s = glCreateShader(type)
         text.withCString { ptr in
             var p: UnsafePointer<GLchar>? = ptr
@@ -41,7 +51,7 @@ final class GLProgram {
         if ok == 0 {
             let log = infoLog(s, program: false)
             glDeleteShader(s)
-            throw GLError(call: "glCompileShader", message: "Shaders/\(file) did not compile: \(log)")
+            throw GLError(call: "glCompileShader", message: "Shaders/\(file) did not compile for program \(program): \(log)")
         }
         return s
     }

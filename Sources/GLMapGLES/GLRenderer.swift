@@ -18,6 +18,10 @@ public final class GLRenderer {
     let fill: GLProgram
     let fillOutline: GLProgram
     let line: GLProgram
+    /// Line variants: dashed (MapLibre's line_sdf), gradient, and both (line_gradient_sdf).
+    let lineDash: GLProgram
+    let lineGradient: GLProgram
+    let lineGradientDash: GLProgram
     let circle: GLProgram
     var vao: GLuint = 0
     var maxVertexAttribs: GLint = 0
@@ -33,6 +37,9 @@ public final class GLRenderer {
         fill = try GLProgram(ShaderSource.fill)
         fillOutline = try GLProgram(ShaderSource.fillOutline)
         line = try GLProgram(ShaderSource.line)
+        lineDash = try GLProgram(ShaderSource.line, defines: ["DASH"])
+        lineGradient = try GLProgram(ShaderSource.line, defines: ["GRADIENT"])
+        lineGradientDash = try GLProgram(ShaderSource.line, defines: ["DASH", "GRADIENT"])
         circle = try GLProgram(ShaderSource.circle)
         glGenVertexArrays(1, &vao)
         glGetIntegerv(GLenum(GL_MAX_VERTEX_ATTRIBS), &maxVertexAttribs)
@@ -85,10 +92,16 @@ public final class GLRenderer {
                     outlineVertices: f.outlineIndices.isEmpty ? 0 : vertexBuffer(f.outlineVertices),
                     outlineIndices: f.outlineIndices.isEmpty ? 0 : indexBuffer(f.outlineIndices))))
             case .line(let l):
-                layers.append(.line(GPUScene.Line(
+                var line = GPUScene.Line(
                     bucket: l,
                     vertices: l.indices.isEmpty ? 0 : vertexBuffer(l.vertices),
-                    indices: l.indices.isEmpty ? 0 : indexBuffer(l.indices))))
+                    indices: l.indices.isEmpty ? 0 : indexBuffer(l.indices))
+                if !l.indices.isEmpty && !l.fxVertices.isEmpty {
+                    line.fxVertices = vertexBuffer(l.fxVertices)
+                    if let atlas = l.atlas { line.atlasTexture = atlasTexture(atlas) }
+                    if let ramp = l.ramp { line.rampTexture = rampTexture(ramp) }
+                }
+                layers.append(.line(line))
             case .circle(let c):
                 layers.append(.circle(GPUScene.Circle(bucket: c, instances: c.instanceCount == 0 ? 0 : vertexBuffer(c.instances))))
             }
@@ -210,18 +223,72 @@ public final class GLRenderer {
     func drawLine(_ g: GPUScene.Line, view: ViewTransform, ratio: Double) {
         let l = g.bucket
         guard !l.indices.isEmpty else { return }
-        glUseProgram(line.id)
-        bindAttributes(line, g.vertices, [("a_pos", 2), ("a_extrude", 2), ("a_normal", 2), ("a_distance", 1), ("a_direction", 1),
-                                          ("a_color", 4), ("a_opacity", 1), ("a_width", 1), ("a_gapwidth", 1), ("a_offset", 1), ("a_blur", 1)])
+        let dashed = g.atlasTexture != 0, gradient = g.rampTexture != 0
+        let program = dashed ? (gradient ? lineGradientDash : lineDash) : (gradient ? lineGradient : line)
+        glUseProgram(program.id)
+        bindAttributes(program, g.vertices, [("a_pos", 2), ("a_extrude", 2), ("a_normal", 2), ("a_distance", 1), ("a_direction", 1),
+                                             ("a_color", 4), ("a_opacity", 1), ("a_width", 1), ("a_gapwidth", 1), ("a_offset", 1), ("a_blur", 1)])
+        if dashed || gradient {
+            bindAttributes(program, g.fxVertices, [("a_fx", 4), ("a_dash_to", 3), ("a_dash_from", 3), ("a_tile", 3)])
+            glUniform1f(program.uniform("u_tile_units_per_pixel"), Float(Double(1 << l.tileZoom) / view.worldSize))
+        }
         glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.indices)
-        glUniform1f(line.uniform("u_units_per_pixel"), Float(1 / view.worldSize))
-        glUniform1f(line.uniform("u_ratio"), Float(ratio))
-        glUniform2f(line.uniform("u_units_to_pixels"), Float(view.width / 2), Float(-view.height / 2))
+        glUniform1f(program.uniform("u_units_per_pixel"), Float(1 / view.worldSize))
+        glUniform1f(program.uniform("u_ratio"), Float(ratio))
+        glUniform2f(program.uniform("u_units_to_pixels"), Float(view.width / 2), Float(-view.height / 2))
+        if dashed, let atlas = l.atlas {
+            // MapLibre's u_tileratio: CSS px per tile unit at the integer zoom the frame is drawn at.
+            let frameTileZoom = Int(min(max(0, view.camera.zoom), 60).rounded(.down))
+            let tileratio = Double(sign: .plus, exponent: frameTileZoom - l.tileZoom, significand: 1) * 512 / LineBucket.tileExtent
+            glUniform1f(program.uniform("u_tileratio"), Float(tileratio))
+            glUniform1f(program.uniform("u_crossfade_from"), Float(l.layer.dashFromScale))
+            glUniform1f(program.uniform("u_crossfade_to"), 1)
+            glUniform1f(program.uniform("u_mix"), 1)  // a still frame has finished cross-fading
+            glUniform1f(program.uniform("u_lineatlas_height"), Float(atlas.height))
+            glActiveTexture(GLenum(GL_TEXTURE1))
+            glBindTexture(GLenum(GL_TEXTURE_2D), g.atlasTexture)
+            glUniform1i(program.uniform("u_dash"), 1)
+        }
+        if gradient, let ramp = l.ramp {
+            glActiveTexture(GLenum(GL_TEXTURE0))
+            glBindTexture(GLenum(GL_TEXTURE_2D), g.rampTexture)
+            glUniform1i(program.uniform("u_gradient"), 0)
+            glUniform1f(program.uniform("u_image_height"), Float(ramp.height))
+        }
         for m in WorldCopies.matrices(view: view, origin: l.origin, translate: l.layer.translate,
                                       anchor: l.layer.translateAnchor, bounds: l.bounds) {
-            setMatrix(line, m)
+            setMatrix(program, m)
             glDrawElements(GLenum(GL_TRIANGLES), GLsizei(l.indices.count), GLenum(GL_UNSIGNED_INT), nil)
         }
+        if dashed || gradient { glActiveTexture(GLenum(GL_TEXTURE0)) }
+    }
+
+    /// Uploads a line atlas as an R8 texture (LINEAR, REPEAT, as MapLibre binds it).
+    func atlasTexture(_ atlas: LineAtlas) -> GLuint {
+        texture(width: atlas.width, height: max(1, atlas.height), format: GL_R8, pixelFormat: GL_RED,
+                filter: GL_LINEAR, wrap: GL_REPEAT, pixels: atlas.pixels.isEmpty ? [0] : atlas.pixels)
+    }
+
+    /// Uploads a colour ramp as an RGBA8 texture (NEAREST for step gradients, else LINEAR; clamped).
+    func rampTexture(_ ramp: ColorRamp) -> GLuint {
+        texture(width: ramp.width, height: ramp.height, format: GL_RGBA8, pixelFormat: GL_RGBA,
+                filter: ramp.nearest ? GL_NEAREST : GL_LINEAR, wrap: GL_CLAMP_TO_EDGE, pixels: ramp.pixels)
+    }
+
+    func texture(width: Int, height: Int, format: Int32, pixelFormat: Int32, filter: Int32, wrap: Int32, pixels: [UInt8]) -> GLuint {
+        var t: GLuint = 0
+        glGenTextures(1, &t)
+        glBindTexture(GLenum(GL_TEXTURE_2D), t)
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
+        pixels.withUnsafeBytes {
+            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, format, GLsizei(width), GLsizei(height), 0,
+                         GLenum(pixelFormat), GLenum(GL_UNSIGNED_BYTE), $0.baseAddress)
+        }
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), filter)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), filter)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), wrap)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), wrap)
+        return t
     }
 
     func drawCircle(_ g: GPUScene.Circle, view: ViewTransform, ratio: Double) {

@@ -6,7 +6,14 @@ import GLMapTessellation
 /// released on the thread that owns the renderer's context (it is, when it goes out of scope there).
 public final class GPUScene {
     struct Fill { let bucket: FillBucket; let vertices, indices, outlineVertices, outlineIndices: GLuint }
-    struct Line { let bucket: LineBucket; let vertices, indices: GLuint }
+    /// A line layer's buffers; dashed/gradient layers add the fx buffer and their textures.
+    struct Line {
+        let bucket: LineBucket
+        let vertices, indices: GLuint
+        var fxVertices: GLuint = 0
+        var atlasTexture: GLuint = 0
+        var rampTexture: GLuint = 0
+    }
     struct Circle { let bucket: CircleBucket; let instances: GLuint }
     enum Layer {
         case background(EvaluatedBackground)
@@ -25,14 +32,24 @@ public final class GPUScene {
             switch l {
             case .background: return []
             case .fill(let f): return [f.vertices, f.indices, f.outlineVertices, f.outlineIndices]
-            case .line(let l): return [l.vertices, l.indices]
+            case .line(let l): return [l.vertices, l.indices, l.fxVertices]
             case .circle(let c): return [c.instances]
             }
+        }.filter { $0 != 0 }
+    }
+
+    /// The GL texture names this scene owns (line atlases and gradient ramps).
+    var textureNames: [GLuint] {
+        layers.flatMap { l -> [GLuint] in
+            if case .line(let line) = l { return [line.atlasTexture, line.rampTexture] }
+            return []
         }.filter { $0 != 0 }
     }
 
     deinit {
         let names = bufferNames
         if !names.isEmpty { glDeleteBuffers(GLsizei(names.count), names) }
+        let textures = textureNames
+        if !textures.isEmpty { glDeleteTextures(GLsizei(textures.count), textures) }
     }
 }

@@ -45,8 +45,15 @@ public struct EvaluatedLine: Sendable {
     public var gapWidth: Double
     public var offset: Double
     public var blur: Double
-    /// `line-dasharray` in line widths, if set.
+    /// `line-dasharray` in line widths, if set: the pattern MapLibre cross-fades *to*, i.e. the
+    /// value at the integer zoom `floor(zoom)` (negative entries clamped to 0).
     public var dasharray: [Double]?
+    /// The pattern cross-faded *from* (at `floor(zoom) - 1` between integer zooms, at
+    /// `floor(zoom) + 1` on them); nil when `dasharray` is nil.
+    public var dasharrayFrom: [Double]? = nil
+    /// `line-width` at the integer zoom `floor(zoom)` (MapLibre's `floorwidth`): dash lengths
+    /// are in units of this width.
+    public var floorWidth: Double = 1
 }
 
 /// A `line` layer evaluated at one zoom.
@@ -60,6 +67,24 @@ public struct EvaluatedLineLayer: Sendable {
     /// `line-gradient`, when set (needs the source's `lineMetrics`).
     public var gradient: PropertyValue?
     public var features: [EvaluatedLine]
+    /// The zoom the layer was evaluated at (dash scale and tile grid derive from it).
+    public var zoom: Double = 0
+    /// The source keeps line metrics (`lineMetrics: true`): dashes then run along the line's
+    /// progress, as MapLibre measures them, instead of its length.
+    public var lineMetrics: Bool = false
+    /// The source's `maxzoom` (tiles deeper than this are over-scaled).
+    public var sourceMaxzoom: Double = 18
+    /// The source's tile buffer in tile pixels (of 512).
+    public var sourceBuffer: Double = 128
+    /// The gradient's top-level operator is `step`: its colour ramp is sampled with NEAREST at
+    /// a resolution that follows the line length (MapLibre's `stepInterpolant`).
+    public var gradientIsStep: Bool = false
+    /// Scale of the cross-faded-from dash pattern (2 between integer zooms, 0.5 on them); the
+    /// *to* pattern has scale 1. A still frame shows the *to* pattern only (mix = 1).
+    public var dashFromScale: Double = 0.5
+
+    /// Whether any feature draws dashes.
+    public var hasDashes: Bool { features.contains { $0.dasharray != nil } }
 }
 
 /// One point feature (all its vertices) with its evaluated paint.

@@ -12,10 +12,15 @@ import GLMapGeoJSON
 public struct StyleEvaluator {
     public var zoom: Double
     public var globalState: JSONObject
+    /// The style's sources by id: line layers read `lineMetrics`, `maxzoom` and `buffer` from
+    /// theirs. A layer whose source is not here gets maxzoom 18, buffer 128, and line metrics
+    /// exactly when it sets `line-gradient` (which needs them).
+    public var sources: [String: Source]
 
-    public init(zoom: Double, globalState: JSONObject = JSONObject()) {
+    public init(zoom: Double, globalState: JSONObject = JSONObject(), sources: [String: Source] = [:]) {
         self.zoom = zoom
         self.globalState = globalState
+        self.sources = sources
     }
 
     /// Evaluates a property for a feature (or none), falling back to the spec default.
@@ -95,32 +100,7 @@ public struct StyleEvaluator {
                 translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
                 features: sorted(items)))
         case .line:
-            typealias P = LineProperties
-            var items: [(key: Double?, item: EvaluatedLine)] = []
-            for f in features where f.type != .point && passes(layer, f) {
-                let c = f.context
-                var parts: [(coords: [Double], closed: Bool)] = []
-                if f.type == .lineString {
-                    parts = f.lines.map { ($0, false) }
-                } else {
-                    for poly in f.polygons {
-                        for r in poly.ringRanges { parts.append((Array(poly.coords[(r.lowerBound * 2)..<(r.upperBound * 2)]), true)) }
-                    }
-                }
-                let dash = value(P.dasharray, in: layer, feature: c).array?.compactMap(\.number)
-                items.append((sortKey(P.sortKey, layer, c), EvaluatedLine(
-                    parts: parts, join: LineJoinStyle(rawValue: string(P.join, layer, c)) ?? .miter,
-                    color: color(P.color, layer, c), opacity: number(P.opacity, layer, c),
-                    width: number(P.width, layer, c), gapWidth: number(P.gapWidth, layer, c),
-                    offset: number(P.offset, layer, c), blur: number(P.blur, layer, c),
-                    dasharray: dash.flatMap { $0.isEmpty ? nil : $0 })))
-            }
-            return .line(EvaluatedLineLayer(
-                id: layer.id, cap: LineCapStyle(rawValue: string(P.cap, layer)) ?? .butt,
-                miterLimit: number(P.miterLimit, layer), roundLimit: number(P.roundLimit, layer),
-                translate: pair(P.translate, layer),
-                translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
-                gradient: layer.values[P.gradient.name], features: sorted(items)))
+            return .line(evaluateLine(layer, features: features))
         case .circle:
             typealias P = CircleProperties
             var items: [(key: Double?, item: EvaluatedCircle)] = []
@@ -139,5 +119,66 @@ public struct StyleEvaluator {
                 pitchAlignment: TranslateAnchor(rawValue: string(P.pitchAlignment, layer)) ?? .viewport,
                 features: sorted(items)))
         }
+    }
+}
+
+extension StyleEvaluator {
+    /// A `line` layer: paint per feature, plus the integer-zoom values dashes need (MapLibre
+    /// evaluates `line-dasharray` and the dash `floorwidth` at integer zooms and cross-fades).
+    func evaluateLine(_ layer: Layer, features: [ProjectedFeature]) -> EvaluatedLineLayer {
+        typealias P = LineProperties
+        let dashed = layer.values[P.dasharray.name] != nil
+        let floorZoom = zoom.rounded(.down)
+        // MapLibre's first frame has lastIntegerZoom = floor(zoom): between integer zooms it is
+        // "zooming in" (from = floor(z) - 1, scale 2), on one it is "zooming out" (floor(z) + 1, 0.5).
+        let zoomingIn = zoom > floorZoom
+        var atFloor = self, atFrom = self
+        atFloor.zoom = floorZoom
+        atFrom.zoom = zoomingIn ? floorZoom - 1 : floorZoom + 1
+        func pattern(_ e: StyleEvaluator, _ c: FeatureContext) -> [Double]? {
+            guard let a = e.value(P.dasharray, in: layer, feature: c).array else { return nil }
+            let numbers = a.compactMap(\.number)
+            guard !numbers.isEmpty, numbers.count == a.count else { return nil }
+            return numbers.map { $0.isFinite ? Swift.max(0, $0) : 0 }
+        }
+        var items: [(key: Double?, item: EvaluatedLine)] = []
+        for f in features where f.type != .point && passes(layer, f) {
+            let c = f.context
+            var parts: [(coords: [Double], closed: Bool)] = []
+            if f.type == .lineString {
+                parts = f.lines.map { ($0, false) }
+            } else {
+                for poly in f.polygons {
+                    for r in poly.ringRanges { parts.append((Array(poly.coords[(r.lowerBound * 2)..<(r.upperBound * 2)]), true)) }
+                }
+            }
+            var line = EvaluatedLine(
+                parts: parts, join: LineJoinStyle(rawValue: string(P.join, layer, c)) ?? .miter,
+                color: color(P.color, layer, c), opacity: number(P.opacity, layer, c),
+                width: number(P.width, layer, c), gapWidth: number(P.gapWidth, layer, c),
+                offset: number(P.offset, layer, c), blur: number(P.blur, layer, c),
+                dasharray: nil)
+            if dashed, let to = pattern(atFloor, c) {
+                line.dasharray = to
+                line.dasharrayFrom = pattern(atFrom, c) ?? to
+                line.floorWidth = atFloor.number(P.width, layer, c)
+            }
+            items.append((sortKey(P.sortKey, layer, c), line))
+        }
+        let gradient = layer.values[P.gradient.name]
+        let source = layer.source.flatMap { sources[$0] }
+        var result = EvaluatedLineLayer(
+            id: layer.id, cap: LineCapStyle(rawValue: string(P.cap, layer)) ?? .butt,
+            miterLimit: number(P.miterLimit, layer), roundLimit: number(P.roundLimit, layer),
+            translate: pair(P.translate, layer),
+            translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
+            gradient: gradient, features: sorted(items))
+        result.zoom = zoom
+        result.lineMetrics = source?.lineMetrics ?? (gradient != nil)
+        result.sourceMaxzoom = source?.maxzoom ?? 18
+        result.sourceBuffer = source?.buffer ?? 128
+        if let g = gradient, case .step = g.expression.root.op { result.gradientIsStep = true }
+        result.dashFromScale = zoomingIn ? 2 : 0.5
+        return result
     }
 }

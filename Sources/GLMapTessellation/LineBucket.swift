@@ -2,6 +2,27 @@ import GLMapCore
 import GLMapStyle
 
 /// Extruded line geometry (see `LineVertex`) with per-vertex paint attributes.
+///
+/// Dashed (`line-dasharray`) and gradient (`line-gradient`) layers also get `fxVertices`, a
+/// second vertex array parallel to `vertices` (`LineBucket.fxLayout` floats per vertex), the dash
+/// patterns' signed-distance `atlas` and the gradient's `ramp`. Dash positions are measured as
+/// MapLibre measures them: `linesofar` in tile units (8192 per tile) of the tile zoom `tileZoom` =
+/// min(floor(zoom), source maxzoom), shown on screen through `u_tileratio` =
+/// 2^(floor(camera zoom) − tileZoom) / 16. So dashes have their nominal length (pattern × line
+/// width at floor(zoom)) in CSS pixels at the integer zoom floor(zoom) and grow with the map up to
+/// the next integer zoom; over-scaling cancels out, so the source maxzoom only sets the tile grid.
+/// glmap draws untiled data, but MapLibre's dash phase and gradient sampling depend on its tiles:
+/// - without line metrics, `linesofar` restarts at 0 where a line enters each tile's buffered
+///   square (geojson-vt clipping); with line metrics (`lineMetrics: true`) it is the progress
+///   along the whole line × 32767; both are snapped to even tile units (MapLibre's storage);
+/// - a gradient is sampled from one ramp row per tile piece, the row spanning the progress range
+///   that piece covers (MapLibre's line clips), with the piece's own 0…1 progress.
+/// So dashed lines and line-metrics lines are cut into the same per-tile pieces
+/// (`TileLineClipper`), each tessellated on its own, and the fragment shader keeps each piece's
+/// fragments inside its tile (the fx tile position). Lines spanning more than
+/// `TileLineClipper.maxTileSpan` tiles, and polygon rings of gradient layers, are drawn whole.
+/// Not reproduced: geojson-vt's simplification and integer rounding of tile coordinates, and
+/// MapLibre's reset of `linesofar` past 16384 tile units within one piece.
 public struct LineBucket {
     public let layer: EvaluatedLineLayer
     public let origin: (x: Double, y: Double)
@@ -10,10 +31,32 @@ public struct LineBucket {
     /// `VertexLayout.line` floats per vertex.
     public var vertices: [Float] = []
     public var indices: [UInt32] = []
+    /// Dash/gradient data, `LineBucket.fxLayout` floats per vertex (empty for plain lines).
+    public var fxVertices: [Float] = []
+    /// Dash patterns of the layer (nil when nothing is dashed).
+    public var atlas: LineAtlas?
+    /// The evaluated `line-gradient` (nil without one).
+    public var ramp: ColorRamp?
+    /// Zoom of the tile grid dash distances are measured in (see the type's summary).
+    public var tileZoom: Int = 0
+
+    /// fx vertex: linesofar (tile units), floorwidth, progress within the piece, gradient ramp
+    /// row, dash-to (atlas row, rows, length), dash-from (same), clip-to-tile flag (0/1), position
+    /// in its tile (fractions of the tile side; used when the flag is 1).
+    public static let fxLayout = 13
+    /// MapLibre's tile extent: tile units per tile side.
+    public static let tileExtent = 8192.0
+    /// `linesofar` of a line's end with line metrics (MapLibre's MAX_LINE_DISTANCE − 1).
+    public static let metricsLineDistance = 32767.0
 
     public init(_ layer: EvaluatedLineLayer, origin: (x: Double, y: Double)) {
         self.layer = layer
         self.origin = origin
+        let dashed = layer.hasDashes
+        if dashed || layer.gradient != nil {
+            buildEffects(dashed: dashed)
+            return
+        }
         let cap: LineCap = { switch layer.cap { case .butt: return .butt; case .round: return .round; case .square: return .square } }()
         var geometry = LineGeometry()
         var local: [Double] = []
@@ -32,21 +75,175 @@ public struct LineBucket {
                 geometry.vertices.removeAll(keepingCapacity: true)
                 geometry.indices.removeAll(keepingCapacity: true)
                 local.withUnsafeBufferPointer { tess.append($0, closed: part.closed, into: &geometry) }
-                let base = UInt32(vertices.count / VertexLayout.line)
-                for v in geometry.vertices {
-                    vertices.append(v.x); vertices.append(v.y)
-                    vertices.append(v.ex); vertices.append(v.ey)
-                    vertices.append(v.nx); vertices.append(v.ny)
-                    vertices.append(v.distance); vertices.append(v.direction)
-                    vertices.append(color: f.color)
-                    vertices.append(Float(f.opacity))
-                    vertices.append(Float(f.width))
-                    vertices.append(Float(f.gapWidth))
-                    vertices.append(Float(f.offset))
-                    vertices.append(Float(f.blur))
-                }
-                for idx in geometry.indices { indices.append(base + idx) }
+                appendPaint(geometry, f)
             }
         }
+    }
+
+    /// Appends a tessellated part's vertices with the feature's paint, and its triangles.
+    private mutating func appendPaint(_ geometry: LineGeometry, _ f: EvaluatedLine, shift: (x: Float, y: Float) = (0, 0)) {
+        let base = UInt32(vertices.count / VertexLayout.line)
+        vertices.reserveCapacity(vertices.count + geometry.vertices.count * VertexLayout.line)
+        for v in geometry.vertices {
+            vertices.append(v.x + shift.x); vertices.append(v.y + shift.y)
+            vertices.append(v.ex); vertices.append(v.ey)
+            vertices.append(v.nx); vertices.append(v.ny)
+            vertices.append(v.distance); vertices.append(v.direction)
+            vertices.append(color: f.color)
+            vertices.append(Float(f.opacity))
+            vertices.append(Float(f.width))
+            vertices.append(Float(f.gapWidth))
+            vertices.append(Float(f.offset))
+            vertices.append(Float(f.blur))
+        }
+        for idx in geometry.indices { indices.append(base + idx) }
+    }
+
+    /// Tessellates a dashed and/or gradient layer with its fx vertices, atlas and ramp.
+    private mutating func buildEffects(dashed: Bool) {
+        let layer = self.layer
+        let floorZoom = max(0, layer.zoom.rounded(.down))
+        let maxzoom = max(0, layer.sourceMaxzoom.rounded(.down))
+        let z = Int(min(min(floorZoom, maxzoom), 30))
+        tileZoom = z
+        let tilesPerUnit = Double(1 << z)
+        let tileUnitsPerUnit = Self.tileExtent * tilesPerUnit
+        let round = layer.cap == .round
+        let cap: LineCap = { switch layer.cap { case .butt: return .butt; case .round: return .round; case .square: return .square } }()
+        // MapLibre's extra vertices near sharp corners sit 15 px away at the tile zoom.
+        let pixelsPerUnit = 512 * Double(1 << Int(min(floorZoom, 30)))
+        let clipper = TileLineClipper(zoom: z, buffer: layer.sourceBuffer / 512)
+        var atlas = LineAtlas()
+        var geometry = LineGeometry()
+        var local: [Double] = []
+        var maxLineTiles = 0.0
+        // Gradient ramp rows: one per distinct progress range of a piece.
+        var clips: [(start: Double, end: Double)] = []
+        var clipRows: [Key2: Int] = [:]
+        func row(_ start: Double, _ end: Double) -> Int {
+            let key = Key2(a: start, b: end)
+            if let r = clipRows[key] { return r }
+            clips.append((start, end))
+            clipRows[key] = clips.count - 1
+            return clips.count - 1
+        }
+
+        for f in layer.features {
+            let join: LineJoin = { switch f.join { case .miter: return .miter; case .bevel: return .bevel; case .round: return .round } }()
+            var tess = LineTessellator(join: join, cap: cap, miterLimit: layer.miterLimit, roundLimit: layer.roundLimit,
+                                       pixelsPerUnit: pixelsPerUnit)
+            var dash: (to: DashEntry, from: DashEntry)?
+            if let to = f.dasharray {
+                dash = (atlas.dash(to, round: round), atlas.dash(f.dasharrayFrom ?? to, round: round))
+            }
+            let to = dash?.to ?? DashEntry(y: 0, height: 0, width: 1)
+            let from = dash?.from ?? to
+            // Tessellates one piece. `tile`: the tile it is clipped to (nil: drawn whole);
+            // `clip`: the line progress range it covers (metrics) or nil (distances in tile units).
+            func emit(_ coords: [Double], closed: Bool, tile: (x: Int, y: Int)?, clip: (start: Double, end: Double)?) {
+                let ox = tile.map { Double($0.x) / tilesPerUnit } ?? origin.x
+                let oy = tile.map { Double($0.y) / tilesPerUnit } ?? origin.y
+                local.removeAll(keepingCapacity: true)
+                var i = 0
+                while i + 1 < coords.count {
+                    local.append(coords[i] - ox)
+                    local.append(coords[i + 1] - oy)
+                    i += 2
+                }
+                geometry.vertices.removeAll(keepingCapacity: true)
+                geometry.indices.removeAll(keepingCapacity: true)
+                let length = local.withUnsafeBufferPointer { tess.append($0, closed: closed, into: &geometry) }
+                guard !geometry.vertices.isEmpty else { return }
+                let range = clip ?? (0, 1)
+                if layer.gradient != nil { maxLineTiles = max(maxLineTiles, length * tilesPerUnit) }
+                let rampRow = layer.gradient != nil ? row(range.start, range.end) : 0
+                appendPaint(geometry, f, shift: tile == nil ? (0, 0) : (Float(ox - origin.x), Float(oy - origin.y)))
+                let invLength = length > 0 ? 1 / length : 0
+                fxVertices.reserveCapacity(fxVertices.count + geometry.vertices.count * Self.fxLayout)
+                for v in geometry.vertices {
+                    let d = Double(v.distance)
+                    let uvx = min(1, max(0, d * invLength))
+                    let linesofar = clip != nil
+                        ? (range.start + (range.end - range.start) * uvx) * Self.metricsLineDistance
+                        : d * tileUnitsPerUnit
+                    fxVertices.append(Float(Self.quantize(linesofar)))
+                    fxVertices.append(Float(f.floorWidth))
+                    fxVertices.append(Float(uvx))
+                    fxVertices.append(Float(rampRow))
+                    fxVertices.append(Float(to.y)); fxVertices.append(Float(to.height)); fxVertices.append(Float(to.width))
+                    fxVertices.append(Float(from.y)); fxVertices.append(Float(from.height)); fxVertices.append(Float(from.width))
+                    if tile != nil {
+                        fxVertices.append(1)
+                        fxVertices.append(Float(Double(v.x) * tilesPerUnit)); fxVertices.append(Float(Double(v.y) * tilesPerUnit))
+                    } else {
+                        fxVertices.append(0); fxVertices.append(0); fxVertices.append(0)
+                    }
+                }
+            }
+            for part in f.parts {
+                bounds.add(flat: part.coords)
+                // Line metrics exist for lines, not polygon rings (geojson-vt tracks them for lines only).
+                let metrics = layer.lineMetrics && !part.closed
+                if dash != nil || metrics {
+                    let total = Self.length(part.coords)
+                    let clipped = clipper.clip(part.coords, closed: part.closed) { piece in
+                        let range = metrics && total > 0 ? (piece.start / total, piece.end / total) : nil
+                        emit(piece.coords, closed: part.closed, tile: (piece.x, piece.y), clip: range)
+                    }
+                    if clipped { continue }
+                    emit(part.coords, closed: part.closed, tile: nil, clip: metrics ? (0, 1) : nil)
+                } else {
+                    emit(part.coords, closed: part.closed, tile: nil, clip: nil)
+                }
+            }
+        }
+        if dashed { self.atlas = atlas }
+        guard let g = layer.gradient else { return }
+        if clips.count > Self.maxRampRows {
+            // Too many rows for one texture: fall back to one [0, 1] row (progress per vertex).
+            var i = 0
+            while i < fxVertices.count {
+                let c = clips[Int(fxVertices[i + 3])]
+                fxVertices[i + 2] = Float(c.start + (c.end - c.start) * Double(fxVertices[i + 2]))
+                fxVertices[i + 3] = 0
+                i += Self.fxLayout
+            }
+            clips = [(0, 1)]
+        }
+        if layer.gradientIsStep {
+            let overzoom = Double(z) == maxzoom ? Double(1 << Int(max(0, min(30, 22 - maxzoom)))) : 1
+            ramp = ColorRamp(gradient: g.expression,
+                             width: ColorRamp.stepWidth(maxLineTiles: maxLineTiles, overzoom: overzoom),
+                             nearest: true, clips: clips)
+        } else {
+            ramp = ColorRamp(gradient: g.expression, clips: clips)
+        }
+    }
+
+    /// Most gradient ramp rows (texture height) before rows are merged into one.
+    public static let maxRampRows = 4096
+
+    private struct Key2: Hashable { var a: Double; var b: Double }
+
+    /// MapLibre stores `linesofar / 2` as a 14-bit integer: distances snap down to even tile
+    /// units and wrap at 32768.
+    @inline(__always)
+    static func quantize(_ linesofar: Double) -> Double {
+        guard linesofar.isFinite, linesofar > 0 else { return 0 }
+        let half = (linesofar * 0.5).rounded(.down)
+        return half.truncatingRemainder(dividingBy: 16384) * 2
+    }
+
+    /// Length of a flat polyline.
+    static func length(_ c: [Double]) -> Double {
+        var total = 0.0
+        var i = 2
+        while i + 1 < c.count {
+            let dx = c[i] - c[i - 2], dy = c[i + 1] - c[i - 1]
+            let l = (dx * dx + dy * dy).squareRoot()
+            if l.isFinite { total += l }
+            i += 2
+        }
+        return total
     }
 }

@@ -1,0 +1,83 @@
+import GLMapCore
+import XCTest
+@testable import GLMapStyle
+@testable import GLMapTessellation
+
+/// Dash and gradient vertex data of line buckets.
+final class LineBucketEffectsTests: XCTestCase {
+    func layer(zoom: Double, dash: [Double]?, gradient: String? = nil, metrics: Bool = false,
+               parts: [[Double]]) throws -> EvaluatedLineLayer {
+        var line = EvaluatedLine(parts: parts.map { ($0, false) }, join: .miter, color: .black, opacity: 1,
+                                 width: 2, gapWidth: 0, offset: 0, blur: 0, dasharray: dash)
+        line.dasharrayFrom = dash
+        line.floorWidth = 2
+        var g: PropertyValue?
+        if let gradient {
+            let json = try JSONParser.parse(Array(gradient.utf8))
+            g = PropertyValue(json: json, expression: try StyleExpression.compile(json, spec: LineProperties.gradient.spec).get())
+        }
+        var l = EvaluatedLineLayer(id: "l", cap: .butt, miterLimit: 2, roundLimit: 1.05, translate: (0, 0),
+                                   translateAnchor: .map, gradient: g, features: [line])
+        l.zoom = zoom
+        l.lineMetrics = metrics
+        return l
+    }
+
+    func fx(_ b: LineBucket) -> [[Float]] {
+        stride(from: 0, to: b.fxVertices.count, by: LineBucket.fxLayout).map { Array(b.fxVertices[$0..<($0 + LineBucket.fxLayout)]) }
+    }
+
+    func testPlainLinesHaveNoEffectData() throws {
+        let b = LineBucket(try layer(zoom: 3, dash: nil, parts: [[0.1, 0.1, 0.2, 0.1]]), origin: (0.15, 0.1))
+        XCTAssertTrue(b.fxVertices.isEmpty)
+        XCTAssertNil(b.atlas)
+        XCTAssertNil(b.ramp)
+    }
+
+    func testDashDistancesRestartInEachTile() throws {
+        // Zoom 2: tiles of 0.25. The line crosses the boundary x = 0.5 between tiles 1 and 2.
+        let b = LineBucket(try layer(zoom: 2.5, dash: [2, 1], parts: [[0.3, 0.3, 0.7, 0.3]]), origin: (0.5, 0.3))
+        XCTAssertEqual(b.tileZoom, 2)
+        XCTAssertEqual(b.fxVertices.count / LineBucket.fxLayout, b.vertices.count / VertexLayout.line)
+        let rows = fx(b)
+        XCTAssertTrue(rows.allSatisfy { $0[10] == 1 }, "every piece is clipped to its tile")
+        // The piece of tile 2 starts at its buffered left edge (x = 0.5 − 0.0625) with linesofar 0.
+        let tile2 = rows.filter { $0[11] > -0.5 && $0[11] < 0.5 }  // tile-local x near 0 → tile 2 piece
+        XCTAssertTrue(tile2.contains { $0[0] == 0 })
+        // linesofar is in tile units at zoom 2 (8192 per tile), snapped to even values.
+        let maxLinesofar = rows.map { $0[0] }.max()!
+        XCTAssertEqual(Double(maxLinesofar), (0.5 - 0.3 + 0.0625) * 4 * 8192, accuracy: 2)
+        XCTAssertTrue(rows.allSatisfy { $0[0].truncatingRemainder(dividingBy: 2) == 0 })
+        // Dash entry: to/from in the atlas, length 3 line widths.
+        XCTAssertEqual(rows[0][6], 3); XCTAssertEqual(rows[0][9], 3)
+        XCTAssertEqual(b.atlas?.height, 1)
+    }
+
+    func testMetricsDashesFollowProgressAndGradientRowsFollowClips() throws {
+        let b = LineBucket(try layer(zoom: 2, dash: [1, 1],
+                                     gradient: #"["interpolate", ["linear"], ["line-progress"], 0, "blue", 1, "red"]"#,
+                                     metrics: true, parts: [[0.3, 0.3, 0.7, 0.3]]), origin: (0.5, 0.3))
+        let rows = fx(b)
+        let ramp = try XCTUnwrap(b.ramp)
+        XCTAssertGreaterThan(ramp.height, 1, "one ramp row per tile piece")
+        // Along the whole line, linesofar runs from 0 to 32767 (MapLibre's scaled distance).
+        XCTAssertEqual(rows.map { $0[0] }.min(), 0)
+        XCTAssertEqual(Double(rows.map { $0[0] }.max()!), 32766, accuracy: 2)
+        // Progress within each piece runs 0…1.
+        XCTAssertEqual(rows.map { $0[2] }.min(), 0)
+        XCTAssertEqual(rows.map { $0[2] }.max(), 1)
+        XCTAssertTrue(rows.allSatisfy { Int($0[3]) < ramp.height })
+    }
+
+    func testStepGradientUsesNearestRamp() throws {
+        let b = LineBucket(try layer(zoom: 10, dash: nil,
+                                     gradient: #"["step", ["line-progress"], "blue", 0.5, "red"]"#,
+                                     metrics: true, parts: [[0.3, 0.3, 0.3004, 0.3]]), origin: (0.3, 0.3))
+        var l = b.layer
+        l.gradientIsStep = true
+        let step = LineBucket(l, origin: (0.3, 0.3))
+        XCTAssertTrue(step.ramp!.nearest)
+        XCTAssertFalse(b.ramp!.nearest)
+        XCTAssertGreaterThan(step.ramp!.width, 256)
+    }
+}
