@@ -54,7 +54,7 @@ public final class Scene {
 
     /// The style's layers evaluated for one zoom, in draw order (hidden layers skipped).
     public func evaluatedLayers(zoom: Double) -> [EvaluatedLayer] {
-        let evaluator = StyleEvaluator(zoom: zoom, globalState: style.globalState)
+        let evaluator = StyleEvaluator(zoom: zoom, globalState: style.globalState, sources: style.sources)
         return style.layers.compactMap { layer in
             guard layer.isDrawn(atZoom: zoom) else { return nil }
             return evaluator.evaluate(layer, features: layer.source.flatMap { features[$0] } ?? [])
