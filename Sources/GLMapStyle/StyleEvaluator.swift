@@ -5,6 +5,7 @@
 // circle ← every vertex of any geometry), every paint/layout value evaluated per feature at that
 // zoom, features ordered by sort key (stable). A value whose evaluation fails falls back to the
 // property's spec default, as MapLibre does. Never throws.
+import Foundation
 import GLMapCore
 import GLMapGeoJSON
 
@@ -103,21 +104,53 @@ public struct StyleEvaluator {
             return .line(evaluateLine(layer, features: features))
         case .circle:
             typealias P = CircleProperties
-            var items: [(key: Double?, item: EvaluatedCircle)] = []
+            // MapLibre draws circles tile by tile (circles are not clipped to their tile, so each
+            // point is drawn only by the tile that contains it), tiles in row-major order at the
+            // source's tile zoom, features in source order within a tile, and sorts by
+            // circle-sort-key across tiles. Overlapping circles in different tiles stack in that
+            // order, so glmap groups each feature's points by tile and orders the groups the same way.
+            let maxzoom = layer.source.flatMap { sources[$0]?.maxzoom } ?? 18
+            let tiles = exp2(max(0, min(floor(zoom), maxzoom)))
+            var items: [(key: Double?, tile: Double, item: EvaluatedCircle)] = []
             for f in features where passes(layer, f) {
                 let c = f.context
-                items.append((sortKey(P.sortKey, layer, c), EvaluatedCircle(
-                    centers: f.allVertices, radius: number(P.radius, layer, c), color: color(P.color, layer, c),
+                let proto = EvaluatedCircle(
+                    centers: [], radius: number(P.radius, layer, c), color: color(P.color, layer, c),
                     blur: number(P.blur, layer, c), opacity: number(P.opacity, layer, c),
                     strokeWidth: number(P.strokeWidth, layer, c), strokeColor: color(P.strokeColor, layer, c),
-                    strokeOpacity: number(P.strokeOpacity, layer, c))))
+                    strokeOpacity: number(P.strokeOpacity, layer, c))
+                let key = sortKey(P.sortKey, layer, c)
+                var groups: [Double: [Double]] = [:]
+                var order: [Double] = []
+                let v = f.allVertices
+                var i = 0
+                while i + 1 < v.count {
+                    var x = v[i].truncatingRemainder(dividingBy: 1)
+                    if x < 0 { x += 1 }
+                    let tx = min(tiles - 1, floor(x * tiles)), ty = min(tiles - 1, max(0, floor(v[i + 1] * tiles)))
+                    let t = ty.isFinite && tx.isFinite ? ty * tiles + tx : 0
+                    if groups[t] == nil { order.append(t) }
+                    groups[t, default: []].append(contentsOf: [v[i], v[i + 1]])
+                    i += 2
+                }
+                for t in order {
+                    var e = proto
+                    e.centers = groups[t]!
+                    items.append((key, t, e))
+                }
             }
+            let ordered = items.enumerated().sorted { a, b in
+                let ka = a.element.key ?? 0, kb = b.element.key ?? 0
+                if ka != kb { return ka < kb }
+                if a.element.tile != b.element.tile { return a.element.tile < b.element.tile }
+                return a.offset < b.offset
+            }.map(\.element.item)
             return .circle(EvaluatedCircleLayer(
                 id: layer.id, translate: pair(P.translate, layer),
                 translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
                 pitchScale: TranslateAnchor(rawValue: string(P.pitchScale, layer)) ?? .map,
                 pitchAlignment: TranslateAnchor(rawValue: string(P.pitchAlignment, layer)) ?? .viewport,
-                features: sorted(items)))
+                features: ordered))
         }
     }
 }
