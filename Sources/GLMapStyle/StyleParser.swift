@@ -222,6 +222,9 @@ struct StyleParser {
                 fail(p, "\(JSONValue.formatNumber(n)) is greater than the maximum value \(JSONValue.formatNumber(max))")
             }
         }
+        if case .enum(let allowed) = prop.spec.type, case .string(let e) = v, !allowed.contains(e) {
+            fail(path, "expected one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")), found \"\(e)\"")
+        }
         switch v {
         case .number(let n): check(n, path)
         case .array(let a): for (i, e) in a.enumerated() { if case .number(let n) = e { check(n, "\(path)[\(i)]") } }

@@ -162,4 +162,37 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try runProcess(["render", "-s", tmp.appendingPathComponent("none.json").path]), 1)
         XCTAssertEqual(try runProcess(["info"]), 0)
     }
+
+    /// With glvnd finding no EGL vendor at all (even eglGetProcAddress returns NULL for the
+    /// platform functions), `--backend auto` renders on the CPU, says so once, and exits 0;
+    /// `--backend gpu` fails with exit 1 naming the EGL call.
+    func testNoEGLFallsBackToTheCPU() throws {
+        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("glmap")
+        guard FileManager.default.isExecutableFile(atPath: exe.path) else { return XCTFail("glmap executable not found at \(exe.path)") }
+        func run(_ args: [String]) throws -> (Int32, String) {
+            let p = Process()
+            p.executableURL = exe
+            p.arguments = args
+            var env = ProcessInfo.processInfo.environment
+            env["__EGL_VENDOR_LIBRARY_FILENAMES"] = "/nonexistent.json"
+            p.environment = env
+            let err = Pipe()
+            p.standardError = err
+            p.standardOutput = FileHandle.nullDevice
+            try p.run()
+            let data = err.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+        let out = tmp.appendingPathComponent("cpu.png").path
+        let (code, stderr) = try run(["render", "-s", exampleStyle, "-o", out, "-w", "64", "-h", "48"])
+        XCTAssertEqual(code, 0, stderr)
+        XCTAssertEqual(stderr.components(separatedBy: "rendering on the CPU").count - 1, 1, "said once: \(stderr)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out))
+        let (gpuCode, gpuErr) = try run(["render", "-s", exampleStyle, "-o", tmp.appendingPathComponent("gpu.png").path, "--backend", "gpu"])
+        XCTAssertEqual(gpuCode, 1)
+        XCTAssertTrue(gpuErr.contains("egl"), gpuErr)
+        let (infoCode, _) = try run(["info"])
+        XCTAssertEqual(infoCode, 0)
+    }
 }

@@ -1,0 +1,65 @@
+import XCTest
+import GLMapCore
+@testable import GLMapStyle
+@testable import GLMapTessellation
+
+/// Buckets: valid indices, one circle instance per position, one outline quad per ring edge.
+final class BucketTests: XCTestCase {
+    func testCircleInstancePerPositionWithItsAttributes() {
+        let a = EvaluatedCircle(centers: [0.5, 0.5, 0.25, 0.75, 0.1, 0.2], radius: 6, color: Color(r: 1, g: 0, b: 0),
+                                blur: 0.5, opacity: 0.8, strokeWidth: 2, strokeColor: .black, strokeOpacity: 1)
+        var b = a
+        b.centers = [0.9, 0.9]
+        b.radius = 3
+        let layer = EvaluatedCircleLayer(id: "c", translate: (0, 0), translateAnchor: .map, pitchScale: .map,
+                                         pitchAlignment: .viewport, features: [a, b])
+        let bucket = CircleBucket(layer, origin: (0.5, 0.5))
+        XCTAssertEqual(bucket.instanceCount, 4, "a MultiPoint of three positions plus one point")
+        let stride = VertexLayout.circle
+        XCTAssertEqual(bucket.instances[0], 0)                       // relative to the origin
+        XCTAssertEqual(bucket.instances[stride], -0.25)
+        XCTAssertEqual(bucket.instances[2], 6)                       // radius
+        XCTAssertEqual(bucket.instances[3 * stride + 2], 3)          // the second feature's radius
+        XCTAssertEqual(bucket.instances[7], 0.8, accuracy: 1e-6)     // opacity
+        XCTAssertEqual(bucket.instances[9], 2)                       // stroke width
+        XCTAssertEqual(bucket.bounds, WorldBounds(minX: 0.1, minY: 0.2, maxX: 0.9, maxY: 0.9))
+    }
+
+    func testFillTrianglesAndOutlineQuads() {
+        // A square with a square hole: 8 vertices, 8 triangles, 8 outline edges.
+        let coords: [Double] = [0, 0, 10, 0, 10, 10, 0, 10, 3, 3, 3, 7, 7, 7, 7, 3]
+        let poly = ProjectedPolygon(coords: coords, holeIndices: [4])
+        let f = EvaluatedFill(polygons: [poly], color: .black, opacity: 1, outlineColor: .white)
+        let layer = EvaluatedFillLayer(id: "f", antialias: true, translate: (0, 0), translateAnchor: .map, features: [f])
+        let bucket = FillBucket(layer, origin: (5, 5))
+        let n = bucket.vertices.count / VertexLayout.fill
+        XCTAssertEqual(n, 8)
+        XCTAssertEqual(bucket.indices.count, 8 * 3)
+        XCTAssertTrue(bucket.indices.allSatisfy { Int($0) < n })
+        // Triangle area equals the polygon area (100 - 16).
+        var area = 0.0
+        for t in stride(from: 0, to: bucket.indices.count, by: 3) {
+            func p(_ i: UInt32) -> (Double, Double) { (Double(bucket.vertices[Int(i) * VertexLayout.fill]), Double(bucket.vertices[Int(i) * VertexLayout.fill + 1])) }
+            let a = p(bucket.indices[t]), b = p(bucket.indices[t + 1]), c = p(bucket.indices[t + 2])
+            area += abs((b.0 - a.0) * (c.1 - a.1) - (c.0 - a.0) * (b.1 - a.1)) / 2
+        }
+        XCTAssertEqual(area, 84, accuracy: 1e-9)
+        XCTAssertEqual(bucket.outlineVertices.count / VertexLayout.fillOutline, 8 * 4, "four vertices per ring edge")
+        XCTAssertEqual(bucket.outlineIndices.count, 8 * 6)
+        // Without antialiasing there is no outline.
+        let plain = FillBucket(EvaluatedFillLayer(id: "f", antialias: false, translate: (0, 0), translateAnchor: .map, features: [f]), origin: (0, 0))
+        XCTAssertTrue(plain.outlineIndices.isEmpty)
+    }
+
+    func testNonFiniteGeometryIsDropped() {
+        let poly = ProjectedPolygon(coords: [0, 0, .nan, 0, 1, 1], holeIndices: [])
+        let f = EvaluatedFill(polygons: [poly], color: .black, opacity: 1, outlineColor: .black)
+        let bucket = FillBucket(EvaluatedFillLayer(id: "f", antialias: true, translate: (0, 0), translateAnchor: .map, features: [f]), origin: (0, 0))
+        XCTAssertTrue(bucket.indices.isEmpty)
+        XCTAssertTrue(bucket.vertices.allSatisfy { $0.isFinite })
+        let c = EvaluatedCircle(centers: [.infinity, 0, 0.5, 0.5], radius: 1, color: .black, blur: 0, opacity: 1,
+                                strokeWidth: 0, strokeColor: .black, strokeOpacity: 1)
+        let cb = CircleBucket(EvaluatedCircleLayer(id: "c", translate: (0, 0), translateAnchor: .map, pitchScale: .map, pitchAlignment: .viewport, features: [c]), origin: (0, 0))
+        XCTAssertEqual(cb.instanceCount, 1)
+    }
+}
