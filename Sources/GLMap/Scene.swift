@@ -25,7 +25,12 @@ public final class Scene {
         let used = Set(style.layers.compactMap(\.source))
         for id in style.sources.keys.sorted() where used.contains(id) {
             do {
-                features[id] = ProjectedFeature.project(try loader.load(style.sources[id]!))
+                let collection = try loader.load(style.sources[id]!)
+                do {
+                    features[id] = try ProjectedFeature.project(collection)
+                } catch let e as InvalidGeometryError {
+                    throw SourceWarning(sourceID: id, message: e.message)
+                }
             } catch let w as SourceWarning {
                 if strict { throw w }
                 warnings.append(w)

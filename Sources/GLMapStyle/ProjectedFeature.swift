@@ -1,6 +1,14 @@
 import GLMapCore
 import GLMapGeoJSON
 
+/// A feature whose geometry cannot be projected (non-finite or out-of-range positions).
+public struct InvalidGeometryError: GLMapError {
+    public var featureIndex: Int
+    public var message: String
+    public var kind: FailureKind { .invalidInput }
+    public var description: String { message }
+}
+
 /// A polygon in unit-world coordinates: rings flattened (x0,y0,x1,y1,…), the first ring outer.
 public struct ProjectedPolygon: Sendable {
     public var coords: [Double]
@@ -39,15 +47,36 @@ public struct ProjectedFeature: Sendable {
         }
     }
 
-    /// Projects a decoded collection. Latitudes are clamped to ±85.0511°.
-    public static func project(_ collection: FeatureCollection) -> [ProjectedFeature] {
+    /// Largest |longitude| accepted (degrees). Beyond it positions are not usable coordinates
+    /// (world copies that far out lose all precision), so the feature is rejected.
+    public static let maxLongitude = 1.0e6
+
+    /// Projects a decoded collection. Latitudes are clamped to ±85.0511°. Positions that are not
+    /// finite (NaN, ±Infinity — possible when the model is built in code rather than decoded) or
+    /// absurdly far out are rejected before tessellation with an error naming the feature.
+    public static func project(_ collection: FeatureCollection) throws -> [ProjectedFeature] {
         var out: [ProjectedFeature] = []
         out.reserveCapacity(collection.features.count)
         for (i, f) in collection.features.enumerated() {
             guard let g = f.geometry else { continue }
+            if let bad = firstInvalidPosition(g) {
+                let id = f.id.map { " (id \($0.jsonText))" } ?? ""
+                throw InvalidGeometryError(featureIndex: i, message: "feature \(i)\(id): position [\(bad.lon), \(bad.lat)] is not a usable coordinate (longitude and latitude must be finite numbers, |longitude| ≤ \(Int(maxLongitude)))")
+            }
             append(g, feature: f, index: i, into: &out)
         }
         return out
+    }
+
+    static func firstInvalidPosition(_ g: Geometry) -> Position? {
+        func bad(_ p: Position) -> Bool { !p.lon.isFinite || !p.lat.isFinite || abs(p.lon) > maxLongitude }
+        switch g {
+        case .point(let p): return bad(p) ? p : nil
+        case .multiPoint(let ps), .lineString(let ps): return ps.first(where: bad)
+        case .multiLineString(let ls), .polygon(let ls): return ls.lazy.compactMap { $0.first(where: bad) }.first
+        case .multiPolygon(let pss): return pss.lazy.flatMap { $0 }.compactMap { $0.first(where: bad) }.first
+        case .geometryCollection(let gs): return gs.lazy.compactMap(firstInvalidPosition).first
+        }
     }
 
     static func append(_ g: Geometry, feature f: Feature, index: Int, into out: inout [ProjectedFeature]) {

@@ -30,7 +30,7 @@ final class SceneRenderTests: XCTestCase {
             guard let data = FileManager.default.contents(atPath: path) else {
                 XCTFail("scene data missing: \(path)"); return nil
             }
-            features[id] = ProjectedFeature.project(try GeoJSONDecoder.decode([UInt8](data), file: path))
+            features[id] = try ProjectedFeature.project(try GeoJSONDecoder.decode([UInt8](data), file: path))
         }
         let evaluator = StyleEvaluator(zoom: style.zoom, globalState: style.globalState)
         let layers = style.layers.compactMap { layer -> EvaluatedLayer? in
