@@ -26,6 +26,8 @@ let package = Package(
                        providers: [.apt(["libgles-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
                        providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
 
         // Pipeline stages.
         .target(name: "GLMapCore"),
@@ -42,7 +44,7 @@ let package = Package(
         .target(name: "GLMapPNG", dependencies: ["GLMapCore", "CPNG"]),
         .target(name: "GLMap",
                 dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation",
-                               "GLMapGLES", "GLMapReference", "GLMapPNG"]),
+                               "GLMapGLES", "GLMapReference", "GLMapPNG", "CSQLite"]),
         .executableTarget(name: "glmap", dependencies: ["GLMap"]),
         .executableTarget(name: "glmap-bench", dependencies: ["GLMap"], path: "Benchmarks/glmap-bench"),
 

@@ -2,16 +2,18 @@
 //   scene    --style FILE [--width 1024 --height 1024 --ratio 1 --runs 5]   per-stage frame timings
 //   geojson  --file F [--runs N] [--no-baseline]                            GeoJSON decoding MB/s
 //   lines    [--scenes DIR] [--seconds S]                                   line tessellation throughput
+//   batch    --style FILE [--frames 100 --width 256 --height 256 --jobs N]  batch frames/s vs the PNG encode floor
 import Foundation
 import GLMapCore
 
 let args = Array(CommandLine.arguments.dropFirst())
-let benchUsage = "usage: glmap-bench scene|geojson|lines [options] (see Benchmarks/README.md)\n"
+let benchUsage = "usage: glmap-bench scene|geojson|lines|batch [options] (see Benchmarks/README.md)\n"
 do {
     switch args.first {
     case "scene": try runSceneBenchmark(Array(args.dropFirst()))
     case "geojson": try runGeoJSONBenchmark(Array(args.dropFirst()))
     case "lines": try runLineBenchmark(Array(args.dropFirst()))
+    case "batch": try runBatchBenchmark(Array(args.dropFirst()))
     default:
         FileHandle.standardError.write(Data(benchUsage.utf8))
         exit(2)

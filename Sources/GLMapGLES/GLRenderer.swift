@@ -26,6 +26,8 @@ public final class GLRenderer {
     var vao: GLuint = 0
     var maxVertexAttribs: GLint = 0
     var framebuffer: Framebuffer?
+    /// Pixel buffer ring for `beginReadback`/`endReadback` (created on first use).
+    var asyncReadback: AsyncReadback?
     /// Per-corner vertex buffer for circle instancing.
     var cornerBuffer: GLuint = 0
 

@@ -7,7 +7,8 @@ public enum GLMapCommand {
     usage: glmap <command> [options]
 
     commands:
-      render    render a style to a PNG (see glmap render --help)
+      render    render a style to a PNG, or many frames with --frames (see glmap render --help)
+      tiles     render an XYZ tile pyramid to DIR/z/x/y.png or an MBTiles file (see glmap tiles --help)
       info      show the EGL/GL backend glmap would use
 
     """
@@ -22,6 +23,7 @@ public enum GLMapCommand {
         do {
             switch command {
             case "render": return try RenderCommand.run(rest, io: io)
+            case "tiles": return try TilesCommand.run(rest, io: io)
             case "info": return try InfoCommand.run(rest, io: io)
             case "--help", "help":
                 io.writeStdout(Array(usage.utf8))

@@ -17,16 +17,23 @@ public enum RenderCommand {
         .init("pitch", "p", help: "pitch in degrees (default: the style's pitch)"),
         .init("backend", help: "auto (default: GPU through EGL, else CPU), gpu or cpu"),
         .init("strict", value: false, help: "treat source data problems as errors (exit 2) instead of warnings"),
+        .init("frames", help: "JSON Lines file: one frame a line (lon, lat, zoom, bearing, pitch, width, height, ratio, output); missing fields come from these options"),
+        .init("png-level", help: "PNG compression: default (zlib 6, adaptive filters) or fast (zlib 3, no filters)"),
+        .init("jobs", "j", help: "PNG encoder threads for --frames (default: the number of cores)"),
+        .init("quiet", "q", value: false, help: "no progress bar or summary on stderr"),
         .init("help", value: false, help: "show this help"),
     ]
 
     static let help = """
     usage: glmap render --style FILE --output FILE [--width 512] [--height 512] [--ratio 1]
                         [--lon X --lat Y] [--zoom Z] [--bearing B] [--pitch P]
-                        [--backend auto|gpu|cpu] [--strict]
+                        [--backend auto|gpu|cpu] [--strict] [--png-level default|fast]
+           glmap render --style FILE --frames FRAMES.jsonl [options as defaults] [--jobs N] [--quiet]
 
     Renders a MapLibre style headlessly (OpenGL ES 3 through EGL) and writes a PNG.
     Camera flags override the style's own center/zoom/bearing/pitch.
+    With --frames, every line of FRAMES.jsonl is one frame of the same scene (parsed, evaluated and
+    uploaded once); the whole file is checked before anything is rendered.
 
     options:
     \(CommandLineArguments.helpLines(options))
@@ -42,6 +49,7 @@ public enum RenderCommand {
             return 0
         }
         guard let stylePath = a.string("style") else { throw UsageError("missing --style FILE (see glmap render --help)") }
+        let compression = try pngCompression(a.string("png-level"))
         let output = a.string("output") ?? "out.png"
         let opts = RenderOptions(width: try a.int("width") ?? 512, height: try a.int("height") ?? 512,
                                  ratio: try a.double("ratio") ?? 1, longitude: try a.double("lon"),
@@ -52,7 +60,14 @@ public enum RenderCommand {
         guard let backend = Backend(rawValue: backendName) else {
             throw UsageError("--backend expects auto, gpu or cpu, got \"\(backendName)\"")
         }
-        if output != "-" {
+        var frames: [FrameSpec]?
+        if let framesPath = a.string("frames") {
+            if a.string("output") != nil { throw UsageError("--output and --frames exclude each other: each frame line names its own \"output\"") }
+            frames = try FramesFile.load(path: framesPath, defaults: opts)
+        }
+        let jobs = try a.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
+        guard jobs >= 1 else { throw UsageError("--jobs expects at least 1, got \(jobs)") }
+        if frames == nil && output != "-" {
             let dir = (output as NSString).deletingLastPathComponent
             var isDir: ObjCBool = false
             if !dir.isEmpty && !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
@@ -67,6 +82,19 @@ public enum RenderCommand {
             scene = try Scene(styleFile: stylePath, strict: a.flag("strict"))
         }
         for w in scene.warnings { io.writeStderr("glmap: warning: \(w)\n") }
+        if let frames {
+            let batch = try BatchRenderer(scene: scene, backend: backend)
+            if let reason = batch.fallbackReason {
+                io.writeStderr("glmap: no usable EGL/GLES (\(reason)); rendering on the CPU\n")
+            }
+            let progress = BatchProgress(total: frames.count, mode: BatchProgress.mode(quiet: a.flag("quiet")), write: io.writeStderr)
+            let pool = EncoderPool(workers: jobs, compression: compression)
+            try batch.run(count: frames.count, options: { frames[$0].options }, deliver: { i in
+                let path = frames[i].output
+                return { bytes in try AtomicFileWriter.write(bytes, to: path) }
+            }, pool: pool, progress: progress)
+            return 0
+        }
         let renderer = MapRenderer(backend: backend)
         try renderer.prepare()
         if let reason = renderer.fallbackReason {
@@ -74,11 +102,20 @@ public enum RenderCommand {
         }
         let image = try renderer.render(scene, options: opts).unpremultiplied()
         if output == "-" {
-            io.writeStdout(try PNGEncoder.encode(image))
+            io.writeStdout(try PNGEncoder.encode(image, compression: compression))
         } else {
-            try PNGEncoder.write(image, to: output)
+            try PNGEncoder.write(image, to: output, compression: compression)
         }
         return 0
+    }
+
+    /// `--png-level` → the encoder setting.
+    static func pngCompression(_ name: String?) throws -> PNGCompression {
+        switch name ?? "default" {
+        case "default": return .default
+        case "fast": return .fast
+        default: throw UsageError("--png-level expects default or fast, got \"\(name!)\"")
+        }
     }
 }
 

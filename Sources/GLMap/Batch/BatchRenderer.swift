@@ -1,0 +1,169 @@
+// Batch rendering — contract
+// Input: one `Scene` and a sequence of frames (render options, each with a delivery for its PNG).
+// Output: every frame rendered, PNG-encoded on an `EncoderPool` and delivered, in any order.
+// Work done once: parsing and projection (the scene), and — per evaluation key — evaluation,
+// tessellation and GPU upload. The key is the frame's zoom, or floor(zoom) when nothing in the
+// style depends on fractional zoom (no zoom expressions or filters, integer min/maxzoom, no
+// line-dasharray whose cross-fade depends on the fraction); buckets only ever depend on the zoom
+// through those values and floor(zoom) (dash/gradient tile grid, circle tile order). A small
+// LRU keeps `cacheCapacity` keys, so memory stays flat whatever the zoom mix.
+// Pipeline (GPU): draw frame n+1 while frame n's pixels travel through a pixel buffer object
+// (`GLRenderer.beginReadback`/`endReadback`), then hand frame n to the encoder pool, whose
+// bounded queue blocks the GL thread when encoding falls behind. The CPU backend renders each
+// frame with the reference renderer on the calling thread and uses the same pool.
+// Limits: zooms below 0 (256-px tiles at z0) are drawn by the camera at that zoom and evaluated
+// at zoom 0. Threading: use one BatchRenderer from one thread (it owns a GL context).
+import Foundation
+import GLMapCore
+import GLMapGLES
+import GLMapPNG
+import GLMapReference
+import GLMapStyle
+import GLMapTessellation
+
+/// Renders many frames of one scene: shared evaluation/upload, pipelined readback, pooled encoding.
+public final class BatchRenderer {
+    public let scene: Scene
+    /// The backend in use: `.gpu` or `.cpu`.
+    public let activeBackend: Backend
+    /// Why `auto` fell back to the CPU, if it did.
+    public let fallbackReason: String?
+    /// Whether evaluations are shared per floor(zoom) (else per exact zoom).
+    public let keysByIntegerZoom: Bool
+    /// How many evaluation keys (evaluated layers + GPU buffers) are kept.
+    public var cacheCapacity = 3
+    /// How many times the scene was evaluated and tessellated (cache misses).
+    public private(set) var evaluations = 0
+
+    private let gl: GLRenderer?
+    private struct Entry { let key: Double; let layers: [EvaluatedLayer]; let gpu: GPUScene? }
+    private var cache: [Entry] = []
+
+    /// Prepares a renderer for `scene` on `backend` (creating the GL context for the GPU).
+    public init(scene: Scene, backend: Backend = .auto) throws {
+        self.scene = scene
+        keysByIntegerZoom = !BatchRenderer.dependsOnFractionalZoom(scene.style)
+        switch backend {
+        case .cpu:
+            gl = nil; activeBackend = .cpu; fallbackReason = nil
+        case .gpu:
+            gl = try GLRenderer(); activeBackend = .gpu; fallbackReason = nil
+        case .auto:
+            var reason: String?
+            var context: HeadlessContext?
+            do { context = try HeadlessContext() } catch { reason = "\(error)" }
+            if let context {
+                gl = try GLRenderer(context: context); activeBackend = .gpu
+            } else {
+                gl = nil; activeBackend = .cpu
+            }
+            fallbackReason = reason
+        }
+    }
+
+    /// Whether any layer's output can change between two zooms with the same integer part.
+    public static func dependsOnFractionalZoom(_ style: StyleDocument) -> Bool {
+        for layer in style.layers {
+            if layer.minzoom.isFinite && layer.minzoom != layer.minzoom.rounded(.down) { return true }
+            if layer.maxzoom.isFinite && layer.maxzoom != layer.maxzoom.rounded(.down) { return true }
+            if let f = layer.filter, !f.isZoomConstant { return true }
+            for (name, value) in layer.values {
+                if !value.expression.isZoomConstant || name == "line-dasharray" { return true }
+            }
+        }
+        return false
+    }
+
+    /// The cache key of a camera zoom.
+    public func evaluationKey(zoom: Double) -> Double {
+        let z = max(0, zoom)
+        return keysByIntegerZoom ? z.rounded(.down) : z
+    }
+
+    private func entry(zoom: Double) throws -> Entry {
+        let key = evaluationKey(zoom: zoom)
+        if let i = cache.firstIndex(where: { $0.key == key }) {
+            let e = cache.remove(at: i)
+            cache.append(e)
+            return e
+        }
+        evaluations += 1
+        let layers = scene.evaluatedLayers(zoom: max(0, zoom))
+        var gpu: GPUScene?
+        if let gl {
+            if cache.count >= max(1, cacheCapacity) { cache.removeFirst() }  // free GPU memory first
+            gpu = try gl.upload(layers.map { Bucket.make($0) })
+        } else if cache.count >= max(1, cacheCapacity) {
+            cache.removeFirst()
+        }
+        // The GPU path keeps only the uploaded buffers; the CPU path keeps the evaluated layers.
+        let e = Entry(key: key, layers: gpu == nil ? layers : [], gpu: gpu)
+        cache.append(e)
+        return e
+    }
+
+    private func view(_ o: RenderOptions) -> ViewTransform {
+        ViewTransform(camera: o.camera(default: scene.style.camera), width: Double(o.width), height: Double(o.height))
+    }
+
+    private func checkCPUSize(_ o: RenderOptions) throws {
+        let w = (Double(o.width) * o.ratio).rounded(), h = (Double(o.height) * o.ratio).rounded()
+        guard w <= Double(MapRenderer.maxCPUImageSize), h <= Double(MapRenderer.maxCPUImageSize) else {
+            throw InputFailure("image size \(Int(w))x\(Int(h)) device pixels exceeds the CPU backend's limit of \(MapRenderer.maxCPUImageSize)x\(MapRenderer.maxCPUImageSize)")
+        }
+    }
+
+    /// Renders one frame synchronously (premultiplied), sharing the evaluation cache.
+    public func render(_ options: RenderOptions) throws -> RGBAImage {
+        let v = view(options)
+        let e = try entry(zoom: v.camera.zoom)
+        guard let gl, let gpu = e.gpu else {
+            try checkCPUSize(options)
+            return ReferenceRenderer().render(e.layers, view: v, ratio: options.ratio)
+        }
+        try gl.draw(gpu, view: v, ratio: options.ratio)
+        return try gl.readback()
+    }
+
+    /// Renders `count` frames in order; frame `i` has `options(i)` and its PNG goes to `deliver(i)`
+    /// on an encoder thread. Returns when every frame is delivered; throws the first failure
+    /// (frames delivered before it stay delivered).
+    @discardableResult
+    public func run(count: Int, options: (Int) throws -> RenderOptions, deliver: (Int) -> EncoderPool.Delivery,
+                    pool: EncoderPool, progress: BatchProgress? = nil) throws -> Int {
+        var failure: Error?
+        do {
+            if let gl {
+                var pending: (ticket: ReadbackTicket, index: Int)?
+                for i in 0..<count {
+                    let o = try options(i)
+                    let v = view(o)
+                    let e = try entry(zoom: v.camera.zoom)
+                    try gl.draw(e.gpu!, view: v, ratio: o.ratio)
+                    let ticket = try gl.beginReadback()
+                    if let p = pending {
+                        try pool.submit(try gl.endReadback(p.ticket), deliver: deliver(p.index))
+                    }
+                    pending = (ticket, i)
+                    progress?.update(pool.completed)
+                }
+                if let p = pending {
+                    try pool.submit(try gl.endReadback(p.ticket), deliver: deliver(p.index))
+                }
+            } else {
+                for i in 0..<count {
+                    let o = try options(i)
+                    try pool.submit(try render(o), deliver: deliver(i))
+                    progress?.update(pool.completed)
+                }
+            }
+        } catch {
+            failure = error
+        }
+        // Always drain the pool: frames already rendered are finished and written.
+        do { try pool.finish() } catch { if failure == nil { failure = error } }
+        progress?.finish(pool.completed)
+        if let failure { throw failure }
+        return pool.completed
+    }
+}

@@ -1,0 +1,103 @@
+// Encoder pool — contract
+// Input: premultiplied frames from the GL thread, each with a delivery closure. Output: each frame
+// unpremultiplied, PNG-encoded and handed to its delivery closure (which writes the file or the
+// MBTiles row) on one of `workers` threads. Invariants: at most `capacity` frames wait in the
+// queue (`submit` blocks while it is full), so memory stays flat however many frames there are;
+// after the first failure no new work starts, and `submit`/`finish` rethrow that failure.
+// Threading: `submit` and `finish` from one producer thread; deliveries run concurrently.
+import Foundation
+import GLMapCore
+import GLMapPNG
+
+/// A fixed set of threads that encode frames as PNG and deliver the bytes, behind a bounded queue.
+public final class EncoderPool: @unchecked Sendable {
+    /// Receives a frame's PNG bytes on a worker thread.
+    public typealias Delivery = @Sendable ([UInt8]) throws -> Void
+
+    private struct Job { let image: RGBAImage; let deliver: Delivery }
+
+    private let condition = NSCondition()
+    private var queue: [Job] = []
+    private var head = 0
+    private var closed = false
+    private var running = 0
+    private var failure: Error?
+    private var done = 0
+    private var threads: [Thread] = []
+    private let capacity: Int
+    private let compression: PNGCompression
+
+    /// Starts `workers` encoder threads with room for `capacity` waiting frames.
+    public init(workers: Int, capacity: Int? = nil, compression: PNGCompression = .default) {
+        let n = max(1, workers)
+        self.capacity = max(1, capacity ?? n * 2)
+        self.compression = compression
+        for i in 0..<n {
+            let t = Thread { [unowned self] in self.work() }
+            t.name = "glmap-encoder-\(i)"
+            t.stackSize = 1 << 20
+            threads.append(t)
+        }
+        running = n
+        threads.forEach { $0.start() }
+    }
+
+    /// Frames encoded and delivered so far.
+    public var completed: Int {
+        condition.lock(); defer { condition.unlock() }
+        return done
+    }
+
+    /// Queues a frame (blocks while the queue is full); rethrows an earlier worker failure.
+    public func submit(_ image: RGBAImage, deliver: @escaping Delivery) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.count - head >= capacity && failure == nil { condition.wait() }
+        if let failure { throw failure }
+        precondition(!closed, "EncoderPool.submit after finish")
+        queue.append(Job(image: image, deliver: deliver))
+        condition.broadcast()
+    }
+
+    /// Waits for every queued frame, stops the threads, and rethrows the first failure.
+    public func finish() throws {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        while running > 0 { condition.wait() }
+        let f = failure
+        condition.unlock()
+        if let f { throw f }
+    }
+
+    private func work() {
+        condition.lock()
+        while true {
+            while head == queue.count && !closed && failure == nil { condition.wait() }
+            if failure != nil || head == queue.count { break }
+            let job = queue[head]
+            queue[head] = Job(image: RGBAImage(width: 0, height: 0, pixels: []), deliver: { _ in })
+            head += 1
+            if head > 64 && head * 2 > queue.count {
+                queue.removeFirst(head)
+                head = 0
+            }
+            condition.broadcast()
+            condition.unlock()
+            var error: Error?
+            do {
+                let png = try PNGEncoder.encode(job.image.unpremultiplied(), compression: compression)
+                try job.deliver(png)
+            } catch let e {
+                error = e
+            }
+            condition.lock()
+            if let error, failure == nil { failure = error }
+            if error == nil { done += 1 }
+            condition.broadcast()
+        }
+        running -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import GLMapCore
+import GLMapPNG
+
+/// `glmap tiles`: renders an XYZ tile pyramid of one style to DIR/z/x/y.png or an MBTiles file.
+public enum TilesCommand {
+    static let options: [CommandLineArguments.Option] = [
+        .init("style", "s", help: "style JSON file (MapLibre style spec v8)"),
+        .init("zoom", "z", help: "zoom levels: Z or Z0-Z1 (e.g. 0-5)"),
+        .init("bbox", help: "W,S,E,N in degrees (default: the whole world)"),
+        .init("tile-size", help: "256 or 512 CSS px (default 256; a 256-px tile at z is the 512-px world at z-1)"),
+        .init("ratio", "r", help: "pixel ratio 1 or 2 (default 1; 2 writes y@2x.png)"),
+        .init("output", "o", help: "directory (DIR/z/x/y.png) or FILE.mbtiles"),
+        .init("jobs", "j", help: "PNG encoder threads (default: the number of cores)"),
+        .init("shard", help: "I/N: render only the tiles at positions ≡ I (mod N), 0 ≤ I < N"),
+        .init("png-level", help: "PNG compression: default or fast"),
+        .init("backend", help: "auto (default), gpu or cpu"),
+        .init("strict", value: false, help: "treat source data problems as errors (exit 2)"),
+        .init("quiet", "q", value: false, help: "no progress bar or summary on stderr"),
+        .init("help", value: false, help: "show this help"),
+    ]
+
+    static let help = """
+    usage: glmap tiles --style FILE --zoom 0-5 --output DIR|FILE.mbtiles [--bbox W,S,E,N]
+                       [--tile-size 256|512] [--ratio 1|2] [--jobs N] [--shard I/N]
+
+    Renders every tile of the zoom range inside the box from one scene (parsed, evaluated and
+    uploaded once per zoom). MBTiles rows are in TMS order; the file appears only when complete.
+
+    options:
+    \(CommandLineArguments.helpLines(options))
+
+    exit codes: 0 ok, 1 render or I/O failure, 2 invalid input or usage
+
+    """
+
+    public static func run(_ args: [String], io: CommandIO) throws -> Int32 {
+        let a = try CommandLineArguments(args, options: options)
+        if a.flag("help") {
+            io.writeStdout(Array(help.utf8))
+            return 0
+        }
+        guard let stylePath = a.string("style") else { throw UsageError("missing --style FILE (see glmap tiles --help)") }
+        guard let zoomText = a.string("zoom") else { throw UsageError("missing --zoom Z0-Z1 (see glmap tiles --help)") }
+        guard let output = a.string("output") else { throw UsageError("missing --output DIR or FILE.mbtiles") }
+        let bbox = try a.string("bbox").map(Pyramid.BBox.parse) ?? .world
+        let pyramid = try Pyramid(zooms: Pyramid.parseZooms(zoomText), bbox: bbox)
+        let tileSize = try a.int("tile-size") ?? 256
+        guard tileSize == 256 || tileSize == 512 else { throw UsageError("--tile-size expects 256 or 512, got \(tileSize)") }
+        let ratio = try a.double("ratio") ?? 1
+        guard ratio == 1 || ratio == 2 else { throw UsageError("--ratio expects 1 or 2, got \(ratio)") }
+        let jobs = try a.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
+        guard jobs >= 1 else { throw UsageError("--jobs expects at least 1, got \(jobs)") }
+        let shard = try a.string("shard").map(Pyramid.parseShard) ?? (index: 0, count: 1)
+        let compression = try RenderCommand.pngCompression(a.string("png-level"))
+        let backendName = a.string("backend") ?? "auto"
+        guard let backend = Backend(rawValue: backendName) else { throw UsageError("--backend expects auto, gpu or cpu, got \"\(backendName)\"") }
+
+        let tiles = pyramid.shard(shard.index, of: shard.count)
+        let mbtiles = output.lowercased().hasSuffix(".mbtiles")
+        if !mbtiles {
+            // Create DIR/z/x for this shard's tiles up front (the encoder threads only write files).
+            var columns: Set<String> = []
+            for t in tiles { columns.insert("\(output)/\(t.z)/\(t.x)") }
+            for c in columns.sorted() {
+                do { try FileManager.default.createDirectory(atPath: c, withIntermediateDirectories: true) } catch {
+                    throw IOFailure(path: c, message: "cannot create the tile directory: \(error.localizedDescription)")
+                }
+            }
+        }
+
+        let scene = try Scene(styleFile: stylePath, strict: a.flag("strict"))
+        for w in scene.warnings { io.writeStderr("glmap: warning: \(w)\n") }
+        let batch = try BatchRenderer(scene: scene, backend: backend)
+        if let reason = batch.fallbackReason {
+            io.writeStderr("glmap: no usable EGL/GLES (\(reason)); rendering on the CPU\n")
+        }
+        let writer = mbtiles ? try MBTilesWriter(path: output, metadata: MBTilesWriter.metadata(
+            name: ((stylePath as NSString).lastPathComponent as NSString).deletingPathExtension.replacingOccurrences(of: ".style", with: ""),
+            pyramid: pyramid, tileSize: tileSize, ratio: ratio,
+            description: shard.count > 1 ? "shard \(shard.index)/\(shard.count) of the pyramid" : nil)) : nil
+        let progress = BatchProgress(total: tiles.count, mode: BatchProgress.mode(quiet: a.flag("quiet")), noun: "tiles", write: io.writeStderr)
+        let pool = EncoderPool(workers: jobs, compression: compression)
+        do {
+            try batch.run(count: tiles.count, options: { tiles[$0].renderOptions(tileSize: tileSize, ratio: ratio) }, deliver: { i in
+                let tile = tiles[i]
+                if let writer { return { try writer.add(tile, png: $0) } }
+                let path = tile.path(in: output, ratio: ratio)
+                return { try AtomicFileWriter.write($0, to: path) }
+            }, pool: pool, progress: progress)
+            try writer?.finish()
+        } catch {
+            writer?.abandon()
+            throw error
+        }
+        return 0
+    }
+}

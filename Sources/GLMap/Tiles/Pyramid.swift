@@ -1,0 +1,98 @@
+import Foundation
+import GLMapCore
+
+/// The tiles of a zoom range inside a bounding box, in a fixed order (z, then x, then y), and
+/// deterministic shards of them: shard `i` of `n` is every tile whose position in that order is
+/// ≡ i (mod n), so the shards are disjoint, their union is the pyramid, and each gets a fair mix
+/// of cheap low-zoom and dense high-zoom tiles.
+public struct Pyramid: Equatable, Sendable {
+    /// A longitude/latitude box in degrees.
+    public struct BBox: Equatable, Sendable {
+        public var west, south, east, north: Double
+        /// The whole Web Mercator world.
+        public static let world = BBox(west: -180, south: -WebMercator.maxLatitude, east: 180, north: WebMercator.maxLatitude)
+
+        public init(west: Double, south: Double, east: Double, north: Double) {
+            self.west = west; self.south = south; self.east = east; self.north = north
+        }
+
+        /// Parses "W,S,E,N" (degrees).
+        public static func parse(_ text: String) throws -> BBox {
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 4, let w = parts[0], let s = parts[1], let e = parts[2], let n = parts[3],
+                  [w, s, e, n].allSatisfy({ $0.isFinite }) else {
+                throw InputFailure("--bbox expects W,S,E,N in degrees (e.g. -10,35,30,60), got \"\(text)\"")
+            }
+            guard w >= -180, e <= 180, w < e else { throw InputFailure("--bbox: need -180 ≤ west < east ≤ 180, got west \(w), east \(e)") }
+            guard s >= -90, n <= 90, s < n else { throw InputFailure("--bbox: need -90 ≤ south < north ≤ 90, got south \(s), north \(n)") }
+            return BBox(west: w, south: s, east: e, north: n)
+        }
+    }
+
+    public var zooms: ClosedRange<Int>
+    public var bbox: BBox
+
+    public init(zooms: ClosedRange<Int>, bbox: BBox = .world) throws {
+        guard zooms.lowerBound >= 0, zooms.upperBound <= TileAddress.maxZoom else {
+            throw InputFailure("zooms must be between 0 and \(TileAddress.maxZoom), got \(zooms.lowerBound)-\(zooms.upperBound)")
+        }
+        self.zooms = zooms
+        self.bbox = bbox
+    }
+
+    /// Parses "Z" or "Z0-Z1".
+    public static func parseZooms(_ text: String) throws -> ClosedRange<Int> {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+        if parts.count == 1, let z = parts[0] { return z...z }
+        guard parts.count == 2, let a = parts[0], let b = parts[1], a <= b else {
+            throw InputFailure("--zoom expects Z or Z0-Z1 with Z0 ≤ Z1 (e.g. 0-5), got \"\(text)\"")
+        }
+        return a...b
+    }
+
+    /// The x and y ranges covered at zoom `z` (edges touching a tile boundary do not add a tile).
+    public func range(z: Int) -> (x: ClosedRange<Int>, y: ClosedRange<Int>) {
+        let nw = TileAddress.containing(lon: bbox.west, lat: bbox.north, z: z)
+        // Step just inside the east/south edges so a box ending on a tile edge stops there.
+        let n = Double(1 << z)
+        let seProjected = WebMercator.project(lon: bbox.east, lat: max(bbox.south, -WebMercator.maxLatitude))
+        let ex = max(Int((seProjected.x * n).rounded(.up)) - 1, nw.x)
+        let sy = max(Int((min(seProjected.y, 1) * n).rounded(.up)) - 1, nw.y)
+        return (nw.x...min(ex, (1 << z) - 1), nw.y...min(sy, (1 << z) - 1))
+    }
+
+    /// Number of tiles.
+    public var count: Int {
+        zooms.reduce(0) { total, z in let r = range(z: z); return total + r.x.count * r.y.count }
+    }
+
+    /// Every tile, in order: by zoom, then x, then y.
+    public var tiles: [TileAddress] { shard(0, of: 1) }
+
+    /// Shard `index` (0-based) of `count`: the tiles at positions ≡ index (mod count).
+    public func shard(_ index: Int, of count: Int) -> [TileAddress] {
+        precondition(count >= 1 && (0..<count).contains(index), "shard index out of range")
+        var out: [TileAddress] = []
+        out.reserveCapacity(self.count / count + 1)
+        var position = 0
+        for z in zooms {
+            let r = range(z: z)
+            for x in r.x {
+                for y in r.y {
+                    if position % count == index { out.append(TileAddress(unchecked: z, x, y)) }
+                    position += 1
+                }
+            }
+        }
+        return out
+    }
+
+    /// Parses "I/N" (0 ≤ I < N).
+    public static func parseShard(_ text: String) throws -> (index: Int, count: Int) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 2, let i = parts[0], let n = parts[1], n >= 1, (0..<n).contains(i) else {
+            throw InputFailure("--shard expects I/N with 0 ≤ I < N (e.g. 0/4 … 3/4), got \"\(text)\"")
+        }
+        return (i, n)
+    }
+}

@@ -1,0 +1,84 @@
+// Tile addressing — contract
+// XYZ ("slippy map") tiles: at zoom z the Web Mercator world is 2^z × 2^z tiles, x east from
+// −180°, y south from +85.0511°. Inputs are checked (0 ≤ z ≤ 30, 0 ≤ x, y < 2^z). Outputs: the
+// tile's bounds in degrees, its TMS row (MBTiles counts rows from the south), its file name
+// (`y.png`, or `y@2x.png` for pixel ratio 2), and the camera that draws it: centered on the
+// tile, at zoom z for 512-px tiles and z − 1 for 256-px tiles (a 256-px tile at z is the 512-px
+// world at z − 1, as tileserver-gl renders it). The camera draws everything in the tile's
+// viewport, so features crossing its edges are drawn on both sides, never cut.
+import Foundation
+import GLMapCore
+
+/// One XYZ tile.
+public struct TileAddress: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let z: Int
+    public let x: Int
+    public let y: Int
+
+    /// The deepest zoom accepted.
+    public static let maxZoom = 30
+
+    /// A tile; throws when z, x or y is out of range.
+    public init(z: Int, x: Int, y: Int) throws {
+        guard (0...TileAddress.maxZoom).contains(z) else { throw InputFailure("tile zoom must be between 0 and \(TileAddress.maxZoom), got \(z)") }
+        let n = 1 << z
+        guard (0..<n).contains(x), (0..<n).contains(y) else {
+            throw InputFailure("tile \(z)/\(x)/\(y) does not exist: x and y must be between 0 and \(n - 1) at zoom \(z)")
+        }
+        self.z = z; self.x = x; self.y = y
+    }
+
+    init(unchecked z: Int, _ x: Int, _ y: Int) { self.z = z; self.x = x; self.y = y }
+
+    public var description: String { "\(z)/\(x)/\(y)" }
+
+    public static func < (a: TileAddress, b: TileAddress) -> Bool { (a.z, a.x, a.y) < (b.z, b.x, b.y) }
+
+    /// The MBTiles (TMS) row: rows counted from the south.
+    public var tmsRow: Int { (1 << z) - 1 - y }
+
+    /// The tile whose TMS row is `row`.
+    public static func fromTMS(z: Int, x: Int, row: Int) throws -> TileAddress {
+        try TileAddress(z: z, x: x, y: (1 << max(0, min(z, maxZoom))) - 1 - row)
+    }
+
+    /// West, south, east, north in degrees.
+    public var bounds: (west: Double, south: Double, east: Double, north: Double) {
+        let n = Double(1 << z)
+        let nw = WebMercator.unproject(x: Double(x) / n, y: Double(y) / n)
+        let se = WebMercator.unproject(x: Double(x + 1) / n, y: Double(y + 1) / n)
+        return (nw.lon, se.lat, se.lon, nw.lat)
+    }
+
+    /// The tile containing a point at zoom `z` (latitudes clamped to Web Mercator's range).
+    public static func containing(lon: Double, lat: Double, z: Int) -> TileAddress {
+        let n = 1 << z
+        let p = WebMercator.project(lon: min(max(lon, -180), 180),
+                                    lat: min(max(lat, -WebMercator.maxLatitude), WebMercator.maxLatitude))
+        let x = min(max(Int((p.x * Double(n)).rounded(.down)), 0), n - 1)
+        let y = min(max(Int((p.y * Double(n)).rounded(.down)), 0), n - 1)
+        return TileAddress(unchecked: z, x, y)
+    }
+
+    /// `y.png`, or `y@2x.png` (any ratio r ≠ 1 gives `@<r>x`).
+    public func fileName(ratio: Double) -> String {
+        guard ratio != 1 else { return "\(y).png" }
+        let r = ratio == ratio.rounded() ? String(Int(ratio)) : String(ratio)
+        return "\(y)@\(r)x.png"
+    }
+
+    /// `dir/z/x/y.png` (with the ratio suffix).
+    public func path(in directory: String, ratio: Double) -> String {
+        "\(directory)/\(z)/\(x)/\(fileName(ratio: ratio))"
+    }
+
+    /// The render options that draw this tile: `tileSize` CSS px (256 or 512) at `ratio`.
+    public func renderOptions(tileSize: Int, ratio: Double) -> RenderOptions {
+        let n = Double(1 << z)
+        let center = WebMercator.unproject(x: (Double(x) + 0.5) / n, y: (Double(y) + 0.5) / n)
+        // World = 512·2^zoom CSS px, and the tile must be tileSize px: zoom = z + log2(tileSize / 512).
+        let zoom = Double(z) + log2(Double(tileSize) / 512)
+        return RenderOptions(width: tileSize, height: tileSize, ratio: ratio, longitude: center.lon, latitude: center.lat,
+                             zoom: zoom, bearing: 0, pitch: 0)
+    }
+}
