@@ -20,6 +20,32 @@ struct StrokePiece {
     var bx = 0.0, by = 0.0, cx = 0.0, cy = 0.0
     /// body: the range along the direction; bevel: `lo` is the chord shift outset·(1 − cos½θ).
     var lo = 0.0, hi = 0.0
+    /// Line vertices (indices into `StrokeGeometry.vertexDistances`) whose distance along the
+    /// line the piece carries: a segment body runs from `v0` (at `lo`) to `v1` (at `hi`); joins
+    /// and caps have the distance of their vertex (`v0 == v1`).
+    var v0 = 0, v1 = 0
+
+    /// How far along the piece (0…1 from `v0` to `v1`) a point inside it lies.
+    @inline(__always)
+    func progress(_ px: Double, _ py: Double) -> Double {
+        guard kind == .body, v0 != v1, hi > lo else { return 0 }
+        let along = (px - x) * ax + (py - y) * ay
+        return min(max((along - lo) / (hi - lo), 0), 1)
+    }
+
+    /// Distance across the line (plane px, unsigned) of a point inside the piece: perpendicular
+    /// to the segment for bodies and caps (a cap disc keeps its segment direction in ax, ay),
+    /// the distance from the vertex for join discs and the join distance for miters and bevels.
+    @inline(__always)
+    func across(_ px: Double, _ py: Double, distance d: Double) -> Double {
+        switch kind {
+        case .body, .disc:
+            guard ax != 0 || ay != 0 else { return d }
+            return abs((px - x) * -ay + (py - y) * ax)
+        case .miter, .bevel:
+            return d
+        }
+    }
 
     /// Distance from the centre line (plane px) and the unit direction it grows in, or nil when
     /// (px, py) is outside the piece's region.
@@ -89,6 +115,10 @@ struct StrokeGeometry {
 
     private var pts: [Double] = []
     private var dirs: [Double] = []
+    /// Distance along the line (input units, before `line-offset`) of each vertex of the last
+    /// `append`, from its first point; a closed ring repeats its first vertex at the end (index
+    /// n) with the ring's full length.
+    private(set) var vertexDistances: [Double] = []
 
     init(join: LineJoinStyle, cap: LineCapStyle, miterLimit: Double, roundLimit: Double, offset: Double, outset: Double) {
         self.join = join; self.cap = cap; self.miterLimit = miterLimit; self.roundLimit = roundLimit
@@ -120,6 +150,15 @@ struct StrokeGeometry {
             let len = (dx * dx + dy * dy).squareRoot()
             dirs.append(dx / len); dirs.append(dy / len)
         }
+        vertexDistances.removeAll(keepingCapacity: true)
+        var travelled = 0.0
+        vertexDistances.append(0)
+        for s in 0..<segCount {
+            let j = (s + 1) % n
+            let dx = pts[2 * j] - pts[2 * s], dy = pts[2 * j + 1] - pts[2 * s + 1]
+            travelled += (dx * dx + dy * dy).squareRoot()
+            vertexDistances.append(travelled)
+        }
         // Incoming / outgoing segment of vertex v (nil at open ends).
         func incoming(_ v: Int) -> Int? { v > 0 ? v - 1 : (closed ? segCount - 1 : nil) }
         func outgoing(_ v: Int) -> Int? { v < segCount ? v : nil }
@@ -142,26 +181,27 @@ struct StrokeGeometry {
             let tx = dirs[2 * s], ty = dirs[2 * s + 1]
             let len = (pts[2 * j] - pts[2 * s]) * tx + (pts[2 * j + 1] - pts[2 * s + 1]) * ty
             guard len > 0 else { continue }
-            out.append(StrokePiece(kind: .body, x: pts[2 * s], y: pts[2 * s + 1], ax: tx, ay: ty, lo: 0, hi: len))
+            out.append(StrokePiece(kind: .body, x: pts[2 * s], y: pts[2 * s + 1], ax: tx, ay: ty, lo: 0, hi: len,
+                                   v0: s, v1: s + 1))
         }
         for v in 0..<n {
             let x = pts[2 * v], y = pts[2 * v + 1]
             guard let a = incoming(v), let b = outgoing(v) else { continue }
-            appendJoin(x, y, dirs[2 * a], dirs[2 * a + 1], dirs[2 * b], dirs[2 * b + 1], to: &out)
+            appendJoin(x, y, dirs[2 * a], dirs[2 * a + 1], dirs[2 * b], dirs[2 * b + 1], vertex: v, to: &out)
         }
         if !closed {
-            appendCap(pts[0], pts[1], -dirs[0], -dirs[1], to: &out)
+            appendCap(pts[0], pts[1], -dirs[0], -dirs[1], vertex: 0, to: &out)
             let l = 2 * (segCount - 1)
-            appendCap(pts[2 * n - 2], pts[2 * n - 1], dirs[l], dirs[l + 1], to: &out)
+            appendCap(pts[2 * n - 2], pts[2 * n - 1], dirs[l], dirs[l + 1], vertex: n - 1, to: &out)
         }
     }
 
     /// A cap at an open end; (tx, ty) points away from the line.
-    private func appendCap(_ x: Double, _ y: Double, _ tx: Double, _ ty: Double, to out: inout [StrokePiece]) {
+    private func appendCap(_ x: Double, _ y: Double, _ tx: Double, _ ty: Double, vertex: Int, to out: inout [StrokePiece]) {
         switch cap {
         case .butt: break
-        case .square: out.append(StrokePiece(kind: .body, x: x, y: y, ax: tx, ay: ty, lo: 0, hi: outset))
-        case .round: out.append(StrokePiece(kind: .disc, x: x, y: y, ax: 0, ay: 0))
+        case .square: out.append(StrokePiece(kind: .body, x: x, y: y, ax: tx, ay: ty, lo: 0, hi: outset, v0: vertex, v1: vertex))
+        case .round: out.append(StrokePiece(kind: .disc, x: x, y: y, ax: tx, ay: ty, v0: vertex, v1: vertex))
         }
     }
 
@@ -169,7 +209,7 @@ struct StrokeGeometry {
     /// join: round below `roundLimit` and bevel below 1.05 become miter, miter above
     /// `miterLimit` becomes bevel (miter length = 1 / cos(θ/2)).
     private func appendJoin(_ x: Double, _ y: Double, _ t1x: Double, _ t1y: Double, _ t2x: Double, _ t2y: Double,
-                            to out: inout [StrokePiece]) {
+                            vertex v: Int, to out: inout [StrokePiece]) {
         let cross = t1x * t2y - t1y * t2x, dot = t1x * t2x + t1y * t2y
         if abs(cross) < 1e-12 && dot > 0 { return }           // straight on: the bodies meet exactly
         // Segment normals and the join normal (their bisector).
@@ -184,21 +224,21 @@ struct StrokeGeometry {
         if kind == .miter && miterLength > miterLimit { kind = .bevel }
         if kind == .bevel && miterLength < 1.05 && join == .bevel { kind = .miter }
         if kind == .round {
-            out.append(StrokePiece(kind: .disc, x: x, y: y, ax: 0, ay: 0))
+            out.append(StrokePiece(kind: .disc, x: x, y: y, ax: 0, ay: 0, v0: v, v1: v))
             return
         }
         guard abs(cross) >= 1e-12 else { return }             // a U-turn: no outer side to fill
         let s: Double = cross > 0 ? -1 : 1                    // outer normals point away from the turn
         let o1x = s * n1x, o1y = s * n1y, o2x = s * n2x, o2y = s * n2y
         if kind == .miter {
-            out.append(StrokePiece(kind: .miter, x: x, y: y, ax: o1x, ay: o1y, cx: o2x, cy: o2y))
+            out.append(StrokePiece(kind: .miter, x: x, y: y, ax: o1x, ay: o1y, cx: o2x, cy: o2y, v0: v, v1: v))
         } else {
             var bx = o1x + o2x, by = o1y + o2y
             let bl = (bx * bx + by * by).squareRoot()
             bx /= bl; by /= bl
             let c = bx * o1x + by * o1y
             out.append(StrokePiece(kind: .bevel, x: x, y: y, ax: o1x, ay: o1y, bx: bx, by: by, cx: o2x, cy: o2y,
-                                   lo: outset * (1 - c)))
+                                   lo: outset * (1 - c), v0: v, v1: v))
         }
     }
 }
