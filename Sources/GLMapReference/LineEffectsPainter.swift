@@ -9,8 +9,10 @@ import GLMapStyle
 ///   cut into those pieces (`TilePieceSplitter`, buffer = source buffer / 512 of a tile) and each
 ///   piece is stroked on its own (caps at its cut ends) but drawn only inside its own tile.
 ///   Lines spanning more than `TilePieceSplitter.maxTileSpan` tiles are drawn whole.
-/// - Distance: `linesofar` is carried by the line's vertices and varies linearly along each
-///   segment body; joins and caps keep their vertex's value. Without line metrics it is the
+/// - Distance: `linesofar` is carried by the line's vertices: it is affine in each of the two
+///   triangles of a segment's quad (whose ends lie on the join's miter or inner-miter points,
+///   see `StrokePiece.progress`), with MapLibre's extra vertex pair 15 px (at floor(zoom)) from
+///   corners sharper than 75°; joins and round caps keep their vertex's value. Without line metrics it is the
 ///   distance from the piece's first point in tile units (8192 per tile side at zoom z); with
 ///   them it is (start + (end − start) · p) · 32767, where [start, end] is the part of the whole
 ///   line's progress the piece covers and p the progress within the piece. Each vertex value is
@@ -82,6 +84,8 @@ struct LineEffectsPainter {
         let round = layer.cap == .round
         let frameZoom = Int(min(max(0, view.camera.zoom), 60).rounded(.down))
         let tileRatio = Double(sign: .plus, exponent: frameZoom - z, significand: 1) * 512 / Self.tileExtent
+        // MapLibre's sharp-corner vertices sit 15 CSS px from the corner at the integer zoom.
+        let sharpCornerOffset = 15 * ws / (512 * Double(1 << Int(min(floorZoom, 30))))
 
         // Stroke every feature's pieces once (plane px relative to `origin`), for all world copies.
         var strokes: [StrokePiece] = []
@@ -112,6 +116,7 @@ struct LineEffectsPainter {
             }
             var geometry = StrokeGeometry(join: f.join, cap: layer.cap, miterLimit: layer.miterLimit,
                                           roundLimit: layer.roundLimit, offset: f.offset, outset: outset)
+            geometry.sharpCornerOffset = sharpCornerOffset
             for part in f.parts {
                 let metrics = layer.lineMetrics && !part.closed
                 let total = metrics ? Self.length(part.coords) : 0
@@ -131,7 +136,7 @@ struct LineEffectsPainter {
                     guard strokes.count > first else { continue }
                     // Per-vertex values, from distances along the piece (plane px → unit world).
                     let d = geometry.vertexDistances
-                    let length = d.last ?? 0
+                    let length = geometry.lineLength
                     let range: RangeKey? = metrics ? (total > 0 ? RangeKey(start: tp.start / total, end: tp.end / total)
                                                                 : RangeKey(start: 0, end: 1)) : nil
                     var linesofar = [Double](repeating: 0, count: d.count)
@@ -231,7 +236,7 @@ struct LineEffectsPainter {
                             }
                             var a = min(max(min(h.d - (inset - b), outset - h.d) / b, 0), 1)
                             guard a > 0 else { continue }
-                            let t = sp.progress(p.x, p.y)
+                            let t = sp.progress(p.x, p.y, outset: outset)
                             if let dash = f.dash {
                                 let position = (l0 + (l1 - l0) * t) * f.dashScale
                                 let field = dash.field(position, across: sp.across(p.x, p.y, distance: h.d) / outset)

@@ -24,13 +24,43 @@ struct StrokePiece {
     /// line the piece carries: a segment body runs from `v0` (at `lo`) to `v1` (at `hi`); joins
     /// and caps have the distance of their vertex (`v0 == v1`).
     var v0 = 0, v1 = 0
+    /// body: shifts along the line of the quad corners at `lo` and `hi`, in outsets (a: right, b: left).
+    var aLo = 0.0, bLo = 0.0, aHi = 0.0, bHi = 0.0
 
-    /// How far along the piece (0…1 from `v0` to `v1`) a point inside it lies.
+    /// How far along the piece (0…1 from `v0` to `v1`) a point inside it lies. Bodies interpolate
+    /// the way MapLibre's line triangles carry the distance: the quad between the vertex pairs at
+    /// `lo` and `hi` (corners `outset` across the line, shifted along it by `outset` times the
+    /// `aLo`, `bLo`, `aHi`, `bHi` shifts of the right (a) and left (b) corners) is cut along its
+    /// diagonal from the left `lo` corner to the right `hi` corner, and the progress is affine
+    /// in each of the two triangles. With unshifted corners that is the plain projection.
     @inline(__always)
-    func progress(_ px: Double, _ py: Double) -> Double {
+    func progress(_ px: Double, _ py: Double, outset o: Double) -> Double {
         guard kind == .body, v0 != v1, hi > lo else { return 0 }
-        let along = (px - x) * ax + (py - y) * ay
-        return min(max((along - lo) / (hi - lo), 0), 1)
+        let ux = px - x, uy = py - y
+        let u = ux * ax + uy * ay
+        if aLo == 0 && bLo == 0 && aHi == 0 && bHi == 0 {
+            return min(max((u - lo) / (hi - lo), 0), 1)
+        }
+        let v = ux * -ay + uy * ax                      // + towards the right (a) side
+        // Corners in (along, across) coordinates.
+        let a0u = lo + o * aLo, b0u = lo + o * bLo, a1u = hi + o * aHi, b1u = hi + o * bHi
+        @inline(__always) func cross(_ pu: Double, _ pv: Double, _ qu: Double, _ qv: Double) -> Double { pu * qv - pv * qu }
+        // Which side of the diagonal b0 → a1 the point is on, compared with a0.
+        let du = a1u - b0u, dv = 2 * o
+        let side = cross(du, dv, u - b0u, v + o), sideA0 = cross(du, dv, a0u - b0u, 2 * o)
+        let f: Double
+        if side * sideA0 >= 0 {
+            // Triangle (a0, b0, a1): 0 on the edge a0–b0, 1 at a1.
+            let eu = b0u - a0u, ev = -2 * o
+            let den = cross(eu, ev, a1u - a0u, 0)
+            f = den != 0 ? cross(eu, ev, u - a0u, v - o) / den : 0
+        } else {
+            // Triangle (b0, b1, a1): 1 on the edge b1–a1, 0 at b0.
+            let eu = a1u - b1u, ev = 2 * o
+            let den = cross(eu, ev, b0u - b1u, 0)
+            f = den != 0 ? 1 - cross(eu, ev, u - b1u, v + o) / den : 1
+        }
+        return min(max(f, 0), 1)
     }
 
     /// Distance across the line (plane px, unsigned) of a point inside the piece: perpendicular
@@ -112,13 +142,26 @@ struct StrokeGeometry {
     var offset: Double
     /// The outset (half the drawn width, including the antialiasing band) in plane px.
     var outset: Double
+    /// MapLibre's extra vertex pair on each side of corners sharper than 75°, this far (plane px)
+    /// from the corner, which bounds how far a join tilts the distance along the line; 0 = none.
+    var sharpCornerOffset = 0.0
 
     private var pts: [Double] = []
     private var dirs: [Double] = []
     /// Distance along the line (input units, before `line-offset`) of each vertex of the last
     /// `append`, from its first point; a closed ring repeats its first vertex at the end (index
-    /// n) with the ring's full length.
+    /// n) with the ring's full length. Sharp-corner stations follow the vertices.
     private(set) var vertexDistances: [Double] = []
+    /// Length of the line of the last `append` (input units).
+    private(set) var lineLength = 0.0
+    /// Corner shifts of each vertex (see `Corner`).
+    private var corners: [Corner] = []
+
+    /// Where the vertex pairs of a join sit along its two segments, in outsets (MapLibre's rules):
+    /// a miter puts both on the bisector, a bevel or fake-round join up to miter length 2 puts the
+    /// inner one on the inner miter point and the outer one square, sharper joins and caps put
+    /// both square.
+    private struct Corner { var inA = 0.0, inB = 0.0, outA = 0.0, outB = 0.0, sharp = false, isJoin = false }
 
     init(join: LineJoinStyle, cap: LineCapStyle, miterLimit: Double, roundLimit: Double, offset: Double, outset: Double) {
         self.join = join; self.cap = cap; self.miterLimit = miterLimit; self.roundLimit = roundLimit
@@ -159,6 +202,8 @@ struct StrokeGeometry {
             travelled += (dx * dx + dy * dy).squareRoot()
             vertexDistances.append(travelled)
         }
+        lineLength = travelled
+        var squareStart = false, squareEnd = false
         // Incoming / outgoing segment of vertex v (nil at open ends).
         func incoming(_ v: Int) -> Int? { v > 0 ? v - 1 : (closed ? segCount - 1 : nil) }
         func outgoing(_ v: Int) -> Int? { v < segCount ? v : nil }
@@ -176,13 +221,42 @@ struct StrokeGeometry {
             pts = moved
         }
 
+        corners.removeAll(keepingCapacity: true)
+        for v in 0..<n {
+            guard let a = incoming(v), let b = outgoing(v) else { corners.append(Corner()); continue }
+            corners.append(corner(dirs[2 * a], dirs[2 * a + 1], dirs[2 * b], dirs[2 * b + 1]))
+        }
+        let off = sharpCornerOffset
         for s in 0..<segCount {
             let j = (s + 1) % n
             let tx = dirs[2 * s], ty = dirs[2 * s + 1]
             let len = (pts[2 * j] - pts[2 * s]) * tx + (pts[2 * j + 1] - pts[2 * s + 1]) * ty
             guard len > 0 else { continue }
-            out.append(StrokePiece(kind: .body, x: pts[2 * s], y: pts[2 * s + 1], ax: tx, ay: ty, lo: 0, hi: len,
-                                   v0: s, v1: s + 1))
+            let c0 = corners[s], c1 = corners[j]
+            let square = cap == .square && !closed
+            let lo = square && s == 0 ? -outset : 0
+            let hi = square && s == segCount - 1 ? len + outset : len
+            // Stations: (along, a shift, b shift, vertex) where vertex pairs sit on this segment.
+            var stations = [(lo, c0.outA, c0.outB, s)]
+            let segLength = vertexDistances[s + 1] - vertexDistances[s]
+            let after = off > 0 && c0.isJoin && c0.sharp && segLength > 2 * off
+            if after {
+                stations.append((off, 0, 0, vertexDistances.count))
+                vertexDistances.append(vertexDistances[s] + off)
+            }
+            if off > 0 && c1.isJoin && c1.sharp && segLength - (after ? off : 0) > 2 * off {
+                stations.append((len - off, 0, 0, vertexDistances.count))
+                vertexDistances.append(vertexDistances[s + 1] - off)
+            }
+            stations.append((hi, c1.inA, c1.inB, s + 1))
+            for k in 0..<(stations.count - 1) {
+                let p = stations[k], q = stations[k + 1]
+                guard q.0 > p.0 else { continue }
+                out.append(StrokePiece(kind: .body, x: pts[2 * s], y: pts[2 * s + 1], ax: tx, ay: ty, lo: p.0, hi: q.0,
+                                       v0: p.3, v1: q.3, aLo: p.1, bLo: p.2, aHi: q.1, bHi: q.2))
+            }
+            if square && s == 0 { squareStart = true }
+            if square && s == segCount - 1 { squareEnd = true }
         }
         for v in 0..<n {
             let x = pts[2 * v], y = pts[2 * v + 1]
@@ -190,11 +264,43 @@ struct StrokeGeometry {
             appendJoin(x, y, dirs[2 * a], dirs[2 * a + 1], dirs[2 * b], dirs[2 * b + 1], vertex: v, to: &out)
         }
         if !closed {
-            appendCap(pts[0], pts[1], -dirs[0], -dirs[1], vertex: 0, to: &out)
+            // Square caps are part of the end segments' bodies (as they are of MapLibre's quads).
+            if !squareStart { appendCap(pts[0], pts[1], -dirs[0], -dirs[1], vertex: 0, to: &out) }
             let l = 2 * (segCount - 1)
-            appendCap(pts[2 * n - 2], pts[2 * n - 1], dirs[l], dirs[l + 1], vertex: n - 1, to: &out)
+            if !squareEnd { appendCap(pts[2 * n - 2], pts[2 * n - 1], dirs[l], dirs[l + 1], vertex: n - 1, to: &out) }
         }
     }
+
+    /// The corner shifts of a join between directions t1 (in) and t2 (out).
+    private func corner(_ t1x: Double, _ t1y: Double, _ t2x: Double, _ t2y: Double) -> Corner {
+        var c = Corner()
+        c.isJoin = true
+        let n1x = -t1y, n1y = t1x, n2x = -t2y, n2y = t2x
+        let s2 = (n1x + n2x) * (n1x + n2x) + (n1y + n2y) * (n1y + n2y)   // 4·cos²(θ/2)
+        let miterLength = s2 > 0 ? 2 / s2.squareRoot() : Double.infinity
+        c.sharp = s2 < 4 * Self.cosHalfSharpCorner * Self.cosHalfSharpCorner
+        var kind = join
+        if kind == .round && miterLength < roundLimit { kind = .miter }
+        if kind == .miter && !(miterLength <= miterLimit) { kind = .bevel }
+        if kind == .bevel && miterLength < 1.05 && join == .bevel { kind = .miter }
+        switch kind {
+        case .miter:
+            // Both corners on the bisector: e = (n1 + n2)·2/s², so e·N = 1 on either segment.
+            let ex = (n1x + n2x) * 2 / s2, ey = (n1y + n2y) * 2 / s2
+            let in1 = ex * t1x + ey * t1y, out1 = ex * t2x + ey * t2y
+            c.inA = in1; c.inB = -in1; c.outA = out1; c.outB = -out1
+        case .bevel, .round:
+            guard miterLength <= 2 else { break }
+            // The inner corner on the inner miter point, sqrt(m² − 1) back along / forward.
+            let shift = -(max(miterLength * miterLength - 1, 0)).squareRoot()
+            let turnsRight = t1x * t2y - t1y * t2x > 0     // the a side (+N) is the inner side
+            if turnsRight { c.inA = shift; c.outA = -shift } else { c.inB = shift; c.outB = -shift }
+        }
+        return c
+    }
+
+    /// cos(75°/2): joins whose half-angle cosine is below this are sharp corners.
+    static let cosHalfSharpCorner = 0.7933533402912352
 
     /// A cap at an open end; (tx, ty) points away from the line.
     private func appendCap(_ x: Double, _ y: Double, _ tx: Double, _ ty: Double, vertex: Int, to out: inout [StrokePiece]) {
