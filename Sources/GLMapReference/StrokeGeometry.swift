@@ -6,11 +6,12 @@ import GLMapStyle
 /// segment; distance = perpendicular distance to the centre line), a join per interior vertex
 /// (miter: the cone between the two outer normals, distance = the larger of the two
 /// perpendicular distances, so the corner is sharp; bevel: the same cone cut by the chord,
-/// distance measured perpendicular to the chord; round: a disc) and a cap at each open end
-/// (square: a body extended by the outset; round: a disc; butt: nothing). Plane units (world
+/// distance measured perpendicular to the chord; round: that cone of a disc, or up to miter
+/// length 2, or past it a half disc beyond each segment end) and a cap at each open end
+/// (square: the end segment's body extended by the outset; round: a half disc; butt: nothing). Plane units (world
 /// CSS pixels at the view's zoom).
 struct StrokePiece {
-    enum Kind { case body, disc, miter, bevel }
+    enum Kind { case body, disc, wedge, miter, bevel }
     var kind: Kind
     /// Anchor: segment start, disc centre or join vertex.
     var x, y: Double
@@ -72,7 +73,7 @@ struct StrokePiece {
         case .body, .disc:
             guard ax != 0 || ay != 0 else { return d }
             return abs((px - x) * -ay + (py - y) * ax)
-        case .miter, .bevel:
+        case .wedge, .miter, .bevel:
             return d
         }
     }
@@ -89,6 +90,12 @@ struct StrokePiece {
             let s = ux * -ay + uy * ax
             return s >= 0 ? (s, -ay, ax) : (-s, ay, -ax)
         case .disc:
+            // A cap's half disc (ax, ay: outwards) or a whole disc (ax = ay = 0).
+            guard ux * ax + uy * ay >= 0 else { return nil }
+            let d = (ux * ux + uy * uy).squareRoot()
+            return d > 0 ? (d, ux / d, uy / d) : (0, 1, 0)
+        case .wedge:
+            guard inCone(ux, uy) else { return nil }
             let d = (ux * ux + uy * uy).squareRoot()
             return d > 0 ? (d, ux / d, uy / d) : (0, 1, 0)
         case .miter:
@@ -120,7 +127,7 @@ struct StrokePiece {
             let nx = -ay * r, ny = ax * r
             let sx = x + ax * lo, sy = y + ay * lo, ex = x + ax * hi, ey = y + ay * hi
             add(sx + nx, sy + ny); add(sx - nx, sy - ny); add(ex + nx, ey + ny); add(ex - nx, ey - ny)
-        case .disc:
+        case .disc, .wedge:
             add(x - r, y - r); add(x + r, y + r)
         case .miter:
             let k = r / max(1 + ax * cx + ay * cy, 1e-9)
@@ -329,13 +336,20 @@ struct StrokeGeometry {
         if kind == .round && miterLength < roundLimit { kind = .miter }
         if kind == .miter && miterLength > miterLimit { kind = .bevel }
         if kind == .bevel && miterLength < 1.05 && join == .bevel { kind = .miter }
+        let s: Double = cross > 0 ? -1 : 1                    // outer normals point away from the turn
+        let o1x = s * n1x, o1y = s * n1y, o2x = s * n2x, o2y = s * n2y
         if kind == .round {
-            out.append(StrokePiece(kind: .disc, x: x, y: y, ax: 0, ay: 0, v0: v, v1: v))
+            if miterLength <= 2 && abs(cross) >= 1e-12 {
+                // MapLibre's fake-round fan: the round outer corner between the segment ends.
+                out.append(StrokePiece(kind: .wedge, x: x, y: y, ax: o1x, ay: o1y, cx: o2x, cy: o2y, v0: v, v1: v))
+            } else {
+                // Sharper: a round cap past the end of each segment.
+                out.append(StrokePiece(kind: .disc, x: x, y: y, ax: t1x, ay: t1y, v0: v, v1: v))
+                out.append(StrokePiece(kind: .disc, x: x, y: y, ax: -t2x, ay: -t2y, v0: v, v1: v))
+            }
             return
         }
         guard abs(cross) >= 1e-12 else { return }             // a U-turn: no outer side to fill
-        let s: Double = cross > 0 ? -1 : 1                    // outer normals point away from the turn
-        let o1x = s * n1x, o1y = s * n1y, o2x = s * n2x, o2y = s * n2y
         if kind == .miter {
             out.append(StrokePiece(kind: .miter, x: x, y: y, ax: o1x, ay: o1y, cx: o2x, cy: o2y, v0: v, v1: v))
         } else {
