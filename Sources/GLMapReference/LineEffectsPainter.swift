@@ -117,6 +117,7 @@ struct LineEffectsPainter {
             var geometry = StrokeGeometry(join: f.join, cap: layer.cap, miterLimit: layer.miterLimit,
                                           roundLimit: layer.roundLimit, offset: f.offset, outset: outset)
             geometry.sharpCornerOffset = sharpCornerOffset
+            geometry.foldedQuads = true
             for part in f.parts {
                 let metrics = layer.lineMetrics && !part.closed
                 let total = metrics ? Self.length(part.coords) : 0
@@ -236,11 +237,22 @@ struct LineEffectsPainter {
                             }
                             var a = min(max(min(h.d - (inset - b), outset - h.d) / b, 0), 1)
                             guard a > 0 else { continue }
-                            let t = sp.progress(p.x, p.y, outset: outset)
+                            // Where two triangles of a folded quad both cover the pixel, the
+                            // brighter dash wins (both are drawn on the GPU).
+                            let ts = sp.progress(p.x, p.y, outset: outset)
+                            var t = ts.first
                             if let dash = f.dash {
-                                let position = (l0 + (l1 - l0) * t) * f.dashScale
-                                let field = dash.field(position, across: sp.across(p.x, p.y, distance: h.d) / outset)
-                                a *= Self.smoothstep(0.5 - f.gamma, 0.5 + f.gamma, field)
+                                let across = sp.across(p.x, p.y, distance: h.d) / outset
+                                func dashAlpha(_ t: Double) -> Double {
+                                    let field = dash.field((l0 + (l1 - l0) * t) * f.dashScale, across: across)
+                                    return Self.smoothstep(0.5 - f.gamma, 0.5 + f.gamma, field)
+                                }
+                                var m = dashAlpha(t)
+                                if let t2 = ts.second {
+                                    let m2 = dashAlpha(t2)
+                                    if m2 > m { m = m2; t = t2 }
+                                }
+                                a *= m
                             }
                             let k = y * width + x
                             let af = Float(a)

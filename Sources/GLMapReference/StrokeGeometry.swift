@@ -27,6 +27,10 @@ struct StrokePiece {
     var v0 = 0, v1 = 0
     /// body: shifts along the line of the quad corners at `lo` and `hi`, in outsets (a: right, b: left).
     var aLo = 0.0, bLo = 0.0, aHi = 0.0, bHi = 0.0
+    /// body: the piece also covers the parts of its quad's two triangles beyond `lo`…`hi` (a
+    /// folded quad of a short segment reaches past its ends on the GPU); `quadOutset` is the
+    /// outset its corners are placed at (0: rectangle only).
+    var quadOutset = 0.0
 
     /// How far along the piece (0…1 from `v0` to `v1`) a point inside it lies. Bodies interpolate
     /// the way MapLibre's line triangles carry the distance: the quad between the vertex pairs at
@@ -34,34 +38,41 @@ struct StrokePiece {
     /// `aLo`, `bLo`, `aHi`, `bHi` shifts of the right (a) and left (b) corners) is cut along its
     /// diagonal from the left `lo` corner to the right `hi` corner, and the progress is affine
     /// in each of the two triangles. With unshifted corners that is the plain projection.
+    /// A quad folded over itself (a segment shorter than its joins' inner reach) has two
+    /// triangles over some points: then both values are returned (`second`), as both are drawn.
+    /// Points of the body outside both triangles take the nearer triangle's value, clamped.
     @inline(__always)
-    func progress(_ px: Double, _ py: Double, outset o: Double) -> Double {
-        guard kind == .body, v0 != v1, hi > lo else { return 0 }
+    func progress(_ px: Double, _ py: Double, outset o: Double) -> (first: Double, second: Double?) {
+        guard kind == .body, v0 != v1, hi > lo else { return (0, nil) }
         let ux = px - x, uy = py - y
         let u = ux * ax + uy * ay
         if aLo == 0 && bLo == 0 && aHi == 0 && bHi == 0 {
-            return min(max((u - lo) / (hi - lo), 0), 1)
+            return (min(max((u - lo) / (hi - lo), 0), 1), nil)
         }
         let v = ux * -ay + uy * ax                      // + towards the right (a) side
-        // Corners in (along, across) coordinates.
-        let a0u = lo + o * aLo, b0u = lo + o * bLo, a1u = hi + o * aHi, b1u = hi + o * bHi
-        @inline(__always) func cross(_ pu: Double, _ pv: Double, _ qu: Double, _ qv: Double) -> Double { pu * qv - pv * qu }
-        // Which side of the diagonal b0 → a1 the point is on, compared with a0.
-        let du = a1u - b0u, dv = 2 * o
-        let side = cross(du, dv, u - b0u, v + o), sideA0 = cross(du, dv, a0u - b0u, 2 * o)
-        let f: Double
-        if side * sideA0 >= 0 {
-            // Triangle (a0, b0, a1): 0 on the edge a0–b0, 1 at a1.
-            let eu = b0u - a0u, ev = -2 * o
-            let den = cross(eu, ev, a1u - a0u, 0)
-            f = den != 0 ? cross(eu, ev, u - a0u, v - o) / den : 0
-        } else {
-            // Triangle (b0, b1, a1): 1 on the edge b1–a1, 0 at b0.
-            let eu = a1u - b1u, ev = 2 * o
-            let den = cross(eu, ev, b0u - b1u, 0)
-            f = den != 0 ? 1 - cross(eu, ev, u - b1u, v + o) / den : 1
+        // Corners in (along, across) coordinates: a0 (lo, right), b0 (lo, left), a1, b1.
+        let a0 = (lo + o * aLo, o), b0 = (lo + o * bLo, -o), a1 = (hi + o * aHi, o), b1 = (hi + o * bHi, -o)
+        let p = (u, v)
+        @inline(__always) func cross(_ s: (Double, Double), _ t: (Double, Double), _ q: (Double, Double)) -> Double {
+            (t.0 - s.0) * (q.1 - s.1) - (t.1 - s.1) * (q.0 - s.0)
         }
-        return min(max(f, 0), 1)
+        // Triangle (a0, b0, a1): 0 on the edge a0–b0, 1 at a1.
+        let den1 = cross(a0, b0, a1)
+        let f1 = den1 != 0 ? cross(a0, b0, p) / den1 : 0
+        // Triangle (b0, b1, a1): 1 on the edge b1–a1, 0 at b0.
+        let den2 = cross(b1, a1, b0)
+        let f2 = den2 != 0 ? 1 - cross(b1, a1, p) / den2 : 1
+        @inline(__always) func inside(_ s: (Double, Double), _ t: (Double, Double), _ q: (Double, Double)) -> Bool {
+            let c1 = cross(s, t, p), c2 = cross(t, q, p), c3 = cross(q, s, p)
+            return (c1 >= 0 && c2 >= 0 && c3 >= 0) || (c1 <= 0 && c2 <= 0 && c3 <= 0)
+        }
+        let in1 = inside(a0, b0, a1), in2 = inside(b0, b1, a1)
+        if in1 && in2 { return (min(max(f1, 0), 1), min(max(f2, 0), 1)) }
+        if in1 { return (min(max(f1, 0), 1), nil) }
+        if in2 { return (min(max(f2, 0), 1), nil) }
+        // Outside both: the triangle on the point's side of the diagonal b0 → a1.
+        let side = cross(b0, a1, p), sideA0 = cross(b0, a1, a0)
+        return (min(max(side * sideA0 >= 0 ? f1 : f2, 0), 1), nil)
     }
 
     /// Distance across the line (plane px, unsigned) of a point inside the piece: perpendicular
@@ -86,7 +97,7 @@ struct StrokePiece {
         switch kind {
         case .body:
             let along = ux * ax + uy * ay
-            guard along >= lo && along <= hi else { return nil }
+            guard along >= lo && along <= hi || quadOutset > 0 && inQuad(along, ux * -ay + uy * ax) else { return nil }
             let s = ux * -ay + uy * ax
             return s >= 0 ? (s, -ay, ax) : (-s, ay, -ax)
         case .disc:
@@ -108,6 +119,22 @@ struct StrokePiece {
         }
     }
 
+    /// Whether (along, across) lies in one of the body quad's triangles (see `progress`).
+    private func inQuad(_ u: Double, _ v: Double) -> Bool {
+        let o = quadOutset
+        guard abs(v) <= o else { return false }
+        let a0 = (lo + o * aLo, o), b0 = (lo + o * bLo, -o), a1 = (hi + o * aHi, o), b1 = (hi + o * bHi, -o)
+        let p = (u, v)
+        @inline(__always) func cross(_ s: (Double, Double), _ t: (Double, Double)) -> Double {
+            (t.0 - s.0) * (p.1 - s.1) - (t.1 - s.1) * (p.0 - s.0)
+        }
+        @inline(__always) func inside(_ s: (Double, Double), _ t: (Double, Double), _ q: (Double, Double)) -> Bool {
+            let c1 = cross(s, t), c2 = cross(t, q), c3 = cross(q, s)
+            return (c1 >= 0 && c2 >= 0 && c3 >= 0) || (c1 <= 0 && c2 <= 0 && c3 <= 0)
+        }
+        return inside(a0, b0, a1) || inside(b0, b1, a1)
+    }
+
     /// Whether u lies in the cone spanned by the outer normals (ax, ay) and (cx, cy) (< 180°).
     @inline(__always)
     private func inCone(_ ux: Double, _ uy: Double) -> Bool {
@@ -125,7 +152,10 @@ struct StrokePiece {
         switch kind {
         case .body:
             let nx = -ay * r, ny = ax * r
-            let sx = x + ax * lo, sy = y + ay * lo, ex = x + ax * hi, ey = y + ay * hi
+            let q = quadOutset
+            let l = q > 0 ? min(lo, lo + q * min(aLo, bLo), hi + q * min(aHi, bHi)) : lo
+            let h = q > 0 ? max(hi, hi + q * max(aHi, bHi), lo + q * max(aLo, bLo)) : hi
+            let sx = x + ax * l, sy = y + ay * l, ex = x + ax * h, ey = y + ay * h
             add(sx + nx, sy + ny); add(sx - nx, sy - ny); add(ex + nx, ey + ny); add(ex - nx, ey - ny)
         case .disc, .wedge:
             add(x - r, y - r); add(x + r, y + r)
@@ -152,6 +182,8 @@ struct StrokeGeometry {
     /// MapLibre's extra vertex pair on each side of corners sharper than 75°, this far (plane px)
     /// from the corner, which bounds how far a join tilts the distance along the line; 0 = none.
     var sharpCornerOffset = 0.0
+    /// Bodies also cover their GPU quads' triangles past their ends (see `StrokePiece.quadOutset`).
+    var foldedQuads = false
 
     private var pts: [Double] = []
     private var dirs: [Double] = []
@@ -260,7 +292,8 @@ struct StrokeGeometry {
                 let p = stations[k], q = stations[k + 1]
                 guard q.0 > p.0 else { continue }
                 out.append(StrokePiece(kind: .body, x: pts[2 * s], y: pts[2 * s + 1], ax: tx, ay: ty, lo: p.0, hi: q.0,
-                                       v0: p.3, v1: q.3, aLo: p.1, bLo: p.2, aHi: q.1, bHi: q.2))
+                                       v0: p.3, v1: q.3, aLo: p.1, bLo: p.2, aHi: q.1, bHi: q.2,
+                                       quadOutset: foldedQuads ? outset : 0))
             }
             if square && s == 0 { squareStart = true }
             if square && s == segCount - 1 { squareEnd = true }
