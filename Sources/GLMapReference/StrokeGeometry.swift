@@ -31,6 +31,9 @@ struct StrokePiece {
     /// folded quad of a short segment reaches past its ends on the GPU); `quadOutset` is the
     /// outset its corners are placed at (0: rectangle only).
     var quadOutset = 0.0
+    /// wedge: MapLibre's fan starts at the inner miter point (mx, my), so the piece also covers
+    /// the cone from there through the two outer corners (mx − x, my − y = offset of the apex).
+    var mx = 0.0, my = 0.0
 
     /// How far along the piece (0…1 from `v0` to `v1`) a point inside it lies. Bodies interpolate
     /// the way MapLibre's line triangles carry the distance: the quad between the vertex pairs at
@@ -106,7 +109,7 @@ struct StrokePiece {
             let d = (ux * ux + uy * uy).squareRoot()
             return d > 0 ? (d, ux / d, uy / d) : (0, 1, 0)
         case .wedge:
-            guard inCone(ux, uy) else { return nil }
+            guard inCone(ux, uy) || inFan(ux, uy) else { return nil }
             let d = (ux * ux + uy * uy).squareRoot()
             return d > 0 ? (d, ux / d, uy / d) : (0, 1, 0)
         case .miter:
@@ -117,6 +120,19 @@ struct StrokePiece {
             guard inCone(ux, uy) else { return nil }
             return (ux * bx + uy * by + lo, bx, by)
         }
+    }
+
+    /// Whether u (relative to the join vertex) lies in the cone from the fan's apex (mx, my)
+    /// through the outer corners, within the outset of the vertex.
+    @inline(__always)
+    private func inFan(_ ux: Double, _ uy: Double) -> Bool {
+        guard mx != 0 || my != 0, quadOutset > 0 else { return false }
+        let o = quadOutset
+        let r1x = ax * o - mx, r1y = ay * o - my, r2x = cx * o - mx, r2y = cy * o - my
+        let px = ux - mx, py = uy - my
+        let s = r1x * r2y - r1y * r2x
+        let c1 = r1x * py - r1y * px, c2 = px * r2y - py * r2x
+        return s >= 0 ? (c1 >= 0 && c2 >= 0) : (c1 <= 0 && c2 <= 0)
     }
 
     /// Whether (along, across) lies in one of the body quad's triangles (see `progress`).
@@ -374,7 +390,15 @@ struct StrokeGeometry {
         if kind == .round {
             if miterLength <= 2 && abs(cross) >= 1e-12 {
                 // MapLibre's fake-round fan: the round outer corner between the segment ends.
-                out.append(StrokePiece(kind: .wedge, x: x, y: y, ax: o1x, ay: o1y, cx: o2x, cy: o2y, v0: v, v1: v))
+                // Its fan of triangles starts at the inner miter point (m outsets inwards).
+                var wedge = StrokePiece(kind: .wedge, x: x, y: y, ax: o1x, ay: o1y, cx: o2x, cy: o2y, v0: v, v1: v)
+                if foldedQuads {
+                    let k = 2 / max(2 + 2 * (o1x * o2x + o1y * o2y), 1e-12)   // miter vector = (o1 + o2)·2/s²
+                    wedge.mx = -(o1x + o2x) * k * outset
+                    wedge.my = -(o1y + o2y) * k * outset
+                    wedge.quadOutset = outset
+                }
+                out.append(wedge)
             } else {
                 // Sharper: a round cap past the end of each segment.
                 out.append(StrokePiece(kind: .disc, x: x, y: y, ax: t1x, ay: t1y, v0: v, v1: v))
