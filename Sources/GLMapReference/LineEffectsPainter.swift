@@ -211,64 +211,64 @@ struct LineEffectsPainter {
         let tileScale = tiles.perUnit / tiles.worldSize
         let tox = tiles.origin.x * tiles.perUnit, toy = tiles.origin.y * tiles.perUnit
         best.withUnsafeMutableBufferPointer { key in
-        colors.withUnsafeMutableBufferPointer { col in
-            for piece in f.pieces {
-                let ramp: GradientRamp? = ramps.isEmpty ? nil : ramps[wholeLineRamp ? 0 : piece.ramp]
-                let range = wholeLineRamp ? rangeOf(piece.ramp) : RangeKey(start: 0, end: 1)
-                for s in piece.strokes {
-                    let sp = strokes[s]
-                    guard let box = proj.screenBox(sp.bounds(outset), margin: 1, width: width, height: height) else { continue }
-                    ux0 = min(ux0, box.x0); uy0 = min(uy0, box.y0); ux1 = max(ux1, box.x1); uy1 = max(uy1, box.y1)
-                    let l0 = piece.linesofar[sp.v0], l1 = piece.linesofar[sp.v1]
-                    let p0 = piece.progress[sp.v0], p1 = piece.progress[sp.v1]
-                    for y in box.y0..<box.y1 {
-                        let sy = Double(y) + 0.5
-                        for x in box.x0..<box.x1 {
-                            guard let p = proj.toPlane(Double(x) + 0.5, sy), let h = sp.distance(p.x, p.y),
-                                  h.d < outset else { continue }
-                            if let t = piece.tile {
-                                let fx = tox + p.x * tileScale - Double(t.x), fy = toy + p.y * tileScale - Double(t.y)
-                                guard fx >= 0, fx < 1, fy >= 0, fy < 1 else { continue }
-                            }
-                            var b = f.blur2
-                            if pitched {
-                                let scale = proj.screenScale(atX: p.x, y: p.y, dx: h.gx, dy: h.gy)
-                                if scale > 0 { b *= ratio / scale }
-                            }
-                            var a = min(max(min(h.d - (inset - b), outset - h.d) / b, 0), 1)
-                            guard a > 0 else { continue }
-                            // Where two triangles of a folded quad both cover the pixel, the
-                            // brighter dash wins (both are drawn on the GPU).
-                            let ts = sp.progress(p.x, p.y, outset: outset)
-                            var t = ts.first
-                            if let dash = f.dash {
-                                let across = sp.across(p.x, p.y, distance: h.d) / outset
-                                func dashAlpha(_ t: Double) -> Double {
-                                    let field = dash.field((l0 + (l1 - l0) * t) * f.dashScale, across: across)
-                                    return Self.smoothstep(0.5 - f.gamma, 0.5 + f.gamma, field)
+            colors.withUnsafeMutableBufferPointer { col in
+                for piece in f.pieces {
+                    let ramp: GradientRamp? = ramps.isEmpty ? nil : ramps[wholeLineRamp ? 0 : piece.ramp]
+                    let range = wholeLineRamp ? rangeOf(piece.ramp) : RangeKey(start: 0, end: 1)
+                    for s in piece.strokes {
+                        let sp = strokes[s]
+                        guard let box = proj.screenBox(sp.bounds(outset), margin: 1, width: width, height: height) else { continue }
+                        ux0 = min(ux0, box.x0); uy0 = min(uy0, box.y0); ux1 = max(ux1, box.x1); uy1 = max(uy1, box.y1)
+                        let l0 = piece.linesofar[sp.v0], l1 = piece.linesofar[sp.v1]
+                        let p0 = piece.progress[sp.v0], p1 = piece.progress[sp.v1]
+                        for y in box.y0..<box.y1 {
+                            let sy = Double(y) + 0.5
+                            for x in box.x0..<box.x1 {
+                                guard let p = proj.toPlane(Double(x) + 0.5, sy), let h = sp.distance(p.x, p.y),
+                                      h.d < outset else { continue }
+                                if let t = piece.tile {
+                                    let fx = tox + p.x * tileScale - Double(t.x), fy = toy + p.y * tileScale - Double(t.y)
+                                    guard fx >= 0, fx < 1, fy >= 0, fy < 1 else { continue }
                                 }
-                                var m = dashAlpha(t)
-                                if let t2 = ts.second {
-                                    let m2 = dashAlpha(t2)
-                                    if m2 > m { m = m2; t = t2 }
+                                var b = f.blur2
+                                if pitched {
+                                    let scale = proj.screenScale(atX: p.x, y: p.y, dx: h.gx, dy: h.gy)
+                                    if scale > 0 { b *= ratio / scale }
                                 }
-                                a *= m
-                            }
-                            let k = y * width + x
-                            let af = Float(a)
-                            guard af > key[k] else { continue }
-                            key[k] = af
-                            if let ramp {
-                                let u = p0 + (p1 - p0) * t
-                                col[k] = ramp.color(at: range.start + (range.end - range.start) * u) * (f.opacity * af)
-                            } else {
-                                col[k] = f.color * af
+                                var a = min(max(min(h.d - (inset - b), outset - h.d) / b, 0), 1)
+                                guard a > 0 else { continue }
+                                // Where two triangles of a folded quad both cover the pixel, the
+                                // brighter dash wins (both are drawn on the GPU).
+                                let ts = sp.progress(p.x, p.y, outset: outset)
+                                var t = ts.first
+                                if let dash = f.dash {
+                                    let across = sp.across(p.x, p.y, distance: h.d) / outset
+                                    func dashAlpha(_ t: Double) -> Double {
+                                        let field = dash.field((l0 + (l1 - l0) * t) * f.dashScale, across: across)
+                                        return Self.smoothstep(0.5 - f.gamma, 0.5 + f.gamma, field)
+                                    }
+                                    var m = dashAlpha(t)
+                                    if let t2 = ts.second {
+                                        let m2 = dashAlpha(t2)
+                                        if m2 > m { m = m2; t = t2 }
+                                    }
+                                    a *= m
+                                }
+                                let k = y * width + x
+                                let af = Float(a)
+                                guard af > key[k] else { continue }
+                                key[k] = af
+                                if let ramp {
+                                    let u = p0 + (p1 - p0) * t
+                                    col[k] = ramp.color(at: range.start + (range.end - range.start) * u) * (f.opacity * af)
+                                } else {
+                                    col[k] = f.color * af
+                                }
                             }
                         }
                     }
                 }
             }
-        }
         }
         guard ux0 < ux1, uy0 < uy1 else { return }
         let q = canvas.quantizeEachDraw
