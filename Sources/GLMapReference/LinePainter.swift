@@ -11,14 +11,19 @@ import GLMapStyle
 /// screen CSS px across the line) is 1 without pitch — line.vert's `v_gamma_scale`.
 /// Within one feature the pieces take the maximum coverage per pixel (no double blending where a
 /// line overlaps itself); the feature is then blended once in colour × opacity.
-/// Not drawn: `line-dasharray` (solid instead) and `line-gradient` (the line colour instead).
+/// Layers with `line-dasharray` or `line-gradient` are drawn by `LineEffectsPainter`.
 struct LinePainter {
+    private var effects = LineEffectsPainter()
     /// Per-pixel coverage of the feature being drawn (frame sized, zero outside the touched box).
     private var coverage: [Float] = []
     private var pieces: [StrokePiece] = []
     private var local: [Double] = []
 
     mutating func paint(_ layer: EvaluatedLineLayer, view: ViewTransform, ratio: Double, into canvas: inout Compositor) {
+        if layer.hasDashes || layer.gradient != nil {
+            effects.paint(layer, view: view, ratio: ratio, into: &canvas)
+            return
+        }
         var bounds = WorldBounds.empty
         for f in layer.features { for p in f.parts { bounds.add(flat: p.coords) } }
         let origin = bounds.center

@@ -13,8 +13,8 @@
 // Quantisation: by default every blended pixel is rounded to 8 bits at once (a UNORM8
 // framebuffer rounds after each fragment's blend); one "draw" is a fill feature's interior,
 // one outline edge, a line feature (max coverage over its pieces) or one circle.
-// Limits: `line-dasharray` and `line-gradient` are drawn solid in the line colour; pixels whose
-// ray misses the map plane (above the horizon) get nothing. Single-threaded; a renderer value
+// Dashes and gradients follow MapLibre's per-tile measurement (see `LineEffectsPainter`).
+// Limits: pixels whose ray misses the map plane (above the horizon) get nothing. Single-threaded; a renderer value
 // holds no state between frames and may be used from any thread.
 import GLMapCore
 import GLMapStyle
