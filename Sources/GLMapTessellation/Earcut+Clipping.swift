@@ -27,7 +27,7 @@ extension Earcut.State {
             let pr = prev(ear), nx = next(ear)
             if pr == nx { break }
 
-            if hashing && zDead > 64 && zDead &* 2 > zCount { compactCurve() }
+            if hashing && zDead > Earcut.State.compactMin && zDead &* Earcut.State.compactFrac > zCount { compactCurve() }
             if area(pr, ear, nx) < 0 && (hashing ? isEarHashed(ear) : isEar(ear)) {
                 emit(pr, ear, nx)
                 removeNode(ear)

@@ -120,19 +120,19 @@ extension Earcut.State {
     mutating func growBlocks(to requested: Int) {
         let capacity = (requested + 15) & ~15
         let sbox = UnsafeMutablePointer<Double>.allocate(capacity: capacity / 16 * 4)
-        if numBlocks > 0 { sbox.moveInitialize(from: superBox, count: (numBlocks + 15) / 16 * 4) }
-        superBox.deallocate()
-        superBox = sbox
         let box = UnsafeMutablePointer<Double>.allocate(capacity: capacity * 4)
         let head = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
         let stop = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
         if numBlocks > 0 {
+            sbox.moveInitialize(from: superBox, count: (numBlocks + 15) / 16 * 4)
             box.moveInitialize(from: blockBox, count: numBlocks * 4)
             head.moveInitialize(from: blockHead, count: numBlocks)
             stop.moveInitialize(from: blockStop, count: numBlocks)
         }
-        blockBox.deallocate(); blockHead.deallocate(); blockStop.deallocate()
-        blockBox = box; blockHead = head; blockStop = stop
+        if blockCapacity > 0 {
+            superBox.deallocate(); blockBox.deallocate(); blockHead.deallocate(); blockStop.deallocate()
+        }
+        superBox = sbox; blockBox = box; blockHead = head; blockStop = stop
         blockCapacity = capacity
     }
 

@@ -84,37 +84,38 @@ extension Earcut {
         /// Rings still to clip after a split (explicit stack instead of recursion).
         var pending: [Int32] = []
 
+        /// Starts with no buffers: every pointer refers to a shared, never-written placeholder
+        /// until its capacity grows from 0, so a one-off triangulation allocates only what it uses.
         init() {
-            n = .allocate(capacity: 1)
-            blocker = .allocate(capacity: 1)
-            blockedTriangle = .allocate(capacity: 1)
-            out = .allocate(capacity: 1)
-            blockBox = .allocate(capacity: 4)
-            blockHead = .allocate(capacity: 1)
-            blockStop = .allocate(capacity: 1)
-            superBox = .allocate(capacity: 4)
-            zKeys = .allocate(capacity: 1)
-            zXY = .allocate(capacity: 2)
-            zNode = .allocate(capacity: 1)
-            sortA = .allocate(capacity: 1)
-            sortB = .allocate(capacity: 1)
+            let none = Earcut.State.placeholder
+            n = none.assumingMemoryBound(to: Node.self)
+            blocker = none.assumingMemoryBound(to: Int32.self)
+            blockedTriangle = none.assumingMemoryBound(to: UInt64.self)
+            out = none.assumingMemoryBound(to: UInt32.self)
+            blockBox = none.assumingMemoryBound(to: Double.self)
+            blockHead = none.assumingMemoryBound(to: Int32.self)
+            blockStop = none.assumingMemoryBound(to: Int32.self)
+            superBox = none.assumingMemoryBound(to: Double.self)
+            zKeys = none.assumingMemoryBound(to: UInt32.self)
+            zXY = none.assumingMemoryBound(to: Double.self)
+            zNode = none.assumingMemoryBound(to: Int32.self)
+            sortA = none.assumingMemoryBound(to: UInt64.self)
+            sortB = none.assumingMemoryBound(to: UInt64.self)
         }
+
+        /// Target of the pointers of empty buffers (never read or written, never freed).
+        nonisolated(unsafe) static let placeholder = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
 
         /// Frees every buffer; the state must not be used afterwards.
         func deallocate() {
-            n.deallocate()
-            blocker.deallocate()
-            blockedTriangle.deallocate()
-            out.deallocate()
-            blockBox.deallocate()
-            blockHead.deallocate()
-            blockStop.deallocate()
-            superBox.deallocate()
-            zKeys.deallocate()
-            zXY.deallocate()
-            zNode.deallocate()
-            sortA.deallocate()
-            sortB.deallocate()
+            if nodeCapacity > 0 { n.deallocate(); blocker.deallocate(); blockedTriangle.deallocate() }
+            if outCapacity > 0 { out.deallocate() }
+            if blockCapacity > 0 {
+                blockBox.deallocate(); blockHead.deallocate(); blockStop.deallocate(); superBox.deallocate()
+            }
+            if sortCapacity > 0 {
+                zKeys.deallocate(); zXY.deallocate(); zNode.deallocate(); sortA.deallocate(); sortB.deallocate()
+            }
         }
 
         // MARK: buffers
@@ -132,9 +133,7 @@ extension Earcut {
                 grownBlocker.moveInitialize(from: blocker, count: nodeCount)
                 grownTriangle.moveInitialize(from: blockedTriangle, count: nodeCount)
             }
-            n.deallocate()
-            blocker.deallocate()
-            blockedTriangle.deallocate()
+            if nodeCapacity > 0 { n.deallocate(); blocker.deallocate(); blockedTriangle.deallocate() }
             n = grown
             blocker = grownBlocker
             blockedTriangle = grownTriangle
@@ -148,7 +147,7 @@ extension Earcut {
             let capacity = Swift.max(needed, outCapacity * 2, 64)
             let grown = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
             if outCount > 0 { grown.moveInitialize(from: out, count: outCount) }
-            out.deallocate()
+            if outCapacity > 0 { out.deallocate() }
             out = grown
             outCapacity = capacity
         }

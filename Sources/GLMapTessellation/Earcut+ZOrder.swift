@@ -16,6 +16,8 @@ extension Earcut.State {
     static let zMaskX: UInt32 = 0x5555_5555
     static let zMaskY: UInt32 = 0xAAAA_AAAA
     nonisolated(unsafe) static var missesBeforeJump = 4
+    nonisolated(unsafe) static var compactMin = 16
+    nonisolated(unsafe) static var compactFrac = 3
 
     /// The z-order key of a point inside the hashing bounding box.
     @inline(__always)
@@ -48,8 +50,10 @@ extension Earcut.State {
 
         if count > sortCapacity {
             let capacity = Swift.max(count, sortCapacity * 2)
-            sortA.deallocate(); sortB.deallocate()
-            zKeys.deallocate(); zXY.deallocate(); zNode.deallocate()
+            if sortCapacity > 0 {
+                sortA.deallocate(); sortB.deallocate()
+                zKeys.deallocate(); zXY.deallocate(); zNode.deallocate()
+            }
             sortA = .allocate(capacity: capacity)
             sortB = .allocate(capacity: capacity)
             zKeys = .allocate(capacity: capacity)
@@ -315,23 +319,28 @@ extension Earcut.State {
             }
             return a
         }
-        // keys occupy bits 32..<62; three 10-bit digits
+        // LSD radix sort on the key (bits 32..<62) in 8-bit digits, skipping digits that
+        // are the same in every key (common: a small ring spans few high bits)
+        var same = UInt64.max, any: UInt64 = 0
+        for i in 0..<count { same &= sortA[i]; any |= sortA[i] }
+        let varying = same ^ any
         var src = sortA, dst = sortB
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: 1024) { counts in
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 256) { counts in
             var shift: UInt64 = 32
-            while shift < 62 {
+            while shift < 64 {
+                defer { shift &+= 8 }
+                if (varying >> shift) & 255 == 0 { continue }
                 counts.initialize(repeating: 0)
-                for i in 0..<count { counts[Int((src[i] >> shift) & 1023)] &+= 1 }
-                var sum = 0
-                for b in 0..<1024 { let c = counts[b]; counts[b] = sum; sum &+= c }
+                for i in 0..<count { counts[Int((src[i] >> shift) & 255)] &+= 1 }
+                var sum: Int32 = 0
+                for b in 0..<256 { let c = counts[b]; counts[b] = sum; sum &+= c }
                 for i in 0..<count {
                     let v = src[i]
-                    let d = Int((v >> shift) & 1023)
-                    dst[counts[d]] = v
+                    let d = Int((v >> shift) & 255)
+                    dst[Int(counts[d])] = v
                     counts[d] &+= 1
                 }
                 swap(&src, &dst)
-                shift &+= 10
             }
         }
         return src
