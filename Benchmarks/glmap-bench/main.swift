@@ -2,17 +2,19 @@
 //   scene    --style FILE [--width 1024 --height 1024 --ratio 1 --runs 5]   per-stage frame timings
 //   geojson  --file F [--runs N] [--no-baseline]                            GeoJSON decoding MB/s
 //   lines    [--scenes DIR] [--seconds S]                                   line tessellation throughput
+//   earcut   --fixtures DIR [--only a,b] [--min-time S] [--repeats N]       earcut per fixture, µs (TSV)
 //   batch    --style FILE [--frames 100 --width 256 --height 256 --jobs N]  batch frames/s vs the PNG encode floor
 import Foundation
 import GLMapCore
 
 let args = Array(CommandLine.arguments.dropFirst())
-let benchUsage = "usage: glmap-bench scene|geojson|lines|batch [options] (see Benchmarks/README.md)\n"
+let benchUsage = "usage: glmap-bench scene|geojson|lines|earcut|batch [options] (see Benchmarks/README.md)\n"
 do {
     switch args.first {
     case "scene": try runSceneBenchmark(Array(args.dropFirst()))
     case "geojson": try runGeoJSONBenchmark(Array(args.dropFirst()))
     case "lines": try runLineBenchmark(Array(args.dropFirst()))
+    case "earcut": try runEarcutBenchmark(Array(args.dropFirst()))
     case "batch": try runBatchBenchmark(Array(args.dropFirst()))
     default:
         FileHandle.standardError.write(Data(benchUsage.utf8))

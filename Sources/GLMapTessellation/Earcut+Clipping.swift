@@ -27,6 +27,7 @@ extension Earcut.State {
             let pr = prev(ear), nx = next(ear)
             if pr == nx { break }
 
+            if hashing && zDead > Earcut.State.compactMin && zDead &* Earcut.State.compactFrac > zCount { compactCurve() }
             if area(pr, ear, nx) < 0 && (hashing ? isEarHashed(ear) : isEar(ear)) {
                 emit(pr, ear, nx)
                 removeNode(ear)
@@ -60,7 +61,7 @@ extension Earcut.State {
     }
 
     /// Whether `ear` (known convex) has no reflex-or-flat vertex inside its triangle (full scan).
-    func isEar(_ ear: Int) -> Bool {
+    mutating func isEar(_ ear: Int) -> Bool {
         let a = prev(ear), c = next(ear)
         let ax = n[a].x, ay = n[a].y, bx = n[ear].x, by = n[ear].y, cx = n[c].x, cy = n[c].y
         let x0 = Swift.min(ax, Swift.min(bx, cx)), y0 = Swift.min(ay, Swift.min(by, cy))
@@ -74,41 +75,6 @@ extension Earcut.State {
                 return false
             }
             p = next(p)
-        }
-        return true
-    }
-
-    /// `isEar` restricted to the nodes whose z-order key lies in the triangle's bbox range.
-    func isEarHashed(_ ear: Int) -> Bool {
-        let a = prev(ear), c = next(ear)
-        let ax = n[a].x, ay = n[a].y, bx = n[ear].x, by = n[ear].y, cx = n[c].x, cy = n[c].y
-        let x0 = Swift.min(ax, Swift.min(bx, cx)), y0 = Swift.min(ay, Swift.min(by, cy))
-        let x1 = Swift.max(ax, Swift.max(bx, cx)), y1 = Swift.max(ay, Swift.max(by, cy))
-        let minZ = zOrder(x0, y0), maxZ = zOrder(x1, y1)
-
-        var p = Int(n[ear].prevZ)
-        while p >= 0 {
-            let node = n[p]
-            if node.z < minZ { break }
-            if node.x >= x0 && node.x <= x1 && node.y >= y0 && node.y <= y1 && p != c &&
-                !(ax == node.x && ay == node.y) &&
-                Earcut.pointInTriangle(ax, ay, bx, by, cx, cy, node.x, node.y) &&
-                area(Int(node.prev), p, Int(node.next)) >= 0 {
-                return false
-            }
-            p = Int(node.prevZ)
-        }
-        p = Int(n[ear].nextZ)
-        while p >= 0 {
-            let node = n[p]
-            if node.z > maxZ { break }
-            if node.x >= x0 && node.x <= x1 && node.y >= y0 && node.y <= y1 && p != c &&
-                !(ax == node.x && ay == node.y) &&
-                Earcut.pointInTriangle(ax, ay, bx, by, cx, cy, node.x, node.y) &&
-                area(Int(node.prev), p, Int(node.next)) >= 0 {
-                return false
-            }
-            p = Int(node.nextZ)
         }
         return true
     }

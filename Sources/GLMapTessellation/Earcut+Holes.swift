@@ -6,7 +6,9 @@
 // The search is accelerated by earcut 3.2's append-only block index: one bounding box per run
 // of up to 16 consecutive ring edges, seeded with the outer ring, one more segment per merged
 // hole. Blocks are scanned in append order (which decides ties exactly like upstream), and a
-// block whose box cannot contain a better crossing is skipped in O(1).
+// block whose box cannot contain a better crossing is skipped in O(1); superblocks (the union
+// box of 16 consecutive blocks) let the scans skip 16 blocks at a time. Skipping never
+// changes the result: a skipped block could not have changed it either.
 
 extension Earcut.State {
     static let blockEdges = 16
@@ -41,7 +43,7 @@ extension Earcut.State {
     }
 
     /// The leftmost node of a ring (lowest y among equals).
-    func getLeftmost(_ start: Int) -> Int {
+    mutating func getLeftmost(_ start: Int) -> Int {
         var p = start, leftmost = start
         repeat {
             let px = n[p].x, lx = n[leftmost].x
@@ -115,17 +117,22 @@ extension Earcut.State {
         numBlocks = 0
     }
 
-    mutating func growBlocks(to capacity: Int) {
+    mutating func growBlocks(to requested: Int) {
+        let capacity = (requested + 15) & ~15
+        let sbox = UnsafeMutablePointer<Double>.allocate(capacity: capacity / 16 * 4)
         let box = UnsafeMutablePointer<Double>.allocate(capacity: capacity * 4)
         let head = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
         let stop = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
         if numBlocks > 0 {
+            sbox.moveInitialize(from: superBox, count: (numBlocks + 15) / 16 * 4)
             box.moveInitialize(from: blockBox, count: numBlocks * 4)
             head.moveInitialize(from: blockHead, count: numBlocks)
             stop.moveInitialize(from: blockStop, count: numBlocks)
         }
-        blockBox.deallocate(); blockHead.deallocate(); blockStop.deallocate()
-        blockBox = box; blockHead = head; blockStop = stop
+        if blockCapacity > 0 {
+            superBox.deallocate(); blockBox.deallocate(); blockHead.deallocate(); blockStop.deallocate()
+        }
+        superBox = sbox; blockBox = box; blockHead = head; blockStop = stop
         blockCapacity = capacity
     }
 
@@ -160,18 +167,34 @@ extension Earcut.State {
             blockStop[b] = Int32(truncatingIfNeeded: p)
             let box = blockBox + b &* 4
             box[0] = minX; box[1] = minY; box[2] = maxX; box[3] = maxY
+            let sbox = superBox + (b >> 4) &* 4
+            if b & 15 == 0 {
+                sbox[0] = minX; sbox[1] = minY; sbox[2] = maxX; sbox[3] = maxY
+            } else {
+                if minX < sbox[0] { sbox[0] = minX }
+                if minY < sbox[1] { sbox[1] = minY }
+                if maxX > sbox[2] { sbox[2] = maxX }
+                if maxY > sbox[3] { sbox[3] = maxY }
+            }
         } while p != stop
     }
 
-    /// After filtering healed edge head -> tail, grows head's block box to cover tail.
+    /// After filtering healed edge head -> tail, grows head's block box (and its superblock's)
+    /// to cover tail.
     @inline(__always)
     func growBlock(_ head: Int, _ tail: Int) {
-        let box = blockBox + Int(n[head].z) &* 4
+        let b = Int(n[head].z)
         let tx = n[tail].x, ty = n[tail].y
-        if tx < box[0] { box[0] = tx }
-        if ty < box[1] { box[1] = ty }
-        if tx > box[2] { box[2] = tx }
-        if ty > box[3] { box[3] = ty }
+        Self.grow(blockBox + b &* 4, tx, ty)
+        Self.grow(superBox + (b >> 4) &* 4, tx, ty)
+    }
+
+    @inline(__always)
+    static func grow(_ box: UnsafeMutablePointer<Double>, _ x: Double, _ y: Double) {
+        if x < box[0] { box[0] = x }
+        if y < box[1] { box[1] = y }
+        if x > box[2] { box[2] = x }
+        if y > box[3] { box[3] = y }
     }
 
     /// The block's first node, advanced past nodes removed since it was indexed.
@@ -199,7 +222,7 @@ extension Earcut.State {
     // MARK: bridge search
 
     /// Eberly's bridge search: the outer-ring vertex the hole's leftmost point connects to, or -1.
-    func findHoleBridge(_ hole: Int, _ outer: Int) -> Int {
+    mutating func findHoleBridge(_ hole: Int, _ outer: Int) -> Int {
         let hx = n[hole].x, hy = n[hole].y
         var qx = -Double.infinity
         var m = -1
@@ -208,9 +231,18 @@ extension Earcut.State {
         // lesser x is the candidate, unless the ray meets a vertex exactly
         if equals(hole, outer) { return outer }
 
-        var box = blockBox
+        var skipUntil = 0
+
         for b in 0..<numBlocks {
-            defer { box += 4 }
+            let box = blockBox + b &* 4
+            if b & 15 == 0 {
+                // skip the next 16 blocks at once when their union box fails the same test
+                let sbox = superBox + (b >> 4) &* 4
+                if hy < sbox[1] || hy > sbox[3] || sbox[0] > hx || sbox[2] <= qx {
+                    skipUntil = b &+ 16
+                }
+            }
+            if b < skipUntil { continue }
             if hy < box[1] || hy > box[3] || box[0] > hx || box[2] <= qx { continue }
 
             let stop = liveBlockStop(b)
@@ -242,9 +274,16 @@ extension Earcut.State {
         var tanMin = Double.infinity
         let ax = hy < my ? hx : qx, cx = hy < my ? qx : hx
 
-        box = blockBox
+        skipUntil = 0
         for b in 0..<numBlocks {
-            defer { box += 4 }
+            let box = blockBox + b &* 4
+            if b & 15 == 0 {
+                let sbox = superBox + (b >> 4) &* 4
+                if sbox[2] < mx || sbox[0] > hx || sbox[3] < tminY || sbox[1] > tmaxY {
+                    skipUntil = b &+ 16
+                }
+            }
+            if b < skipUntil { continue }
             if box[2] < mx || box[0] > hx || box[3] < tminY || box[1] > tmaxY { continue }
 
             let stop = liveBlockStop(b)

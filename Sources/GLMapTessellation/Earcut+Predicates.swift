@@ -44,7 +44,7 @@ extension Earcut.State {
     }
 
     /// Whether the diagonal a-b crosses any ring edge (edges sharing a vertex index with a or b excluded).
-    func intersectsPolygon(_ a: Int, _ b: Int) -> Bool {
+    mutating func intersectsPolygon(_ a: Int, _ b: Int) -> Bool {
         let ax = n[a].x, ay = n[a].y, bx = n[b].x, by = n[b].y
         let minX = Swift.min(ax, bx), maxX = Swift.max(ax, bx)
         let minY = Swift.min(ay, by), maxY = Swift.max(ay, by)
@@ -74,7 +74,7 @@ extension Earcut.State {
     }
 
     /// Whether the midpoint of diagonal a-b is inside the polygon (even-odd ray test).
-    func middleInside(_ a: Int, _ b: Int) -> Bool {
+    mutating func middleInside(_ a: Int, _ b: Int) -> Bool {
         var p = a
         var inside = false
         let px = (n[a].x + n[b].x) / 2
@@ -92,7 +92,7 @@ extension Earcut.State {
     }
 
     /// Whether a diagonal a-b lies inside the polygon and crosses no edge.
-    func isValidDiagonal(_ a: Int, _ b: Int) -> Bool {
+    mutating func isValidDiagonal(_ a: Int, _ b: Int) -> Bool {
         if n[next(a)].i == n[b].i { return false }
         let zeroLength = equals(a, b) && area(prev(a), a, next(a)) > 0 && area(prev(b), b, next(b)) > 0
         if !zeroLength {

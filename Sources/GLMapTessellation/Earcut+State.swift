@@ -1,10 +1,11 @@
 // Node storage and ring primitives of the triangulator (see Earcut.swift for the contract).
 //
 // Nodes live in one contiguous, reusable buffer of `Node` structs; rings are circular
-// doubly linked lists threaded through it by Int32 indices (`prev`/`next`), with a second,
-// null-terminated list (`prevZ`/`nextZ`, -1 = none) for z-order. Nodes are never freed
-// during a run: a removed node keeps its links, which the hole-bridge index relies on to
-// skip stale entries (`isLive`).
+// doubly linked lists threaded through it by Int32 indices (`prev`/`next`). While a ring is
+// clipped with z-order hashing, its nodes are also listed in z order in flat arrays (see
+// Earcut+ZOrder.swift), and `zpos` is a node's place there. Nodes are never freed during a
+// run: a removed node keeps its links, which the hole-bridge index relies on to skip stale
+// entries (`isLive`).
 
 extension Earcut {
     /// One polygon vertex in a ring (40 bytes).
@@ -17,23 +18,33 @@ extension Earcut {
         var z: Int32
         var prev: Int32
         var next: Int32
-        var prevZ: Int32
-        var nextZ: Int32
+        /// Position in the z-order arrays of the ring being clipped, or -1.
+        var zpos: Int32
     }
 
     /// Working state of one triangulator: buffers are kept between runs.
+    ///
+    /// Functions called often from hot loops are declared `mutating` even when they only
+    /// read: that passes this (large) struct by reference instead of copying it per call.
     struct State {
         // Node storage.
         var n: UnsafeMutablePointer<Node>
         var nodeCapacity = 0
         var nodeCount = 0
 
+        // Per node, the last node found blocking it as an ear, valid while the ear's
+        // triangle (prev << 32 | next in `blockedTriangle`) is unchanged; see isEarHashed.
+        var blocker: UnsafeMutablePointer<Int32>
+        var blockedTriangle: UnsafeMutablePointer<UInt64>
+
         // Output indices.
         var out: UnsafeMutablePointer<UInt32>
         var outCapacity = 0
         var outCount = 0
 
-        // Z-order hashing parameters (hashing is off when invSize == 0).
+        // Z-order hashing parameters (hashing is off when invSize == 0). Hashing is used above
+        // `hashingThreshold` vertices (upstream's 80; tests raise it to compare both paths).
+        var hashingThreshold = 80
         var minX = 0.0
         var minY = 0.0
         var invSize = 0.0
@@ -54,7 +65,18 @@ extension Earcut {
         var blockCapacity = 0
         var numBlocks = 0
 
-        // Scratch for sorting nodes by z (packed z << 32 | node) and for the hole queue.
+        // Superblocks: one box per 16 consecutive blocks, so scans skip 16 blocks at once.
+        var superBox: UnsafeMutablePointer<Double>
+
+        // Z-order arrays of the ring being clipped, sorted by key: key, (x, y) with x = NaN
+        // once the node is removed, node id. `zDead` counts removed entries.
+        var zKeys: UnsafeMutablePointer<UInt32>
+        var zXY: UnsafeMutablePointer<Double>
+        var zNode: UnsafeMutablePointer<Int32>
+        var zCount = 0
+        var zDead = 0
+
+        // Scratch for sorting nodes by z (packed z << 32 | node); sized with the z arrays.
         var sortA: UnsafeMutablePointer<UInt64>
         var sortB: UnsafeMutablePointer<UInt64>
         var sortCapacity = 0
@@ -62,25 +84,38 @@ extension Earcut {
         /// Rings still to clip after a split (explicit stack instead of recursion).
         var pending: [Int32] = []
 
+        /// Starts with no buffers: every pointer refers to a shared, never-written placeholder
+        /// until its capacity grows from 0, so a one-off triangulation allocates only what it uses.
         init() {
-            n = .allocate(capacity: 1)
-            out = .allocate(capacity: 1)
-            blockBox = .allocate(capacity: 4)
-            blockHead = .allocate(capacity: 1)
-            blockStop = .allocate(capacity: 1)
-            sortA = .allocate(capacity: 1)
-            sortB = .allocate(capacity: 1)
+            let none = Earcut.State.placeholder
+            n = none.assumingMemoryBound(to: Node.self)
+            blocker = none.assumingMemoryBound(to: Int32.self)
+            blockedTriangle = none.assumingMemoryBound(to: UInt64.self)
+            out = none.assumingMemoryBound(to: UInt32.self)
+            blockBox = none.assumingMemoryBound(to: Double.self)
+            blockHead = none.assumingMemoryBound(to: Int32.self)
+            blockStop = none.assumingMemoryBound(to: Int32.self)
+            superBox = none.assumingMemoryBound(to: Double.self)
+            zKeys = none.assumingMemoryBound(to: UInt32.self)
+            zXY = none.assumingMemoryBound(to: Double.self)
+            zNode = none.assumingMemoryBound(to: Int32.self)
+            sortA = none.assumingMemoryBound(to: UInt64.self)
+            sortB = none.assumingMemoryBound(to: UInt64.self)
         }
+
+        /// Target of the pointers of empty buffers (never read or written, never freed).
+        nonisolated(unsafe) static let placeholder = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 64)
 
         /// Frees every buffer; the state must not be used afterwards.
         func deallocate() {
-            n.deallocate()
-            out.deallocate()
-            blockBox.deallocate()
-            blockHead.deallocate()
-            blockStop.deallocate()
-            sortA.deallocate()
-            sortB.deallocate()
+            if nodeCapacity > 0 { n.deallocate(); blocker.deallocate(); blockedTriangle.deallocate() }
+            if outCapacity > 0 { out.deallocate() }
+            if blockCapacity > 0 {
+                blockBox.deallocate(); blockHead.deallocate(); blockStop.deallocate(); superBox.deallocate()
+            }
+            if sortCapacity > 0 {
+                zKeys.deallocate(); zXY.deallocate(); zNode.deallocate(); sortA.deallocate(); sortB.deallocate()
+            }
         }
 
         // MARK: buffers
@@ -91,9 +126,17 @@ extension Earcut {
             if needed <= nodeCapacity { return }
             let capacity = Swift.max(needed, nodeCapacity * 2, 64)
             let grown = UnsafeMutablePointer<Node>.allocate(capacity: capacity)
-            if nodeCount > 0 { grown.moveInitialize(from: n, count: nodeCount) }
-            n.deallocate()
+            let grownBlocker = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+            let grownTriangle = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
+            if nodeCount > 0 {
+                grown.moveInitialize(from: n, count: nodeCount)
+                grownBlocker.moveInitialize(from: blocker, count: nodeCount)
+                grownTriangle.moveInitialize(from: blockedTriangle, count: nodeCount)
+            }
+            if nodeCapacity > 0 { n.deallocate(); blocker.deallocate(); blockedTriangle.deallocate() }
             n = grown
+            blocker = grownBlocker
+            blockedTriangle = grownTriangle
             nodeCapacity = capacity
         }
 
@@ -104,7 +147,7 @@ extension Earcut {
             let capacity = Swift.max(needed, outCapacity * 2, 64)
             let grown = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
             if outCount > 0 { grown.moveInitialize(from: out, count: outCount) }
-            out.deallocate()
+            if outCapacity > 0 { out.deallocate() }
             out = grown
             outCapacity = capacity
         }
@@ -131,7 +174,8 @@ extension Earcut {
             let id = nodeCount
             if id >= nodeCapacity { reserveNodes(1) }
             let p32 = Int32(truncatingIfNeeded: id)
-            (n + id).initialize(to: Node(x: x, y: y, i: i, z: 0, prev: p32, next: p32, prevZ: -1, nextZ: -1))
+            (n + id).initialize(to: Node(x: x, y: y, i: i, z: 0, prev: p32, next: p32, zpos: -1))
+            (blockedTriangle + id).initialize(to: UInt64.max) // no cached blocker
             nodeCount = id &+ 1
             return id
         }
@@ -150,15 +194,17 @@ extension Earcut {
             return p
         }
 
-        /// Unlinks `p` from its ring and from the z-order list.
+        /// Unlinks `p` from its ring and marks it removed in the z-order arrays.
         @inline(__always)
-        func removeNode(_ p: Int) {
+        mutating func removeNode(_ p: Int) {
             let pp = n[p].prev, pn = n[p].next
             n[Int(pn)].prev = pp
             n[Int(pp)].next = pn
-            let pz = n[p].prevZ, nz = n[p].nextZ
-            if pz >= 0 { n[Int(pz)].nextZ = nz }
-            if nz >= 0 { n[Int(nz)].prevZ = pz }
+            let zp = Int(n[p].zpos)
+            if zp >= 0 {
+                zXY[zp &* 2] = .nan
+                zDead &+= 1
+            }
             if indexActive { growBlock(Int(pp), Int(pn)) }
         }
 

@@ -88,7 +88,7 @@ extension Earcut.State {
         }
 
         // above 80 vertices, hash nodes on a z-order curve over the merged ring's bounding box
-        if vertexCount > 80 {
+        if vertexCount > hashingThreshold {
             var minX = n[outer].x, minY = n[outer].y
             var maxX = minX, maxY = minY
             var p = next(outer)
