@@ -91,23 +91,25 @@ final class RenderConformanceTests: XCTestCase {
         return (best, bestDiff)
     }
 
-    func testRenderConformance() throws {
-        guard FileManager.default.fileExists(atPath: Self.casesRoot.path) else {
-            return XCTFail("render tests not found at \(Self.casesRoot.path) (set GLMAP_RENDER_TESTS or provide ../shared/render-tests)")
-        }
-        let cases = try Self.loadCases()
-        XCTAssertGreaterThan(cases.count, 0, "no cases under \(Self.casesRoot.path)")
-        let known = try Self.knownFailures()
-        let outDir = FileManager.default.temporaryDirectory.appendingPathComponent("glmap-render-conformance-\(ProcessInfo.processInfo.processIdentifier)")
-        try? FileManager.default.removeItem(at: outDir)
-        let renderer = MapRenderer()
-        var passed: [String] = [], failed: [(String, String)] = []
+    /// Outcome of running every case through one renderer.
+    struct Run {
+        var passed: [String] = []
+        var failed: [(name: String, reason: String)] = []
         var byFamily: [String: (pass: Int, total: Int)] = [:]
+        var outDir: URL
+    }
+
+    /// Renders and compares every case with `renderer`; failures' actual.png and diff.png go to a
+    /// temporary folder named after `label`.
+    static func runCases(_ cases: [Case], renderer: MapRenderer, label: String) -> Run {
+        let outDir = FileManager.default.temporaryDirectory.appendingPathComponent("glmap-\(label)-\(ProcessInfo.processInfo.processIdentifier)")
+        try? FileManager.default.removeItem(at: outDir)
+        var run = Run(outDir: outDir)
         for c in cases {
             var reason: String?
             do {
-                let actual = try Self.render(c, renderer: renderer)
-                let (difference, diff) = try Self.compare(actual, c)
+                let actual = try render(c, renderer: renderer)
+                let (difference, diff) = try compare(actual, c)
                 if difference > c.allowed {
                     reason = String(format: "difference %.5f > allowed %.5f", difference, c.allowed)
                     let dir = outDir.appendingPathComponent(c.name)
@@ -119,26 +121,38 @@ final class RenderConformanceTests: XCTestCase {
                 reason = "error: \(error)"
             }
             let family = Self.family(of: c.name)
-            var f = byFamily[family] ?? (0, 0)
+            var f = run.byFamily[family] ?? (0, 0)
             f.total += 1
-            if let reason { failed.append((c.name, reason)) } else { passed.append(c.name); f.pass += 1 }
-            byFamily[family] = f
+            if let reason { run.failed.append((c.name, reason)) } else { run.passed.append(c.name); f.pass += 1 }
+            run.byFamily[family] = f
         }
-        for (name, reason) in failed {
+        return run
+    }
+
+    func testRenderConformance() throws {
+        guard FileManager.default.fileExists(atPath: Self.casesRoot.path) else {
+            return XCTFail("render tests not found at \(Self.casesRoot.path) (set GLMAP_RENDER_TESTS or provide ../shared/render-tests)")
+        }
+        let cases = try Self.loadCases()
+        XCTAssertGreaterThan(cases.count, 0, "no cases under \(Self.casesRoot.path)")
+        let known = try Self.knownFailures()
+        let run = Self.runCases(cases, renderer: MapRenderer(backend: .gpu), label: "render-conformance")
+        for (name, reason) in run.failed {
             let tag = known.cases[name] == nil ? "UNEXPECTED FAILURE" : "known failure"
             print("render conformance: \(tag): \(name): \(reason)")
         }
-        let unexpectedPasses = passed.filter { known.cases[$0] != nil }
-        for name in unexpectedPasses { print("render conformance: now passing (remove from the known-failures list): \(name)") }
-        for family in byFamily.keys.sorted() {
-            let f = byFamily[family]!
+        for name in run.passed where known.cases[name] != nil {
+            print("render conformance: now passing (remove from the known-failures list): \(name)")
+        }
+        for family in run.byFamily.keys.sorted() {
+            let f = run.byFamily[family]!
             print("render conformance: family \(family): \(f.pass)/\(f.total)")
         }
-        if !failed.isEmpty { print("render conformance: actual.png and diff.png of each failure are in \(outDir.path)") }
-        let unexpected = failed.filter { known.cases[$0.0] == nil }
-        XCTAssertTrue(unexpected.isEmpty, "cases failing that are not in the known-failures list: \(unexpected.map(\.0))")
-        XCTAssertGreaterThanOrEqual(passed.count, known.floor, "pass count fell below the floor in \(Self.knownFailuresFile.lastPathComponent)")
-        print("render conformance: \(passed.count) passed, \(failed.count) failed")
+        if !run.failed.isEmpty { print("render conformance: actual.png and diff.png of each failure are in \(run.outDir.path)") }
+        let unexpected = run.failed.filter { known.cases[$0.name] == nil }
+        XCTAssertTrue(unexpected.isEmpty, "cases failing that are not in the known-failures list: \(unexpected.map(\.name))")
+        XCTAssertGreaterThanOrEqual(run.passed.count, known.floor, "pass count fell below the floor in \(Self.knownFailuresFile.lastPathComponent)")
+        print("render conformance: \(run.passed.count) passed, \(run.failed.count) failed")
     }
 
     /// The README's families: background, circle, fill, line, other.
