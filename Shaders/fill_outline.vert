@@ -7,9 +7,10 @@
 // covered, as the diamond-exit rule gives.
 uniform mat4 u_matrix;
 uniform vec2 u_viewport;        // device pixels
-in vec2 a_corner;               // per vertex: (t, side) = (0|1, -1|+1), t = 0 at the start
-in vec2 a_start;                // per instance (one edge)
+in vec2 a_start;
 in vec2 a_end;
+in float a_t;                   // 0 at the start, 1 at the end
+in float a_side;                // -1 or +1
 in vec4 a_color;                // premultiplied outline colour
 in float a_opacity;
 out vec4 v_color;
@@ -22,10 +23,9 @@ void main() {
     bool xMajor = abs(d.x) >= abs(d.y);
     vec2 offset = xMajor ? vec2(0.0, 0.5) : vec2(0.5, 0.0);
     float major = xMajor ? abs(d.x) : abs(d.y);
-    float side = a_corner.y;
-    vec4 pos = a_corner.x < 0.5 ? p : q;
-    pos.xy += offset * side * (2.0 / u_viewport) * pos.w;
+    vec4 pos = a_t < 0.5 ? p : q;
+    pos.xy += offset * a_side * (2.0 / u_viewport) * pos.w;
     gl_Position = pos;
-    v_dist = len > 0.0 ? side * 0.5 * major / len : 0.0;
+    v_dist = len > 0.0 ? a_side * 0.5 * major / len : 0.0;
     v_color = a_color * a_opacity;
 }

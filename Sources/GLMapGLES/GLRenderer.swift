@@ -30,8 +30,6 @@ public final class GLRenderer {
     var asyncReadback: AsyncReadback?
     /// Per-corner vertex buffer for circle instancing.
     var cornerBuffer: GLuint = 0
-    /// Per-corner vertex buffer for fill-outline instancing: (t, side) as a triangle strip.
-    var outlineCornerBuffer: GLuint = 0
 
     /// Compiles the programs on a fresh headless context.
     public init(context: HeadlessContext? = nil) throws {
@@ -51,13 +49,11 @@ public final class GLRenderer {
         let corners: [Float] = [-1, -1, 1, -1, -1, 1, 1, 1]
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), cornerBuffer)
         corners.withUnsafeBytes { glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STATIC_DRAW)) }
-        outlineCornerBuffer = vertexBuffer([0, -1, 0, 1, 1, -1, 1, 1])
         try GLState.check("glBufferData")
     }
 
     deinit {
         glDeleteBuffers(1, &cornerBuffer)
-        glDeleteBuffers(1, &outlineCornerBuffer)
         glDeleteVertexArrays(1, &vao)
     }
 
@@ -95,7 +91,8 @@ public final class GLRenderer {
                     bucket: f,
                     vertices: f.indices.isEmpty ? 0 : vertexBuffer(f.vertices),
                     indices: f.indices.isEmpty ? 0 : indexBuffer(f.indices),
-                    outlineInstances: f.outlineCount == 0 ? 0 : vertexBuffer(f.outlineInstances))))
+                    outlineVertices: f.outlineIndices.isEmpty ? 0 : vertexBuffer(f.outlineVertices),
+                    outlineIndices: f.outlineIndices.isEmpty ? 0 : indexBuffer(f.outlineIndices))))
             case .line(let l):
                 var line = GPUScene.Line(
                     bucket: l,
@@ -200,7 +197,7 @@ public final class GLRenderer {
 
     func drawFill(_ g: GPUScene.Fill, view: ViewTransform, ratio: Double, viewport: (Float, Float)) {
         let f = g.bucket
-        guard !f.indices.isEmpty || f.outlineCount > 0 else { return }
+        guard !f.indices.isEmpty || !f.outlineIndices.isEmpty else { return }
         let matrices = WorldCopies.matrices(view: view, origin: f.origin, translate: f.layer.translate,
                                             anchor: f.layer.translateAnchor, bounds: f.bounds)
         if !f.indices.isEmpty {
@@ -212,15 +209,15 @@ public final class GLRenderer {
                 glDrawElements(GLenum(GL_TRIANGLES), GLsizei(f.indices.count), GLenum(GL_UNSIGNED_INT), nil)
             }
         }
-        if f.outlineCount > 0 {
+        if !f.outlineIndices.isEmpty {
             resetAttributes()
             glUseProgram(fillOutline.id)
-            bindAttributes(fillOutline, outlineCornerBuffer, [("a_corner", 2)])
-            bindAttributes(fillOutline, g.outlineInstances, [("a_start", 2), ("a_end", 2), ("a_color", 4), ("a_opacity", 1)], divisor: 1)
+            bindAttributes(fillOutline, g.outlineVertices, [("a_start", 2), ("a_end", 2), ("a_t", 1), ("a_side", 1), ("a_color", 4), ("a_opacity", 1)])
+            glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.outlineIndices)
             glUniform2f(fillOutline.uniform("u_viewport"), viewport.0, viewport.1)
             for m in matrices {
                 setMatrix(fillOutline, m)
-                glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(f.outlineCount))
+                glDrawElements(GLenum(GL_TRIANGLES), GLsizei(f.outlineIndices.count), GLenum(GL_UNSIGNED_INT), nil)
             }
         }
     }

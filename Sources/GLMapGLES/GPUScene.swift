@@ -5,7 +5,7 @@ import GLMapTessellation
 /// Buckets uploaded to GPU buffers (one set per layer). Created by `GLRenderer.upload`; must be
 /// released on the thread that owns the renderer's context (it is, when it goes out of scope there).
 public final class GPUScene {
-    struct Fill { let bucket: FillBucket; let vertices, indices, outlineInstances: GLuint }
+    struct Fill { let bucket: FillBucket; let vertices, indices, outlineVertices, outlineIndices: GLuint }
     /// A line layer's buffers; dashed/gradient layers add the fx buffer and their textures.
     struct Line {
         let bucket: LineBucket
@@ -31,7 +31,7 @@ public final class GPUScene {
         layers.flatMap { l -> [GLuint] in
             switch l {
             case .background: return []
-            case .fill(let f): return [f.vertices, f.indices, f.outlineInstances]
+            case .fill(let f): return [f.vertices, f.indices, f.outlineVertices, f.outlineIndices]
             case .line(let l): return [l.vertices, l.indices, l.fxVertices]
             case .circle(let c): return [c.instances]
             }

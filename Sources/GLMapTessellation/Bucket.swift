@@ -14,9 +14,8 @@ import GLMapStyle
 public enum VertexLayout {
     /// fill: x, y, r, g, b, a (premultiplied), opacity
     public static let fill = 7
-    /// fill outline instance (one per ring edge; the quad's corners come from a shared buffer):
-    /// startX, startY, endX, endY, r, g, b, a, opacity
-    public static let fillOutline = 9
+    /// fill outline (one quad per ring edge): startX, startY, endX, endY, t (0 start / 1 end), side (±1), r, g, b, a, opacity
+    public static let fillOutline = 11
     /// line: x, y, ex, ey, nx, ny, distance, direction, r, g, b, a, opacity, width, gapwidth, offset, blur
     public static let line = 17
     /// circle instance: cx, cy, radius, r, g, b, a, opacity, blur, strokeWidth, sr, sg, sb, sa, strokeOpacity

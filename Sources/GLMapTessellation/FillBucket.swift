@@ -1,7 +1,7 @@
 import GLMapCore
 import GLMapStyle
 
-/// Triangulated fills (earcut) plus the antialiasing outline: one instance per ring edge.
+/// Triangulated fills (earcut) plus the antialiasing outline quads of every ring edge.
 public struct FillBucket {
     public let layer: EvaluatedFillLayer
     public let origin: (x: Double, y: Double)
@@ -10,57 +10,59 @@ public struct FillBucket {
     /// `VertexLayout.fill` floats per vertex.
     public var vertices: [Float] = []
     public var indices: [UInt32] = []
-    /// `VertexLayout.fillOutline` floats per ring edge (drawn as an instanced quad).
-    public var outlineInstances: [Float] = []
-    public var outlineCount: Int { outlineInstances.count / VertexLayout.fillOutline }
+    /// `VertexLayout.fillOutline` floats per vertex, four vertices per edge.
+    public var outlineVertices: [Float] = []
+    public var outlineIndices: [UInt32] = []
 
     public init(_ layer: EvaluatedFillLayer, origin: (x: Double, y: Double)) {
         self.layer = layer
         self.origin = origin
-        let triangulator = EarcutTriangulator()
-        var vertexCount = 0
-        for f in layer.features { for p in f.polygons { vertexCount += p.coords.count / 2 } }
-        vertices.reserveCapacity(vertexCount * VertexLayout.fill)
-        indices.reserveCapacity(vertexCount * 3)
-        if layer.antialias { outlineInstances.reserveCapacity(vertexCount * VertexLayout.fillOutline) }
         for f in layer.features {
             for poly in f.polygons {
-                add(poly, f, triangulator)
+                add(poly, f)
             }
         }
     }
 
-    mutating func add(_ poly: ProjectedPolygon, _ f: EvaluatedFill, _ triangulator: EarcutTriangulator) {
+    mutating func add(_ poly: ProjectedPolygon, _ f: EvaluatedFill) {
         let coords = poly.coords
         guard coords.allSatisfy({ $0.isFinite }) else { return }
         bounds.add(flat: coords)
+        let tris = Earcut.triangulate(coords, holeIndices: poly.holeIndices, dimensions: 2)
         let base = UInt32(vertices.count / VertexLayout.fill)
         let n = coords.count / 2
-        let c = f.color
-        let (cr, cg, cb, ca, op) = (Float(c.r), Float(c.g), Float(c.b), Float(c.a), Float(f.opacity))
-        let ox = origin.x, oy = origin.y
+        vertices.reserveCapacity(vertices.count + n * VertexLayout.fill)
         for i in 0..<n {
-            vertices.append(Float(coords[2 * i] - ox))
-            vertices.append(Float(coords[2 * i + 1] - oy))
-            vertices.append(cr); vertices.append(cg); vertices.append(cb); vertices.append(ca)
-            vertices.append(op)
+            vertices.append(Float(coords[2 * i] - origin.x))
+            vertices.append(Float(coords[2 * i + 1] - origin.y))
+            vertices.append(color: f.color)
+            vertices.append(Float(f.opacity))
         }
-        _ = coords.withUnsafeBufferPointer {
-            triangulator.triangulate($0, holeIndices: poly.holeIndices, dimensions: 2, appendingTo: &indices, indexOffset: base)
-        }
+        indices.reserveCapacity(indices.count + tris.count)
+        for t in tris { indices.append(base + t) }
 
         guard layer.antialias else { return }
-        let o = f.outlineColor
-        let (orr, og, ob, oa) = (Float(o.r), Float(o.g), Float(o.b), Float(o.a))
         for r in poly.ringRanges where r.count >= 2 {
             for i in r {
                 let j = i + 1 < r.upperBound ? i + 1 : r.lowerBound
+                if j == i { continue }
                 let ax = coords[2 * i], ay = coords[2 * i + 1], bx = coords[2 * j], by = coords[2 * j + 1]
                 if ax == bx && ay == by { continue }
-                outlineInstances.append(Float(ax - ox)); outlineInstances.append(Float(ay - oy))
-                outlineInstances.append(Float(bx - ox)); outlineInstances.append(Float(by - oy))
-                outlineInstances.append(orr); outlineInstances.append(og); outlineInstances.append(ob); outlineInstances.append(oa)
-                outlineInstances.append(op)
+                let b = UInt32(outlineVertices.count / VertexLayout.fillOutline)
+                for t: Float in [0, 1] {
+                    for side: Float in [-1, 1] {
+                        outlineVertices.append(Float(ax - origin.x))
+                        outlineVertices.append(Float(ay - origin.y))
+                        outlineVertices.append(Float(bx - origin.x))
+                        outlineVertices.append(Float(by - origin.y))
+                        outlineVertices.append(t)
+                        outlineVertices.append(side)
+                        outlineVertices.append(color: f.outlineColor)
+                        outlineVertices.append(Float(f.opacity))
+                    }
+                }
+                // Corners (t, side): 0 (0,-1), 1 (0,+1), 2 (1,-1), 3 (1,+1).
+                outlineIndices.append(contentsOf: [b, b + 1, b + 3, b, b + 3, b + 2])
             }
         }
     }

@@ -44,12 +44,11 @@ final class BucketTests: XCTestCase {
             area += abs((b.0 - a.0) * (c.1 - a.1) - (c.0 - a.0) * (b.1 - a.1)) / 2
         }
         XCTAssertEqual(area, 84, accuracy: 1e-9)
-        XCTAssertEqual(bucket.outlineCount, 8, "one outline instance per ring edge")
-        // The first edge of the outer ring, relative to the origin, in the outline colour.
-        XCTAssertEqual(Array(bucket.outlineInstances[0..<9]), [-5, -5, 5, -5, 1, 1, 1, 1, 1])
+        XCTAssertEqual(bucket.outlineVertices.count / VertexLayout.fillOutline, 8 * 4, "four vertices per ring edge")
+        XCTAssertEqual(bucket.outlineIndices.count, 8 * 6)
         // Without antialiasing there is no outline.
         let plain = FillBucket(EvaluatedFillLayer(id: "f", antialias: false, translate: (0, 0), translateAnchor: .map, features: [f]), origin: (0, 0))
-        XCTAssertEqual(plain.outlineCount, 0)
+        XCTAssertTrue(plain.outlineIndices.isEmpty)
     }
 
     func testNonFiniteGeometryIsDropped() {
