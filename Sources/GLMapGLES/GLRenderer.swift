@@ -92,12 +92,15 @@ public final class GLRenderer {
                     vertices: f.indices.isEmpty ? 0 : vertexBuffer(f.vertices),
                     indices: f.indices.isEmpty ? 0 : indexBuffer(f.indices),
                     outlineVertices: f.outlineIndices.isEmpty ? 0 : vertexBuffer(f.outlineVertices),
-                    outlineIndices: f.outlineIndices.isEmpty ? 0 : indexBuffer(f.outlineIndices))))
+                    outlineIndices: f.outlineIndices.isEmpty ? 0 : indexBuffer(f.outlineIndices),
+                    maxIndex: f.indices.max() ?? 0,
+                    outlineMaxIndex: UInt32(max(0, f.outlineVertices.count / VertexLayout.fillOutline - 1)))))
             case .line(let l):
                 var line = GPUScene.Line(
                     bucket: l,
                     vertices: l.indices.isEmpty ? 0 : vertexBuffer(l.vertices),
-                    indices: l.indices.isEmpty ? 0 : indexBuffer(l.indices))
+                    indices: l.indices.isEmpty ? 0 : indexBuffer(l.indices),
+                    maxIndex: l.indices.max() ?? 0)
                 if !l.indices.isEmpty && !l.fxVertices.isEmpty {
                     line.fxVertices = vertexBuffer(l.fxVertices)
                     if let atlas = l.atlas { line.atlasTexture = atlasTexture(atlas) }
@@ -206,7 +209,7 @@ public final class GLRenderer {
             glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.indices)
             for m in matrices {
                 setMatrix(fill, m)
-                glDrawElements(GLenum(GL_TRIANGLES), GLsizei(f.indices.count), GLenum(GL_UNSIGNED_INT), nil)
+                glDrawRangeElements(GLenum(GL_TRIANGLES), 0, g.maxIndex, GLsizei(f.indices.count), GLenum(GL_UNSIGNED_INT), nil)
             }
         }
         if !f.outlineIndices.isEmpty {
@@ -217,7 +220,7 @@ public final class GLRenderer {
             glUniform2f(fillOutline.uniform("u_viewport"), viewport.0, viewport.1)
             for m in matrices {
                 setMatrix(fillOutline, m)
-                glDrawElements(GLenum(GL_TRIANGLES), GLsizei(f.outlineIndices.count), GLenum(GL_UNSIGNED_INT), nil)
+                glDrawRangeElements(GLenum(GL_TRIANGLES), 0, g.outlineMaxIndex, GLsizei(f.outlineIndices.count), GLenum(GL_UNSIGNED_INT), nil)
             }
         }
     }
@@ -260,7 +263,7 @@ public final class GLRenderer {
         for m in WorldCopies.matrices(view: view, origin: l.origin, translate: l.layer.translate,
                                       anchor: l.layer.translateAnchor, bounds: l.bounds) {
             setMatrix(program, m)
-            glDrawElements(GLenum(GL_TRIANGLES), GLsizei(l.indices.count), GLenum(GL_UNSIGNED_INT), nil)
+            glDrawRangeElements(GLenum(GL_TRIANGLES), 0, g.maxIndex, GLsizei(l.indices.count), GLenum(GL_UNSIGNED_INT), nil)
         }
         if dashed || gradient { glActiveTexture(GLenum(GL_TEXTURE0)) }
     }

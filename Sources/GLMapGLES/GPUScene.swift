@@ -5,11 +5,14 @@ import GLMapTessellation
 /// Buckets uploaded to GPU buffers (one set per layer). Created by `GLRenderer.upload`; must be
 /// released on the thread that owns the renderer's context (it is, when it goes out of scope there).
 public final class GPUScene {
-    struct Fill { let bucket: FillBucket; let vertices, indices, outlineVertices, outlineIndices: GLuint }
+    /// `maxIndex`: the largest vertex index, so draws can use glDrawRangeElements (the driver then
+    /// need not scan the index buffer on every draw).
+    struct Fill { let bucket: FillBucket; let vertices, indices, outlineVertices, outlineIndices: GLuint; let maxIndex, outlineMaxIndex: GLuint }
     /// A line layer's buffers; dashed/gradient layers add the fx buffer and their textures.
     struct Line {
         let bucket: LineBucket
         let vertices, indices: GLuint
+        let maxIndex: GLuint
         var fxVertices: GLuint = 0
         var atlasTexture: GLuint = 0
         var rampTexture: GLuint = 0

@@ -17,18 +17,26 @@ public struct FillBucket {
     public init(_ layer: EvaluatedFillLayer, origin: (x: Double, y: Double)) {
         self.layer = layer
         self.origin = origin
+        let triangulator = EarcutTriangulator()
+        var vertexCount = 0
+        for f in layer.features { for p in f.polygons { vertexCount += p.coords.count / 2 } }
+        vertices.reserveCapacity(vertexCount * VertexLayout.fill)
+        indices.reserveCapacity(vertexCount * 3)
+        if layer.antialias {
+            outlineVertices.reserveCapacity(vertexCount * 4 * VertexLayout.fillOutline)
+            outlineIndices.reserveCapacity(vertexCount * 6)
+        }
         for f in layer.features {
             for poly in f.polygons {
-                add(poly, f)
+                add(poly, f, triangulator)
             }
         }
     }
 
-    mutating func add(_ poly: ProjectedPolygon, _ f: EvaluatedFill) {
+    mutating func add(_ poly: ProjectedPolygon, _ f: EvaluatedFill, _ triangulator: EarcutTriangulator) {
         let coords = poly.coords
         guard coords.allSatisfy({ $0.isFinite }) else { return }
         bounds.add(flat: coords)
-        let tris = Earcut.triangulate(coords, holeIndices: poly.holeIndices, dimensions: 2)
         let base = UInt32(vertices.count / VertexLayout.fill)
         let n = coords.count / 2
         vertices.reserveCapacity(vertices.count + n * VertexLayout.fill)
@@ -38,8 +46,9 @@ public struct FillBucket {
             vertices.append(color: f.color)
             vertices.append(Float(f.opacity))
         }
-        indices.reserveCapacity(indices.count + tris.count)
-        for t in tris { indices.append(base + t) }
+        _ = coords.withUnsafeBufferPointer {
+            triangulator.triangulate($0, holeIndices: poly.holeIndices, dimensions: 2, appendingTo: &indices, indexOffset: base)
+        }
 
         guard layer.antialias else { return }
         for r in poly.ringRanges where r.count >= 2 {
