@@ -26,6 +26,8 @@ let package = Package(
                        providers: [.apt(["libgles-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
                        providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CDeflate", path: "Sources/CDeflate", pkgConfig: "libdeflate",
+                       providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
 
@@ -41,7 +43,7 @@ let package = Package(
                 dependencies: ["GLMapCore", "GLMapStyle", "GLMapTessellation", "GLMapShaders",
                                "CEGL", "CGLES3"]),
         .target(name: "GLMapReference", dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapStyle"]),
-        .target(name: "GLMapPNG", dependencies: ["GLMapCore", "CPNG"]),
+        .target(name: "GLMapPNG", dependencies: ["GLMapCore", "CPNG", "CDeflate"]),
         .target(name: "GLMap",
                 dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation",
                                "GLMapGLES", "GLMapReference", "GLMapPNG", "CSQLite"]),

@@ -3,12 +3,13 @@
 //   geojson  --file F [--runs N] [--no-baseline]                            GeoJSON decoding MB/s
 //   lines    [--scenes DIR] [--seconds S]                                   line tessellation throughput
 //   earcut   --fixtures DIR [--only a,b] [--min-time S] [--repeats N]       earcut per fixture, µs (TSV)
+//   png      --style FILE [--width 1024 --height 1024 --runs 5]            PNG encoding methods compared
 //   batch    --style FILE [--frames 100 --width 256 --height 256 --jobs N]  batch frames/s vs the PNG encode floor
 import Foundation
 import GLMapCore
 
 let args = Array(CommandLine.arguments.dropFirst())
-let benchUsage = "usage: glmap-bench scene|geojson|lines|earcut|batch [options] (see Benchmarks/README.md)\n"
+let benchUsage = "usage: glmap-bench scene|geojson|lines|earcut|batch|png [options] (see Benchmarks/README.md)\n"
 do {
     switch args.first {
     case "scene": try runSceneBenchmark(Array(args.dropFirst()))
@@ -16,6 +17,7 @@ do {
     case "lines": try runLineBenchmark(Array(args.dropFirst()))
     case "earcut": try runEarcutBenchmark(Array(args.dropFirst()))
     case "batch": try runBatchBenchmark(Array(args.dropFirst()))
+    case "png": try runPNGBenchmark(Array(args.dropFirst()))
     default:
         FileHandle.standardError.write(Data(benchUsage.utf8))
         exit(2)

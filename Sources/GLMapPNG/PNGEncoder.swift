@@ -10,16 +10,19 @@ import GLMapCore
 //          libpng's `longjmp` error handling never crosses a Swift frame: only libpng's
 //          simplified API is used (`png_image_*`), which catches its own errors with `setjmp` inside
 //          libpng and reports them as a return code plus `png_image.message`.
-// Limits:  the simplified API has no per-filter or zlib-level control; `PNGCompression` exposes
-//          the only two settings it has (see there). Files carry an sRGB chunk. Images must be at
+// Encoding: glmap's own PNG writer over libdeflate (`DeflatePNGWriter`, unfiltered rows —
+//          fastest and smallest for map images, measured); libpng's simplified writer stays
+//          available (`encodeWithLibPNG`) as the baseline. Files carry an sRGB chunk. Images must be at
 //          least 1×1 and at most `PNGDecoder.maxPixelCount` pixels.
 // Threading: stateless; encode/decode may run concurrently on any threads.
 
-/// Speed/size trade-off of the PNG encoder (the two settings libpng's simplified write API offers).
+/// Speed/size trade-off of the PNG encoder, chosen by measurement (`glmap-bench png`, see
+/// Benchmarks/README.md): map images are large flat areas, where unfiltered rows and libdeflate
+/// beat libpng's adaptive filters + zlib 6 by 3–4× in time and give 12–30 % smaller files.
 public enum PNGCompression: Sendable {
-    /// libpng's defaults: adaptive per-row filter choice and zlib level 6. Smallest files.
+    /// libdeflate level 6, no row filters.
     case `default`
-    /// `PNG_IMAGE_FLAG_FAST`: no row filtering and zlib level 3. Faster, larger files.
+    /// libdeflate level 1, no row filters: fastest, files a few percent larger.
     case fast
 }
 
@@ -27,6 +30,23 @@ public enum PNGCompression: Sendable {
 public enum PNGEncoder {
     /// Encodes straight-alpha RGBA8 (call `image.unpremultiplied()` first) as an 8-bit RGBA PNG.
     public static func encode(_ image: RGBAImage, compression: PNGCompression = .default) throws -> [UInt8] {
+        try checkSize(image)
+        return try DeflatePNGWriter.encode(image, level: compression == .fast ? 1 : 6, filter: .none)
+    }
+
+    static func checkSize(_ image: RGBAImage) throws {
+        let width = image.width, height = image.height
+        guard width > 0, height > 0 else {
+            throw PNGError(.encode, path: nil, message: "the image is \(width)×\(height); a PNG needs at least 1×1 pixels")
+        }
+        guard width * height <= PNGDecoder.maxPixelCount, width * 4 <= Int(Int32.max) else {
+            throw PNGError(.encode, path: nil, message: "the image is \(width)×\(height), more than the \(PNGDecoder.maxPixelCount) pixels glmap writes")
+        }
+    }
+
+    /// libpng's simplified writer (`fast`: PNG_IMAGE_FLAG_FAST).
+    public static func encodeWithLibPNG(_ image: RGBAImage, fast: Bool) throws -> [UInt8] {
+        let compression: PNGCompression = fast ? .fast : .default
         let width = image.width, height = image.height
         guard width > 0, height > 0 else {
             throw PNGError(.encode, path: nil, message: "the image is \(width)×\(height); a PNG needs at least 1×1 pixels")

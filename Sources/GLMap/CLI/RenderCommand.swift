@@ -18,7 +18,7 @@ public enum RenderCommand {
         .init("backend", help: "auto (default: GPU through EGL, else CPU), gpu or cpu"),
         .init("strict", value: false, help: "treat source data problems as errors (exit 2) instead of warnings"),
         .init("frames", help: "JSON Lines file: one frame a line (lon, lat, zoom, bearing, pitch, width, height, ratio, output); missing fields come from these options"),
-        .init("png-level", help: "PNG compression: default (zlib 6, adaptive filters) or fast (zlib 3, no filters)"),
+        .init("png-level", help: "PNG compression: default (libdeflate level 6) or fast (libdeflate level 1)"),
         .init("jobs", "j", help: "PNG encoder threads for --frames (default: the number of cores)"),
         .init("quiet", "q", value: false, help: "no progress bar or summary on stderr"),
         .init("help", value: false, help: "show this help"),
