@@ -154,10 +154,14 @@ public final class GLRenderer {
     }
 
     /// Blocks until GL has finished every command issued so far (for timing).
-    public func finish() { glFinish() }
+    public func finish() {
+        guard (try? context.makeCurrent()) != nil else { return }
+        glFinish()
+    }
 
     /// Reads the last drawn frame back (premultiplied RGBA, rows top to bottom).
     public func readback() throws -> RGBAImage {
+        try context.makeCurrent()
         guard let fb = framebuffer else { throw GLError(call: "glReadPixels", message: "nothing has been drawn yet") }
         return RGBAImage(width: fb.width, height: fb.height, pixels: try fb.readPixels())
     }

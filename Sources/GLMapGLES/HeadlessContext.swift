@@ -78,11 +78,23 @@ public final class HeadlessContext {
         eglTerminate(display)
     }
 
-    /// Makes this context current on the calling thread.
+    /// Makes this context current on the calling thread. This is where the threading contract is
+    /// enforced: EGL refuses (EGL_BAD_ACCESS) while the context is current on another thread, so
+    /// using one renderer from two threads at once is an error, never a race.
     public func makeCurrent() throws {
+        if eglGetCurrentContext() == context { return }
         guard eglMakeCurrent(display, nil, nil, context) == EGLBoolean(EGL_TRUE) else {
-            throw GLError(call: "eglMakeCurrent", code: HeadlessContext.errorName(eglGetError()), message: "could not make the GL context current on this thread")
+            let code = eglGetError()
+            throw GLError(call: "eglMakeCurrent", code: HeadlessContext.errorName(code),
+                          message: code == EGL_BAD_ACCESS
+                            ? "this renderer's GL context is in use on another thread; use one renderer per thread (README: Threading)"
+                            : "could not make the GL context current on this thread")
         }
+    }
+
+    /// Releases the context from the calling thread, so another thread may use this renderer next.
+    public func release() {
+        if eglGetCurrentContext() == context { eglMakeCurrent(display, nil, nil, nil) }
     }
 
     /// Displays to try, in order of preference.
