@@ -4,12 +4,13 @@
 //   lines    [--scenes DIR] [--seconds S]                                   line tessellation throughput
 //   earcut   --fixtures DIR [--only a,b] [--min-time S] [--repeats N]       earcut per fixture, µs (TSV)
 //   png      --style FILE [--width 1024 --height 1024 --runs 5]            PNG encoding methods compared
+//   soak     --style FILE [--frames 10000 --every 1000]                      RSS and live GL objects over many frames
 //   batch    --style FILE [--frames 100 --width 256 --height 256 --jobs N]  batch frames/s vs the PNG encode floor
 import Foundation
 import GLMapCore
 
 let args = Array(CommandLine.arguments.dropFirst())
-let benchUsage = "usage: glmap-bench scene|geojson|lines|earcut|batch|png [options] (see Benchmarks/README.md)\n"
+let benchUsage = "usage: glmap-bench scene|geojson|lines|earcut|batch|png|soak [options] (see Benchmarks/README.md)\n"
 do {
     switch args.first {
     case "scene": try runSceneBenchmark(Array(args.dropFirst()))
@@ -18,6 +19,7 @@ do {
     case "earcut": try runEarcutBenchmark(Array(args.dropFirst()))
     case "batch": try runBatchBenchmark(Array(args.dropFirst()))
     case "png": try runPNGBenchmark(Array(args.dropFirst()))
+    case "soak": try runSoakBenchmark(Array(args.dropFirst()))
     default:
         FileHandle.standardError.write(Data(benchUsage.utf8))
         exit(2)

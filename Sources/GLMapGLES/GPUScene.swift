@@ -1,3 +1,4 @@
+import Foundation
 import CGLES3
 import GLMapStyle
 import GLMapTessellation
@@ -27,7 +28,10 @@ public final class GPUScene {
 
     let layers: [Layer]
 
-    init(layers: [Layer]) { self.layers = layers }
+    init(layers: [Layer]) {
+        self.layers = layers
+        GPUScene.count(bufferNames.count + textureNames.count)
+    }
 
     /// The GL buffer names this scene owns.
     var bufferNames: [GLuint] {
@@ -54,5 +58,17 @@ public final class GPUScene {
         if !names.isEmpty { glDeleteBuffers(GLsizei(names.count), names) }
         let textures = textureNames
         if !textures.isEmpty { glDeleteTextures(GLsizei(textures.count), textures) }
+        GPUScene.count(-(names.count + textures.count))
+    }
+
+    /// GL buffers and textures held by live scenes in this process (for soak tests: it must stay flat).
+    public static var liveGLObjects: Int {
+        counterLock.lock(); defer { counterLock.unlock() }
+        return live
+    }
+    private static let counterLock = NSLock()
+    nonisolated(unsafe) private static var live = 0
+    static func count(_ delta: Int) {
+        counterLock.lock(); live += delta; counterLock.unlock()
     }
 }
