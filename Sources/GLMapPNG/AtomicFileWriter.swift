@@ -29,9 +29,11 @@ public enum AtomicFileWriter {
         }
         let (directory, name) = split(path)
         let (fd, tempPath) = try createTemporaryFile(directory: directory, name: name, finalPath: path)
+        InFlightFiles.register(tempPath)
         var ok = false
         defer {
             if !ok { unlink(tempPath) }
+            InFlightFiles.unregister(tempPath)
         }
         do {
             try writeAll(bytes, to: fd, path: path)

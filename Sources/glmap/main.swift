@@ -4,4 +4,8 @@ import GLMap
 import Glibc
 #endif
 
+import GLMapCore
+
+// SIGINT/SIGTERM: delete the output being written (finished ones stay) and exit 130/143.
+InFlightFiles.installSignalCleanup()
 exit(GLMapCommand.run(Array(CommandLine.arguments.dropFirst())))

@@ -196,3 +196,50 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(infoCode, 0)
     }
 }
+
+/// SIGTERM / SIGINT in the middle of a batch: finished frames stay (and are valid PNGs), the frame
+/// being written leaves no temporary file, and the exit code is 128 + the signal.
+final class InterruptTests: XCTestCase {
+    func testSignalMidBatchKeepsFinishedFramesAndRemovesTheUnfinishedOne() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("glmap")
+        guard FileManager.default.isExecutableFile(atPath: exe.path) else { return XCTFail("glmap executable not found at \(exe.path)") }
+        for (sig, code) in [(SIGTERM, Int32(143)), (SIGINT, Int32(130))] {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("glmap-interrupt-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            var lines = ""
+            for i in 0..<5000 {
+                lines += #"{"zoom": \#(10 + Double(i % 30) / 10), "output": "\#(dir.path)/f\#(i).png"}"# + "\n"
+            }
+            let frames = dir.appendingPathComponent("frames.jsonl")
+            try lines.write(to: frames, atomically: true, encoding: .utf8)
+            let p = Process()
+            p.executableURL = exe
+            p.arguments = ["render", "-s", root.appendingPathComponent("examples/multiple-geometries/style.json").path,
+                           "--frames", frames.path, "-w", "256", "-h", "256", "--quiet"]
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            // Wait until some frames are finished, then interrupt.
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline {
+                let done = (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?.filter { $0.hasSuffix(".png") }.count ?? 0
+                if done >= 5 { break }
+                usleep(20_000)
+            }
+            kill(p.processIdentifier, sig)
+            p.waitUntilExit()
+            XCTAssertEqual(p.terminationStatus, code, "exit code after signal \(sig)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+            XCTAssertFalse(names.contains { $0.contains(".tmp-") }, "no temporary file left: \(names.filter { $0.contains(".tmp-") })")
+            let pngs = names.filter { $0.hasSuffix(".png") }
+            XCTAssertGreaterThanOrEqual(pngs.count, 5)
+            XCTAssertLessThan(pngs.count, 5000, "interrupted before the end")
+            for n in pngs {
+                let bytes = [UInt8](try Data(contentsOf: dir.appendingPathComponent(n)))
+                XCTAssertEqual(Array(bytes.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "\(n) is a complete PNG")
+                XCTAssertEqual(Array(bytes.suffix(8).prefix(4)), Array("IEND".utf8), "\(n) ends with IEND")
+            }
+        }
+    }
+}

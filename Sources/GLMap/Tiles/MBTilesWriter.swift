@@ -42,6 +42,7 @@ public final class MBTilesWriter: @unchecked Sendable {
             unlink(tempPath)
             throw MBTilesError(path: path, message: "cannot create the SQLite file \(tempPath): \(message)")
         }
+        InFlightFiles.register(tempPath)
         do {
             // The temporary file is renamed into place only when complete: no journal is needed.
             try exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096;")
@@ -119,8 +120,12 @@ public final class MBTilesWriter: @unchecked Sendable {
             let fd = open(tempPath, O_RDONLY)
             if fd >= 0 { _ = fsync(fd); close(fd) }
             guard rename(tempPath, path) == 0 else {
-                throw MBTilesError(path: path, message: "cannot move \(tempPath) into place: \(String(cString: strerror(errno)))")
+                let message = "cannot move \(tempPath) into place: \(String(cString: strerror(errno)))"
+                unlink(tempPath)
+                InFlightFiles.unregister(tempPath)
+                throw MBTilesError(path: path, message: message)
             }
+            InFlightFiles.unregister(tempPath)
         } catch {
             closeAndDelete()
             throw error
@@ -140,6 +145,7 @@ public final class MBTilesWriter: @unchecked Sendable {
         sqlite3_finalize(insert); insert = nil
         sqlite3_close(db); db = nil
         unlink(tempPath)
+        InFlightFiles.unregister(tempPath)
     }
 
     private func exec(_ sql: String) throws {
