@@ -6,9 +6,25 @@ import Foundation
 public enum InFlightFiles {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var paths = Set<String>()
+    nonisolated(unsafe) private static var interrupted = false
 
-    public static func register(_ path: String) {
-        lock.lock(); paths.insert(path); lock.unlock()
+    /// Creates a temporary file (`open` with `flags`/`mode`) and registers it, atomically with
+    /// respect to `removeAll`: after an interruption nothing new is created (returns -1, EINTR).
+    public static func create(_ path: String, flags: Int32, mode: mode_t) -> Int32 {
+        lock.lock(); defer { lock.unlock() }
+        if interrupted { errno = EINTR; return -1 }
+        let fd = open(path, flags, mode)
+        if fd >= 0 { paths.insert(path) }
+        return fd
+    }
+
+    /// Registers a temporary file created by someone else (e.g. SQLite); false after an interruption.
+    @discardableResult
+    public static func register(_ path: String) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        if interrupted { return false }
+        paths.insert(path)
+        return true
     }
 
     public static func unregister(_ path: String) {
@@ -18,6 +34,7 @@ public enum InFlightFiles {
     /// Deletes every registered temporary file (on SIGINT/SIGTERM).
     public static func removeAll() {
         lock.lock()
+        interrupted = true
         for p in paths { unlink(p) }
         paths.removeAll()
         lock.unlock()

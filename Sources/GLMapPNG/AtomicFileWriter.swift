@@ -29,7 +29,6 @@ public enum AtomicFileWriter {
         }
         let (directory, name) = split(path)
         let (fd, tempPath) = try createTemporaryFile(directory: directory, name: name, finalPath: path)
-        InFlightFiles.register(tempPath)
         var ok = false
         defer {
             if !ok { unlink(tempPath) }
@@ -69,7 +68,7 @@ public enum AtomicFileWriter {
         for _ in 0..<16 {
             let suffix = String(generator.next() as UInt64, radix: 36)
             let tempPath = (directory == "/" ? "" : directory) + "/.\(name).tmp-\(suffix)"
-            let fd = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            let fd = InFlightFiles.create(tempPath, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o666)
             if fd >= 0 { return (fd, tempPath) }
             if errno == EEXIST { continue }
             let hint: String

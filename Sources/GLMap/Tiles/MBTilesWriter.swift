@@ -36,13 +36,16 @@ public final class MBTilesWriter: @unchecked Sendable {
             throw IOFailure(path: path, message: "the directory \(dir) does not exist")
         }
         tempPath = (dir.isEmpty ? "" : dir + "/") + ".\(name).tmp-\(UInt32.random(in: 0...UInt32.max))"
+        guard InFlightFiles.register(tempPath) else {
+            throw MBTilesError(path: path, message: "interrupted before the MBTiles file was created")
+        }
         guard sqlite3_open_v2(tempPath, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close(db)
             unlink(tempPath)
+            InFlightFiles.unregister(tempPath)
             throw MBTilesError(path: path, message: "cannot create the SQLite file \(tempPath): \(message)")
         }
-        InFlightFiles.register(tempPath)
         do {
             // The temporary file is renamed into place only when complete: no journal is needed.
             try exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096;")
