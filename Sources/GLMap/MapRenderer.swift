@@ -1,7 +1,7 @@
 // GLMap — the one-call API
 // Input: a `Scene` (style + projected sources) and `RenderOptions` (size, ratio, camera).
-// Output: the frame as a premultiplied `RGBAImage` of (width·ratio) × (height·ratio) pixels;
-// `renderPNG` also encodes it (straight alpha) with libpng.
+// Output: the frame as a premultiplied `RGBAImage` of (width·ratio) × (height·ratio) pixels
+// (callers unpremultiply and encode it with GLMapPNG).
 // Pipeline per frame: evaluate layers at the camera zoom → tessellate into buckets → draw with
 // OpenGL ES 3 (EGL, headless) → read back. Threading: a MapRenderer owns one GL context and must
 // be used from one thread at a time (one renderer per thread for parallel rendering).
@@ -93,10 +93,5 @@ public final class MapRenderer {
             return ReferenceRenderer().render(layers, view: view, ratio: options.ratio)
         }
         return try gl.render(layers.map { Bucket.make($0) }, view: view, ratio: options.ratio)
-    }
-
-    /// Renders one frame and encodes it as PNG bytes (straight alpha).
-    public func renderPNG(_ scene: Scene, options: RenderOptions) throws -> [UInt8] {
-        try PNGEncoder.encode(render(scene, options: options).unpremultiplied())
     }
 }

@@ -45,31 +45,4 @@ public struct RGBAImage: Equatable, Sendable {
         }
         return RGBAImage(width: width, height: height, pixels: out)
     }
-
-    /// Premultiplied copy of a straight-alpha image (rounded), e.g. after decoding a PNG.
-    public func premultiplied() -> RGBAImage {
-        var out = pixels
-        var i = 0
-        while i < out.count {
-            let a = Int(out[i + 3])
-            if a < 255 {
-                out[i] = UInt8((Int(out[i]) * a + 127) / 255)
-                out[i + 1] = UInt8((Int(out[i + 1]) * a + 127) / 255)
-                out[i + 2] = UInt8((Int(out[i + 2]) * a + 127) / 255)
-            }
-            i += 4
-        }
-        return RGBAImage(width: width, height: height, pixels: out)
-    }
-
-    /// Mirrors rows (GL reads bottom-up).
-    public func flippedVertically() -> RGBAImage {
-        var out = [UInt8](repeating: 0, count: pixels.count)
-        let row = width * 4
-        for y in 0..<height {
-            let src = (height - 1 - y) * row
-            out[(y * row)..<(y * row + row)] = pixels[src..<(src + row)]
-        }
-        return RGBAImage(width: width, height: height, pixels: out)
-    }
 }

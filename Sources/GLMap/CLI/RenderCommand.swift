@@ -1,6 +1,7 @@
 import Foundation
 import GLMapCore
 import GLMapPNG
+import GLMapStyle
 
 /// `glmap render`: flags follow MapLibre's `mbgl-render`.
 public enum RenderCommand {
@@ -76,7 +77,7 @@ public enum RenderCommand {
         }
         let scene: Scene
         if stylePath == "-" {
-            let style = try GLMapStyleLoader.parse(io.readStdin(), file: nil)
+            let style = try StyleDocument.parse(io.readStdin(), file: nil)
             scene = try Scene(style: style, strict: a.flag("strict"))
         } else {
             scene = try Scene(styleFile: stylePath, strict: a.flag("strict"))
@@ -119,10 +120,3 @@ public enum RenderCommand {
     }
 }
 
-import GLMapStyle
-/// Parses style bytes (shared by the file and stdin paths).
-enum GLMapStyleLoader {
-    static func parse(_ bytes: [UInt8], file: String?) throws -> StyleDocument {
-        try StyleDocument.parse(bytes, file: file)
-    }
-}
