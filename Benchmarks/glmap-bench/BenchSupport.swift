@@ -13,25 +13,21 @@ func median(_ xs: [Double]) -> Double {
     return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
 }
 
-/// Peak resident set size of this process in MiB (VmHWM).
-func peakRSSMiB() -> Double {
+/// A `/proc/self/status` memory line (e.g. "VmHWM", "VmRSS") in MiB.
+private func procStatusMiB(_ key: String) -> Double {
     guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return .nan }
-    for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+    for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
         let kb = line.split(separator: " ").compactMap { Double($0) }.first ?? .nan
         return kb / 1024
     }
     return .nan
 }
 
+/// Peak resident set size of this process in MiB (VmHWM).
+func peakRSSMiB() -> Double { procStatusMiB("VmHWM") }
+
 /// Current resident set size in MiB (VmRSS).
-func currentRSSMiB() -> Double {
-    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return .nan }
-    for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-        let kb = line.split(separator: " ").compactMap { Double($0) }.first ?? .nan
-        return kb / 1024
-    }
-    return .nan
-}
+func currentRSSMiB() -> Double { procStatusMiB("VmRSS") }
 
 func cpuModel() -> String {
     guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
