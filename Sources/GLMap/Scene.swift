@@ -2,7 +2,8 @@
 // A style with its sources loaded, decoded and projected once (Web Mercator unit world). Frames
 // of the same scene (other cameras, sizes, ratios) reuse it: no re-parsing or re-projection.
 // Sources that cannot be loaded are empty and listed in `warnings` (MapLibre draws nothing for
-// them); with `strict`, loading throws the first such problem instead.
+// them); with `strict`, loading throws the first such problem instead. Lines and rings are ranked
+// for simplification once here and simplified per tile zoom when evaluated (Simplification.swift).
 import Foundation
 import GLMapCore
 import GLMapGeoJSON
@@ -27,7 +28,11 @@ public final class Scene {
             do {
                 let collection = try loader.load(style.sources[id]!)
                 do {
-                    features[id] = try ProjectedFeature.project(collection)
+                    var projected = try ProjectedFeature.project(collection)
+                    let source = style.sources[id]!
+                    let t = source.tolerance / (WebMercator.tileSize * exp2(source.maxzoom))
+                    if source.tolerance > 0 { Scene.rank(&projected, sqTolerance: t * t) }
+                    features[id] = projected
                 } catch let e as InvalidGeometryError {
                     throw SourceWarning(sourceID: id, message: e.message)
                 }
@@ -39,6 +44,18 @@ public final class Scene {
         }
         self.features = features
         self.warnings = warnings
+    }
+
+    /// Ranks every feature for simplification, spread over the cores (features are independent).
+    static func rank(_ features: inout [ProjectedFeature], sqTolerance: Double) {
+        guard !features.isEmpty else { return }
+        let chunks = min(features.count / 64 + 1, ProcessInfo.processInfo.activeProcessorCount * 4)
+        features.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!, n = buffer.count
+            DispatchQueue.concurrentPerform(iterations: chunks) { c in
+                for i in (n * c / chunks)..<(n * (c + 1) / chunks) { base[i].rankForSimplification(sqTolerance: sqTolerance) }
+            }
+        }
     }
 
     /// Loads a style file (or "-" for standard input) and its sources.
@@ -60,9 +77,21 @@ public final class Scene {
     /// The style's layers evaluated for one zoom, in draw order (hidden layers skipped).
     public func evaluatedLayers(zoom: Double) -> [EvaluatedLayer] {
         let evaluator = StyleEvaluator(zoom: zoom, globalState: style.globalState, sources: style.sources)
+        var simplified: [String: [ProjectedFeature]] = [:]
         return style.layers.compactMap { layer in
             guard layer.isDrawn(atZoom: zoom) else { return nil }
-            return evaluator.evaluate(layer, features: layer.source.flatMap { features[$0] } ?? [])
+            guard let id = layer.source else { return evaluator.evaluate(layer, features: []) }
+            if simplified[id] == nil { simplified[id] = features(of: id, zoom: zoom) }
+            return evaluator.evaluate(layer, features: simplified[id]!)
         }
+    }
+
+    /// A source's features as drawn at `zoom`: simplified for its tile zoom (MapLibre's tolerance).
+    public func features(of sourceID: String, zoom: Double) -> [ProjectedFeature] {
+        guard let all = features[sourceID] else { return [] }
+        guard let source = style.sources[sourceID] else { return all }
+        let t = Simplification.tolerance(pixels: source.tolerance, zoom: zoom, maxzoom: source.maxzoom)
+        guard t > 0 else { return all }
+        return all.compactMap { $0.simplified(tolerance: t) }
     }
 }

@@ -14,6 +14,13 @@ public struct ProjectedPolygon: Sendable {
     public var coords: [Double]
     /// Vertex index where each hole starts (earcut's `holeIndices`).
     public var holeIndices: [Int]
+    /// Simplification ranks per ring (empty until ranked; see Simplification.swift).
+    public var ringRanks: [SimplificationRanks] = []
+
+    public init(coords: [Double], holeIndices: [Int]) {
+        self.coords = coords
+        self.holeIndices = holeIndices
+    }
 
     /// The rings as slices of `coords` (vertex ranges).
     public var ringRanges: [Range<Int>] {
@@ -37,6 +44,8 @@ public struct ProjectedFeature: Sendable {
     public var lines: [[Double]] = []
     /// Polygon / MultiPolygon parts.
     public var polygons: [ProjectedPolygon] = []
+    /// Simplification ranks per line part (empty until ranked; see Simplification.swift).
+    public var lineRanks: [SimplificationRanks] = []
 
     /// Every vertex of the geometry (circle layers draw one circle per vertex), flat.
     public var allVertices: [Double] {
@@ -47,13 +56,18 @@ public struct ProjectedFeature: Sendable {
         }
     }
 
-    /// Largest |longitude| accepted (degrees). Beyond it positions are not usable coordinates
-    /// (world copies that far out lose all precision), so the feature is rejected.
+    /// Largest |longitude| accepted (degrees). Beyond it a Double no longer holds the position
+    /// within a world to better than a millionth of a degree, so the feature is rejected.
     public static let maxLongitude = 1.0e6
 
-    /// Projects a decoded collection. Latitudes are clamped to ±85.0511°. Positions that are not
-    /// finite (NaN, ±Infinity — possible when the model is built in code rather than decoded) or
-    /// absurdly far out are rejected before tessellation with an error naming the feature.
+    /// Projects a decoded collection. Latitudes are clamped to ±85.0511°. Longitudes past ±180
+    /// wrap as MapLibre's GeoJSON source wraps them: each point, line part and polygon (with its
+    /// holes) moves by whole worlds so it starts in the primary copy (x in 0…1); a part crossing
+    /// the antimeridian stays in one piece and runs past x = 1, where the next world copy shows it
+    /// (the renderers draw every copy a part's bounds reach), which is where MapLibre draws the
+    /// piece it cuts off and shifts. Positions that are not finite (NaN, ±Infinity — possible when
+    /// the model is built in code rather than decoded) or absurdly far out are rejected before
+    /// tessellation with an error naming the feature.
     public static func project(_ collection: FeatureCollection) throws -> [ProjectedFeature] {
         var out: [ProjectedFeature] = []
         out.reserveCapacity(collection.features.count)
@@ -92,6 +106,16 @@ public struct ProjectedFeature: Sendable {
             }
             return a
         }
+        func points(_ ps: [Position]) -> [Double] {
+            var a = flat(ps)
+            for i in stride(from: 0, to: a.count, by: 2) { a[i] -= a[i].rounded(.down) }
+            return a
+        }
+        func line(_ ps: [Position]) -> [Double] {
+            var a = flat(ps)
+            wrap(&a)
+            return a
+        }
         func polygon(_ rings: [[Position]]) -> ProjectedPolygon {
             var coords: [Double] = []
             var holes: [Int] = []
@@ -99,17 +123,18 @@ public struct ProjectedFeature: Sendable {
                 if i > 0 { holes.append(coords.count / 2) }
                 coords.append(contentsOf: flat(r))
             }
+            wrap(&coords)
             return ProjectedPolygon(coords: coords, holeIndices: holes)
         }
         switch g {
         case .point(let p):
-            out.append(ProjectedFeature(index: index, context: ctx(g), type: .point, points: flat([p])))
+            out.append(ProjectedFeature(index: index, context: ctx(g), type: .point, points: points([p])))
         case .multiPoint(let ps):
-            out.append(ProjectedFeature(index: index, context: ctx(g), type: .point, points: flat(ps)))
+            out.append(ProjectedFeature(index: index, context: ctx(g), type: .point, points: points(ps)))
         case .lineString(let ps):
-            out.append(ProjectedFeature(index: index, context: ctx(g), type: .lineString, lines: [flat(ps)]))
+            out.append(ProjectedFeature(index: index, context: ctx(g), type: .lineString, lines: [line(ps)]))
         case .multiLineString(let ls):
-            out.append(ProjectedFeature(index: index, context: ctx(g), type: .lineString, lines: ls.map(flat)))
+            out.append(ProjectedFeature(index: index, context: ctx(g), type: .lineString, lines: ls.map(line)))
         case .polygon(let rings):
             guard !rings.isEmpty else { return }
             out.append(ProjectedFeature(index: index, context: ctx(g), type: .polygon, polygons: [polygon(rings)]))
@@ -119,5 +144,14 @@ public struct ProjectedFeature: Sendable {
         case .geometryCollection(let gs):
             for m in gs { append(m, feature: f, index: index, into: &out) }
         }
+    }
+
+    /// Moves flat x,y coordinates by whole worlds so the smallest x lies in 0 ..< 1.
+    static func wrap(_ a: inout [Double]) {
+        var minX = Double.infinity
+        for i in stride(from: 0, to: a.count, by: 2) where a[i] < minX { minX = a[i] }
+        guard minX.isFinite, minX < 0 || minX >= 1 else { return }
+        let shift = minX.rounded(.down)
+        for i in stride(from: 0, to: a.count, by: 2) { a[i] -= shift }
     }
 }

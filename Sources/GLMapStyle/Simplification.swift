@@ -1,0 +1,169 @@
+// Per-zoom geometry simplification — contract
+// MapLibre's GeoJSON source (geojson-vt) simplifies lines and polygon rings per tile zoom with a
+// tolerance of `source.tolerance` tile pixels (default 0.375 px of a 512-px tile), and draws every
+// position only from the source's maxzoom on. glmap does the same so it draws what MapLibre draws,
+// and so low zooms don't pay for vertices smaller than a pixel fraction:
+// - once, when a source is projected: each line/ring gets a rank per position (the squared
+//   distance at which a Douglas–Peucker pass over it would keep that position, 0 when it never
+//   would at maxzoom's tolerance; 1 for the endpoints) and its size (a line's length, a ring's
+//   area), computed exactly as geojson-vt's convert/simplify do, in unit-world coordinates;
+// - per frame zoom: tile zoom z = floor(zoom) clamped to 0…maxzoom; below maxzoom a position is
+//   kept when its rank > t², t = tolerance / (512 · 2^z), and a line shorter than t or a ring of
+//   area below t² is dropped (a polygon whose outer ring is dropped is dropped whole); at maxzoom
+//   nothing changes. Points are never simplified.
+// Invariants: endpoints (and so closing positions) are always kept; the order of positions never
+// changes; the ranks don't depend on the zoom, so filtering is linear and allocation-light.
+import Foundation
+import GLMapCore
+
+/// Douglas–Peucker ranks of one line or ring, and its size, for per-zoom filtering.
+public struct SimplificationRanks: Sendable, Equatable {
+    /// One rank per position (squared unit-world distance; endpoints 1).
+    public var ranks: [Double]
+    /// Length (lines) or absolute area (rings) in unit-world units.
+    public var size: Double
+}
+
+/// Per-zoom simplification of projected features (geojson-vt's scheme).
+public enum Simplification {
+    /// World-unit tolerance at tile zoom `z` for a tolerance in tile pixels; 0 at or past maxzoom.
+    public static func tolerance(pixels: Double, zoom: Double, maxzoom: Double) -> Double {
+        let z = max(0, min(zoom.rounded(.down), maxzoom))
+        if z >= maxzoom || pixels <= 0 { return 0 }
+        return pixels / (WebMercator.tileSize * exp2(z))
+    }
+
+    /// Ranks of the flat x,y line or ring at positions `range` of `coords`, recording positions
+    /// that matter above `sqTolerance`.
+    public static func ranks(_ coords: [Double], positions range: Range<Int>, isRing: Bool,
+                             sqTolerance: Double) -> SimplificationRanks {
+        let n = range.count, b = 2 * range.lowerBound
+        guard n > 0 else { return SimplificationRanks(ranks: [], size: 0) }
+        var size = 0.0
+        for i in stride(from: 1, to: n, by: 1) {
+            let x0 = coords[b + 2 * i - 2], y0 = coords[b + 2 * i - 1], x = coords[b + 2 * i], y = coords[b + 2 * i + 1]
+            if isRing {
+                size += (x0 * y - x * y0) / 2
+            } else {
+                size += ((x - x0) * (x - x0) + (y - y0) * (y - y0)).squareRoot()
+            }
+        }
+        var ranks = [Double](repeating: 0, count: n)
+        ranks[0] = 1
+        if n > 2 { rank(coords, base: b, n - 1, sqTolerance, &ranks) }
+        ranks[n - 1] = 1
+        return SimplificationRanks(ranks: ranks, size: abs(size))
+    }
+
+    /// Douglas–Peucker over positions 0…last (coordinates from `coords[base]` on), with
+    /// geojson-vt's pivot choice (ties toward the middle) and an explicit stack so hostile inputs
+    /// cannot exhaust the call stack.
+    static func rank(_ coords: [Double], base b: Int, _ last: Int, _ sqTolerance: Double, _ ranks: inout [Double]) {
+        coords.withUnsafeBufferPointer { all in
+            ranks.withUnsafeMutableBufferPointer { ranks in
+                let c = UnsafeBufferPointer(rebasing: all[b..<(b + 2 * (last + 1))])
+                var stack = [(0, last)]
+                while let (first, last) = stack.popLast() {
+                    var maxSqDist = sqTolerance
+                    let mid = first &+ (last &- first) / 2
+                    var minPosToMid = last &- first
+                    var index = -1
+                    let ax = c[2 &* first], ay = c[2 &* first &+ 1], bx = c[2 &* last], by = c[2 &* last &+ 1]
+                    var i = first &+ 1
+                    while i < last {
+                        let d = sqSegmentDistance(c[2 &* i], c[2 &* i &+ 1], ax, ay, bx, by)
+                        if d > maxSqDist {
+                            index = i
+                            maxSqDist = d
+                        } else if d == maxSqDist {
+                            let posToMid = abs(i &- mid)
+                            if posToMid < minPosToMid { index = i; minPosToMid = posToMid }
+                        }
+                        i &+= 1
+                    }
+                    if maxSqDist > sqTolerance, index >= 0 {
+                        ranks[index] = maxSqDist
+                        if last - index > 1 { stack.append((index, last)) }
+                        if index - first > 1 { stack.append((first, index)) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Squared distance from p to the segment a–b.
+    @inline(__always)
+    static func sqSegmentDistance(_ px: Double, _ py: Double, _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) -> Double {
+        var x = ax, y = ay
+        var dx = bx - x, dy = by - y
+        if dx != 0 || dy != 0 {
+            let t = ((px - x) * dx + (py - y) * dy) / (dx * dx + dy * dy)
+            if t > 1 { x = bx; y = by } else if t > 0 { x += dx * t; y += dy * t }
+        }
+        dx = px - x
+        dy = py - y
+        return dx * dx + dy * dy
+    }
+
+    /// Appends the positions of `coords` from position `start` on whose rank exceeds `sqTolerance`.
+    static func filter(_ coords: [Double], from start: Int, _ r: SimplificationRanks, sqTolerance: Double,
+                       into out: inout [Double]) {
+        for (i, rank) in r.ranks.enumerated() where rank > sqTolerance {
+            out.append(coords[2 * (start + i)]); out.append(coords[2 * (start + i) + 1])
+        }
+    }
+}
+
+extension ProjectedFeature {
+    /// Records simplification ranks for every line and ring (points have none).
+    public mutating func rankForSimplification(sqTolerance: Double) {
+        lineRanks = lines.map {
+            Simplification.ranks($0, positions: 0..<($0.count / 2), isRing: false, sqTolerance: sqTolerance)
+        }
+        for p in polygons.indices {
+            let c = polygons[p].coords
+            polygons[p].ringRanks = polygons[p].ringRanges.map {
+                Simplification.ranks(c, positions: $0, isRing: true, sqTolerance: sqTolerance)
+            }
+        }
+    }
+
+    /// The feature simplified for world-unit tolerance `t` (itself when t is 0 or it has no ranks).
+    /// Nil when nothing drawable is left (every line too short, every outer ring too small).
+    public func simplified(tolerance t: Double) -> ProjectedFeature? {
+        guard t > 0 else { return self }
+        let sq = t * t
+        var out = self
+        out.lineRanks = []
+        switch type {
+        case .point:
+            return self
+        case .lineString:
+            guard lineRanks.count == lines.count else { return self }
+            out.lines = []
+            for (line, r) in zip(lines, lineRanks) where r.size >= t {
+                var kept: [Double] = []
+                kept.reserveCapacity(line.count)
+                Simplification.filter(line, from: 0, r, sqTolerance: sq, into: &kept)
+                out.lines.append(kept)
+            }
+            return out.lines.isEmpty ? nil : out
+        case .polygon:
+            out.polygons = []
+            for poly in polygons {
+                guard poly.ringRanks.count == poly.holeIndices.count + 1 else { out.polygons.append(poly); continue }
+                var kept = ProjectedPolygon(coords: [], holeIndices: [])
+                kept.coords.reserveCapacity(poly.coords.count)
+                for (i, (range, r)) in zip(poly.ringRanges, poly.ringRanks).enumerated() {
+                    guard r.size >= sq else {
+                        if i == 0 { break } else { continue }
+                    }
+                    if i > 0 { kept.holeIndices.append(kept.coords.count / 2) }
+                    Simplification.filter(poly.coords, from: range.lowerBound, r, sqTolerance: sq, into: &kept.coords)
+                }
+                if !kept.coords.isEmpty { out.polygons.append(kept) }
+            }
+            return out.polygons.isEmpty ? nil : out
+        }
+    }
+}
