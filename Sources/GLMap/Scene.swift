@@ -4,6 +4,8 @@
 // Sources that cannot be loaded are empty and listed in `warnings` (MapLibre draws nothing for
 // them); with `strict`, loading throws the first such problem instead. Lines and rings are ranked
 // for simplification once here and simplified per tile zoom when evaluated (Simplification.swift).
+// Limits: inputs are read under `InputLimits` (default `.default`). A style past a limit is a
+// `StyleError` (exit 2); a source past one is a `SourceWarning` like any unloadable source.
 import Foundation
 import GLMapCore
 import GLMapGeoJSON
@@ -17,9 +19,9 @@ public final class Scene {
     /// Problems with source data that were tolerated.
     public let warnings: [SourceWarning]
 
-    public init(style: StyleDocument, strict: Bool = false) throws {
+    public init(style: StyleDocument, strict: Bool = false, limits: InputLimits = .default) throws {
         self.style = style
-        let loader = SourceLoader(styleFile: style.file)
+        let loader = SourceLoader(styleFile: style.file, limits: limits)
         var features: [String: [ProjectedFeature]] = [:]
         var warnings: [SourceWarning] = []
         // Only sources some layer uses are loaded.
@@ -59,11 +61,14 @@ public final class Scene {
     }
 
     /// Loads a style file (or "-" for standard input) and its sources.
-    public convenience init(styleFile path: String, strict: Bool = false) throws {
+    public convenience init(styleFile path: String, strict: Bool = false, limits: InputLimits = .default) throws {
         let bytes: [UInt8]
         if path == "-" {
             bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
         } else {
+            if let size = InputLimits.fileSize(atPath: path), size > limits.maxStyleFileBytes {
+                throw Scene.styleTooLarge(size: size, file: path, limits: limits)
+            }
             guard let d = FileManager.default.contents(atPath: path) else {
                 var isDir: ObjCBool = false
                 let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
@@ -71,7 +76,27 @@ public final class Scene {
             }
             bytes = [UInt8](d)
         }
-        try self.init(style: StyleDocument.parse(bytes, file: path == "-" ? nil : path), strict: strict)
+        try self.init(style: Scene.parseStyle(bytes, file: path == "-" ? nil : path, limits: limits),
+                      strict: strict, limits: limits)
+    }
+
+    /// Parses and validates style JSON bytes under `limits` (size, string length, nesting); the
+    /// errors are `StyleError`s worded as `StyleDocument.parse` words them.
+    public static func parseStyle(_ bytes: [UInt8], file: String?, limits: InputLimits = .default) throws -> StyleDocument {
+        if bytes.count > limits.maxStyleFileBytes { throw styleTooLarge(size: bytes.count, file: file, limits: limits) }
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(bytes, limits: limits)
+        } catch let e as JSONSyntaxError {
+            throw StyleError(file: file, issues: [StyleIssue(path: "", message: "invalid JSON at \(e.line):\(e.column): \(e.message)")])
+        }
+        return try StyleDocument.parse(json: json, file: file)
+    }
+
+    /// The error for a style of `size` bytes, past `maxStyleFileBytes`.
+    static func styleTooLarge(size: Int, file: String?, limits: InputLimits) -> StyleError {
+        let message = InputLimits.fileSizeMessage(size: size, limit: limits.maxStyleFileBytes, name: "maxStyleFileBytes")
+        return StyleError(file: file, issues: [StyleIssue(path: "", message: message)])
     }
 
     /// The style's layers evaluated for one zoom, in draw order (hidden layers skipped).

@@ -14,12 +14,17 @@ public struct SourceWarning: GLMapError, Equatable {
 
 /// Loads GeoJSON sources: inline data, paths relative to the style file, `file://` and
 /// `local://` references (the render-test form: `local://data/x.geojson` is looked up in the
-/// style's directory and then in each parent directory).
+/// style's directory and then in each parent directory). A source past one of `limits` (file
+/// size checked from stat before reading; features, positions, strings, nesting while decoding)
+/// is a `SourceWarning` like any other source that cannot be loaded.
 public struct SourceLoader {
     /// Directory that relative paths resolve against (the style file's directory, or the cwd).
     public var baseDirectory: String
+    /// The input limits sources are read under.
+    public var limits: InputLimits
 
-    public init(styleFile: String?) {
+    public init(styleFile: String?, limits: InputLimits = .default) {
+        self.limits = limits
         if let f = styleFile, f != "-" {
             baseDirectory = (f as NSString).deletingLastPathComponent
             if baseDirectory.isEmpty { baseDirectory = "." }
@@ -53,7 +58,7 @@ public struct SourceLoader {
         switch source.data {
         case .inline(let json):
             do {
-                return try GeoJSONDecoder.decode(json, path: "sources.\(source.id).data")
+                return try GeoJSONDecoder.decode(json, path: "sources.\(source.id).data", limits: limits)
             } catch {
                 throw SourceWarning(sourceID: source.id, message: "invalid GeoJSON: \(error)")
             }
@@ -61,11 +66,15 @@ public struct SourceLoader {
             guard let path = resolve(ref) else {
                 throw SourceWarning(sourceID: source.id, message: "cannot load \"\(ref)\": only local files are supported (no network access)")
             }
+            if let size = InputLimits.fileSize(atPath: path), size > limits.maxGeoJSONFileBytes {
+                let message = InputLimits.fileSizeMessage(size: size, limit: limits.maxGeoJSONFileBytes, name: "maxGeoJSONFileBytes")
+                throw SourceWarning(sourceID: source.id, message: "\(path): \(message)")
+            }
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw SourceWarning(sourceID: source.id, message: "cannot read \(path): file missing or unreadable")
             }
             do {
-                return try GeoJSONDecoder.decode([UInt8](data), file: path)
+                return try GeoJSONDecoder.decode([UInt8](data), file: path, limits: limits)
             } catch {
                 throw SourceWarning(sourceID: source.id, message: "invalid GeoJSON: \(error)")
             }

@@ -2,8 +2,10 @@
 // Input: UTF-8 bytes of one JSON text (RFC 8259; a leading UTF-8 BOM is skipped).
 // Output: a `JSONValue` tree, or a `JSONSyntaxError` with the 1-based line:column of the first
 // byte that could not be accepted and what was expected there.
-// Limits: nesting deeper than `maxDepth` (default 512) is an error, not a stack overflow.
-// Numbers are IEEE doubles (as in JavaScript); NaN/Infinity literals are rejected.
+// Limits (`InputLimits`): nesting deeper than `maxNestingDepth` (default 512) and strings longer
+// than `maxStringBytes` are errors located at the offending bracket or opening quote, never a
+// stack overflow or a huge allocation. Numbers are IEEE doubles (as in JavaScript); NaN/Infinity
+// literals are rejected, and so is a number that overflows a double (1e999).
 
 /// A syntax error in JSON text, located by line and column (both 1-based; columns count bytes).
 public struct JSONSyntaxError: Error, Equatable, CustomStringConvertible, Sendable {
@@ -15,19 +17,27 @@ public struct JSONSyntaxError: Error, Equatable, CustomStringConvertible, Sendab
 
 /// Parses JSON text into `JSONValue`.
 public struct JSONParser {
-    public static let defaultMaxDepth = 512
+    /// The default nesting limit (`InputLimits.default.maxNestingDepth`).
+    public static var defaultMaxDepth: Int { InputLimits.default.maxNestingDepth }
 
     /// Parses a whole JSON document.
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws -> JSONValue {
+    public static func parse(_ bytes: [UInt8], limits: InputLimits = .default) throws -> JSONValue {
         try bytes.withUnsafeBufferPointer { buf in
-            var p = JSONByteParser(buf, maxDepth: maxDepth)
+            var p = JSONByteParser(buf, limits: limits)
             return try p.parseDocument()
         }
     }
 
     /// Parses a whole JSON document given as a string.
-    public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws -> JSONValue {
-        try parse(Array(text.utf8), maxDepth: maxDepth)
+    public static func parse(_ text: String, limits: InputLimits = .default) throws -> JSONValue {
+        try parse(Array(text.utf8), limits: limits)
+    }
+}
+
+extension JSONParser {
+    /// "number 1e999 is out of range (it overflows a double to infinity)".
+    public static func overflowMessage(_ numberText: String) -> String {
+        "number \(numberText) is out of range (it overflows a double to infinity)"
     }
 }
 
@@ -37,11 +47,12 @@ public struct JSONByteParser {
     public let bytes: UnsafeBufferPointer<UInt8>
     public var index: Int = 0
     public var depth: Int = 0
-    public let maxDepth: Int
+    public let limits: InputLimits
+    public var maxDepth: Int { limits.maxNestingDepth }
 
-    public init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONParser.defaultMaxDepth) {
+    public init(_ bytes: UnsafeBufferPointer<UInt8>, limits: InputLimits = .default) {
         self.bytes = bytes
-        self.maxDepth = maxDepth
+        self.limits = limits
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { index = 3 }
     }
 
@@ -66,7 +77,7 @@ public struct JSONByteParser {
         return (line, offset - lineStart + 1)
     }
 
-    /// An error located at the current position (or `at` when given).
+    /// An error at the current position (or `at` when given) that says what was found there.
     public func error(_ message: String, at offset: Int? = nil) -> JSONSyntaxError {
         let (l, c) = location(of: offset ?? index)
         let found: String
@@ -78,6 +89,12 @@ public struct JSONByteParser {
             found = b >= 0x20 && b < 0x7F ? "'\(Character(UnicodeScalar(b)))'" : "byte 0x\(String(b, radix: 16))"
         }
         return JSONSyntaxError(line: l, column: c, message: "\(message), found \(found)")
+    }
+
+    /// An error at byte `offset` with `message` as it is (limits, numbers out of range).
+    public func plainError(_ message: String, at offset: Int) -> JSONSyntaxError {
+        let (l, c) = location(of: offset)
+        return JSONSyntaxError(line: l, column: c, message: message)
     }
 
     @inline(__always)
@@ -125,7 +142,7 @@ public struct JSONByteParser {
 
     public mutating func enterContainer() throws {
         depth += 1
-        if depth > maxDepth { throw error("nesting deeper than \(maxDepth) levels") }
+        if depth > limits.maxNestingDepth { throw plainError(limits.nestingMessage, at: index) }
     }
 
     public mutating func parseObject() throws -> JSONObject {
@@ -177,10 +194,12 @@ public struct JSONByteParser {
     public mutating func parseString() throws -> String {
         index += 1  // opening quote
         let start = index
+        let maxEnd = start + limits.maxStringBytes  // `index` past this: too long
         // Fast path: no escapes.
         while index < bytes.count {
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
+                if index > maxEnd { throw plainError(limits.stringMessage, at: start - 1) }
                 let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                 index += 1
                 return s
@@ -191,6 +210,7 @@ public struct JSONByteParser {
         }
         var out = Array(bytes[start..<index])
         while index < bytes.count {
+            if index > maxEnd { throw plainError(limits.stringMessage, at: start - 1) }
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
                 index += 1
@@ -312,7 +332,7 @@ public struct JSONByteParser {
         }
         // Slow path: let the standard library round correctly.
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let v = Double(text), v.isFinite else { throw error("number out of range", at: start) }
+        guard let v = Double(text), v.isFinite else { throw plainError(JSONParser.overflowMessage(text), at: start) }
         return v
     }
 

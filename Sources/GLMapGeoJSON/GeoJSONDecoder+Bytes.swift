@@ -70,11 +70,16 @@ extension GeoJSONDecoder {
         /// Reused storage for the positions of one array, copied out at its exact size.
         private var scratch: UnsafeMutablePointer<Position>
         private var scratchCapacity = 1024
+        /// Positions decoded so far that count towards `maxPositionsPerSource` (members decoded
+        /// before `type` that turn out foreign, or are decoded again, are taken back out).
+        private(set) var positions = 0
+
+        var limits: InputLimits { p.limits }
 
         /// Nil for an empty buffer (no base address). Call `release()` when done.
-        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+        init?(_ bytes: UnsafeBufferPointer<UInt8>, limits: InputLimits) {
             guard let base = bytes.baseAddress else { return nil }
-            p = JSONByteParser(bytes)
+            p = JSONByteParser(bytes, limits: limits)
             self.base = base
             end = bytes.count
             scratch = .allocate(capacity: scratchCapacity)
@@ -119,6 +124,8 @@ extension GeoJSONDecoder {
             var features: Speculation<[Feature]>? = nil
             var properties: JSONValue? = nil, propertiesAt = -1
             var id: JSONValue? = nil
+            // Positions each geometry-bearing member added to `positions` (see `positions`).
+            var counted = CountedPositions()
 
             skipWhitespace()
             if p.index < end && base[p.index] == closeBrace {
@@ -137,6 +144,8 @@ extension GeoJSONDecoder {
                     p.index += 1
                     skipWhitespace()
                     let at = p.index
+                    positions -= counted.take(member)  // a repeated member replaces the earlier value
+                    let positionsBefore = positions
                     do throws(GeoJSONFailure) {
                         switch member {
                         case .type:
@@ -209,6 +218,7 @@ extension GeoJSONDecoder {
                     } catch {
                         throw error.inside(.key(memberName(member, keyAt: keyAt)))
                     }
+                    counted.record(member, positions - positionsBefore)
                     skipWhitespace()
                     guard p.index < end else { throw syntaxError("expected ',' or '}' in object", at: p.index) }
                     let b = base[p.index]
@@ -221,6 +231,7 @@ extension GeoJSONDecoder {
             }
 
             guard let t = type else { throw Failure(GeoJSONMessage.missingType, at: start) }
+            positions -= counted.foreign(to: t)
             switch t {
             case .featureCollection:
                 switch features {
@@ -264,6 +275,7 @@ extension GeoJSONDecoder {
                 let (index, savedDepth) = (p.index, p.depth)
                 p.index = coordinatesAt
                 p.depth = memberDepth
+                positions -= counted.coordinates
                 defer { p.index = index; p.depth = savedDepth }
                 let c: GeoJSONCoordinates
                 do throws(GeoJSONFailure) {
@@ -290,10 +302,12 @@ extension GeoJSONDecoder {
         /// failure; errors in the JSON text itself are thrown at once.
         private mutating func speculate<T>(at: Int, depth: Int,
                                            _ body: (inout ByteDecoder) throws(Failure) -> T) throws(Failure) -> Speculation<T> {
+            let positionsBefore = positions
             do throws(GeoJSONFailure) {
                 return .value(try body(&self))
             } catch {
                 if error.isSyntax { throw error }
+                positions = positionsBefore
                 p.index = at
                 p.depth = depth
                 try skipValue()
@@ -328,6 +342,7 @@ extension GeoJSONDecoder {
                 do throws(GeoJSONFailure) {
                     skipWhitespace()
                     let o = p.index
+                    if k >= limits.maxFeaturesPerSource { throw Failure(limits.featuresMessage, at: o) }
                     guard o < end, base[o] == openBrace else { throw expected(GeoJSONMessage.featureObject, at: o) }
                     guard case .feature(let f) = try decodeObject(.feature) else {
                         throw expected(GeoJSONMessage.featureObject, at: o)
@@ -373,6 +388,7 @@ extension GeoJSONDecoder {
             while i < end {
                 let b = base[i]
                 if b == quote {
+                    try checkStringLength(from: start, to: i)
                     p.index = i + 1
                     return Member.named(base + start, i - start)
                 }
@@ -407,6 +423,7 @@ extension GeoJSONDecoder {
             while i < end {
                 let b = base[i]
                 if b == quote {
+                    try checkStringLength(from: o + 1, to: i)
                     p.index = i + 1
                     let text = UnsafeBufferPointer(start: base + o + 1, count: i - o - 1)
                     if let t = GeoJSONType.named(text) { return t }
@@ -425,7 +442,12 @@ extension GeoJSONDecoder {
         /// Coordinates of a known nesting depth (1: a position … 4: polygons).
         mutating func readCoordinates(levels: Int) throws(Failure) -> GeoJSONCoordinates {
             switch levels {
-            case 1: return .one(try readPosition())
+            case 1:
+                skipWhitespace()
+                if positions >= limits.maxPositionsPerSource { throw Failure(limits.positionsMessage, at: p.index) }
+                let position = try readPosition()
+                positions += 1
+                return .one(position)
             case 2: return .two(try readPositions())
             case 3: return .three(try readPositionArrays())
             default: return .four(try readPolygons())
@@ -510,17 +532,23 @@ extension GeoJSONDecoder {
             if closeIfEmpty() { return [] }
             let fastDepthOK = p.depth < p.maxDepth  // room for the positions' own brackets
             let base = self.base, end = self.end, powers = self.powers
+            let budget = limits.maxPositionsPerSource - positions  // positions this array may add
             var count = 0
             var i = p.index
             while true {
                 // `i` is at the start of an element.
                 var afterElement = false
                 if fastDepthOK {
-                    let run = fastPositions(base, end, &i, powers, scratch + count, scratchCapacity - count)
+                    let room = min(scratchCapacity, budget) - count
+                    let run = fastPositions(base, end, &i, powers, scratch + count, max(0, room))
                     count += run.count
                     afterElement = run.afterElement
                 }
                 if !afterElement {
+                    if count >= budget {
+                        skipSpace(base, end, &i)
+                        throw Failure(limits.positionsMessage, at: i).inside(.index(count))
+                    }
                     if count == scratchCapacity {
                         growScratch()
                         if fastDepthOK { continue }
@@ -539,6 +567,7 @@ extension GeoJSONDecoder {
             }
             p.index = i
             p.depth -= 1
+            positions += count
             let scratch = self.scratch
             return [Position](unsafeUninitializedCapacity: count) { buffer, initialized in
                 buffer.baseAddress!.initialize(from: scratch, count: count)
@@ -695,7 +724,7 @@ extension GeoJSONDecoder {
         @inline(__always)
         private mutating func enter(at o: Int) throws(Failure) {
             p.depth += 1
-            if p.depth > p.maxDepth { throw syntaxError("nesting deeper than \(p.maxDepth) levels", at: o) }
+            if p.depth > p.maxDepth { throw Failure(p.plainError(limits.nestingMessage, at: o)) }
         }
 
         /// Consumes `[` (after whitespace) or fails with `expectation`, found ….
@@ -779,12 +808,19 @@ extension GeoJSONDecoder {
             }
         }
 
+        /// Fails when the string whose text spans `start..<stop` (after its opening quote) is
+        /// longer than `maxStringBytes`, as `JSONByteParser.parseString` does.
+        @inline(__always)
+        private func checkStringLength(from start: Int, to stop: Int) throws(Failure) {
+            if stop - start > limits.maxStringBytes { throw Failure(p.plainError(limits.stringMessage, at: start - 1)) }
+        }
+
         /// Skips a string at its opening quote.
         private mutating func skipString() throws(Failure) {
             var i = p.index + 1
             while i < end {
                 let b = base[i]
-                if b == quote { p.index = i + 1; return }
+                if b == quote { try checkStringLength(from: p.index + 1, to: i); p.index = i + 1; return }
                 if b == backslash || b < 0x20 { break }
                 i += 1
             }
@@ -846,6 +882,56 @@ extension GeoJSONDecoder {
             let (line, column) = failure.offset >= 0 ? p.location(of: failure.offset) : (failure.line, failure.column)
             return GeoJSONError(file: file, line: line, column: column, path: failure.pathText(prefix: ""),
                                 message: failure.message)
+        }
+    }
+}
+
+/// How many positions each geometry-bearing member of one object added to the decoder's count,
+/// so members that `type` shows to be foreign, or that are decoded again, can be taken back out.
+private struct CountedPositions {
+    var coordinates = 0, geometry = 0, geometries = 0, features = 0
+
+    /// The positions counted for `member` so far, reset to 0 (it is being decoded again).
+    mutating func take(_ member: Member) -> Int {
+        let old = self[member]
+        if old != 0 { self[member] = 0 }
+        return old
+    }
+
+    /// Records the positions `member`'s value added.
+    mutating func record(_ member: Member, _ added: Int) {
+        if added != 0 { self[member] = added }
+    }
+
+    private subscript(member: Member) -> Int {
+        get {
+            switch member {
+            case .coordinates: return coordinates
+            case .geometry: return geometry
+            case .geometries: return geometries
+            case .features: return features
+            case .type, .properties, .id, .other: return 0
+            }
+        }
+        set {
+            switch member {
+            case .coordinates: coordinates = newValue
+            case .geometry: geometry = newValue
+            case .geometries: geometries = newValue
+            case .features: features = newValue
+            case .type, .properties, .id, .other: break
+            }
+        }
+    }
+
+    /// Positions of the members that an object of `type` does not use.
+    func foreign(to type: GeoJSONType) -> Int {
+        switch type {
+        case .featureCollection: return coordinates + geometry + geometries
+        case .feature: return coordinates + geometries + features
+        case .geometryCollection: return coordinates + geometry + features
+        case .point, .multiPoint, .lineString, .multiLineString, .polygon, .multiPolygon:
+            return geometry + geometries + features
         }
     }
 }

@@ -3,9 +3,14 @@ import GLMapCore
 extension GeoJSONDecoder {
     /// Decodes GeoJSON from a parsed `JSONValue` tree (a style's inline `data`). Same semantics
     /// and messages as the byte decoder; locations are JSON paths only.
-    struct TreeDecoder {
-        /// GeometryCollections may nest; a tree built in code could nest without bound.
-        let maxDepth = JSONParser.defaultMaxDepth
+    final class TreeDecoder {
+        /// GeometryCollections may nest (a tree built in code could nest without bound); counts
+        /// of features and positions are limited as in the byte decoder.
+        let limits: InputLimits
+        /// Positions decoded so far.
+        private var positions = 0
+
+        init(limits: InputLimits) { self.limits = limits }
 
         func decodeDocument(_ json: JSONValue) throws(Failure) -> FeatureCollection {
             guard case .object(let o) = json else { throw expected(GeoJSONMessage.notAnObject, json) }
@@ -13,7 +18,7 @@ extension GeoJSONDecoder {
         }
 
         func decodeObject(_ o: JSONObject, _ expect: GeoJSONExpectation, depth: Int) throws(Failure) -> GeoJSONObject {
-            if depth > maxDepth { throw Failure("nesting deeper than \(maxDepth) levels", at: -1) }
+            if depth > limits.maxNestingDepth { throw Failure(limits.nestingMessage, at: -1) }
             guard let typeValue = o["type"] else { throw Failure(GeoJSONMessage.missingType, at: -1) }
             guard case .string(let name) = typeValue else {
                 throw expected(GeoJSONMessage.typeNotString, typeValue).inside(.key("type"))
@@ -79,6 +84,7 @@ extension GeoJSONDecoder {
             out.reserveCapacity(items.count)
             for (k, item) in items.enumerated() {
                 do throws(GeoJSONFailure) {
+                    if k >= limits.maxFeaturesPerSource { throw Failure(limits.featuresMessage, at: -1) }
                     guard case .object(let o) = item, case .feature(let f) = try decodeObject(o, .feature, depth: depth + 1) else {
                         throw expected(GeoJSONMessage.featureObject, item)
                     }
@@ -121,6 +127,8 @@ extension GeoJSONDecoder {
         }
 
         private func position(_ value: JSONValue) throws(Failure) -> Position {
+            if positions >= limits.maxPositionsPerSource { throw Failure(limits.positionsMessage, at: -1) }
+            positions += 1
             guard case .array(let items) = value else { throw expected(GeoJSONMessage.position, value) }
             for (k, item) in items.enumerated() {
                 guard case .number(let n) = item else { throw expected(GeoJSONMessage.number, item).inside(.index(k)) }

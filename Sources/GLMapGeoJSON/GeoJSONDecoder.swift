@@ -22,8 +22,10 @@
 //   member is decoded the only way a valid document allows (coordinates by their bracket depth);
 //   only coordinates whose depth turns out wrong for `type` are decoded again (linear: they hold
 //   no objects). A valid document is read once whatever its member order.
-// Limits: nesting deeper than `JSONParser.defaultMaxDepth` (512) and truncated input are errors,
-// never crashes. Errors in the JSON text come in document order; a structural error inside a
+// Limits (`InputLimits`, default `.default`): nesting deeper than `maxNestingDepth`, strings longer
+// than `maxStringBytes`, more than `maxFeaturesPerSource` features or `maxPositionsPerSource`
+// positions, and truncated input are errors located like any other, never crashes. Feature and
+// position counts fail as soon as they pass the limit (the element one past it is named). Errors in the JSON text come in document order; a structural error inside a
 // member read before `type` is reported once `type` is known, so a later syntax error can come
 // first. Such a failing member is skipped from its start, so an invalid document nested N deep
 // with `type` last at every level may be scanned up to N times (never more). Decoding recurses
@@ -35,9 +37,10 @@ import GLMapCore
 /// Decodes GeoJSON (RFC 7946) into `FeatureCollection`s.
 public enum GeoJSONDecoder {
     /// Decodes a GeoJSON text (FeatureCollection, Feature, or bare Geometry) from UTF-8 bytes.
-    public static func decode(_ bytes: [UInt8], file: String? = nil) throws -> FeatureCollection {
+    public static func decode(_ bytes: [UInt8], file: String? = nil,
+                              limits: InputLimits = .default) throws -> FeatureCollection {
         try bytes.withUnsafeBufferPointer { buf in
-            guard var decoder = ByteDecoder(buf) else {
+            guard var decoder = ByteDecoder(buf, limits: limits) else {
                 throw GeoJSONError(file: file, line: 1, column: 1, path: "",
                                    message: "\(GeoJSONMessage.notAnObject), found end of input")
             }
@@ -52,9 +55,10 @@ public enum GeoJSONDecoder {
 
     /// Decodes GeoJSON already parsed as JSON (inline `data` in a style); `path` prefixes error
     /// locations, e.g. "sources.points.data".
-    public static func decode(_ json: JSONValue, path: String) throws -> FeatureCollection {
+    public static func decode(_ json: JSONValue, path: String,
+                              limits: InputLimits = .default) throws -> FeatureCollection {
         do throws(GeoJSONFailure) {
-            return try TreeDecoder().decodeDocument(json)
+            return try TreeDecoder(limits: limits).decodeDocument(json)
         } catch {
             throw GeoJSONError(path: error.pathText(prefix: path), message: error.message)
         }

@@ -120,9 +120,7 @@ enum GeoJSONMessage {
         "expected a position with at least 2 numbers [lon, lat], found \(count == 0 ? "an empty array" : "1 number")"
     }
 
-    static func overflow(_ text: String) -> String {
-        "number \(text) is out of range (it overflows a double to infinity)"
-    }
+    static func overflow(_ text: String) -> String { JSONParser.overflowMessage(text) }
 
     static func missing(_ member: String, in type: GeoJSONType) -> String {
         let article = type == .feature ? "a" : (type.name.first.map { "AEIOU".contains($0) } == true ? "an" : "a")

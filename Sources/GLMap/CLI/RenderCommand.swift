@@ -77,7 +77,7 @@ public enum RenderCommand {
         }
         let scene: Scene
         if stylePath == "-" {
-            let style = try StyleDocument.parse(io.readStdin(), file: nil)
+            let style = try Scene.parseStyle(io.readStdin(), file: nil)
             scene = try Scene(style: style, strict: a.flag("strict"))
         } else {
             scene = try Scene(styleFile: stylePath, strict: a.flag("strict"))
