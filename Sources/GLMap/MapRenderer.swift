@@ -15,6 +15,9 @@ import GLMapTessellation
 /// Renders scenes to images with the GPU backend.
 public final class MapRenderer {
     private var gl: GLRenderer?
+    /// Largest framebuffer side the GPU draws in one pass (nil: GL's limit); larger images are
+    /// drawn in tiles and stitched. Tests lower it to exercise tiling on small images.
+    public var maxTileSize: Int?
     /// The backend asked for.
     public let backend: Backend
     /// The backend in use once prepared: `.gpu` or `.cpu`.
@@ -55,7 +58,7 @@ public final class MapRenderer {
         var rows: [(String, String)] = [("backend", backend == .auto ? "auto → \(activeBackend!.rawValue)" : activeBackend!.rawValue)]
         guard let g = gl else {
             rows.append(("reason", fallbackReason ?? "--backend cpu was asked for"))
-            rows.append(("max image", "\(MapRenderer.maxCPUImageSize)x\(MapRenderer.maxCPUImageSize) device pixels (CPU backend)"))
+            rows.append(("max image", "\(MapRenderer.maxImageSize)x\(MapRenderer.maxImageSize) device pixels"))
             return rows
         }
         rows.append(("reason", backend == .auto ? "an EGL display and an OpenGL ES 3 context are available" : "--backend gpu was asked for"))
@@ -72,26 +75,39 @@ public final class MapRenderer {
             rows.append(("Mesa version", String(i.version[r.upperBound...]).split(separator: " ").first.map(String.init) ?? ""))
         }
         rows.append(("max framebuffer", "\(i.maxSize)x\(i.maxSize) device pixels"))
+        rows.append(("max image", "\(MapRenderer.maxImageSize)x\(MapRenderer.maxImageSize) device pixels"
+            + (i.maxSize < MapRenderer.maxImageSize ? " (larger than the framebuffer: drawn in tiles)" : "")))
         return rows
     }
 
-    /// Largest image side the CPU backend draws (the GPU backend checks GL's own limit).
-    public static let maxCPUImageSize = 16384
+    /// Largest image side in device pixels, on both backends: the product maximum, the one place
+    /// it is set. 16384² premultiplied RGBA8 is 1 GiB; the PNG path adds an unpremultiplied copy
+    /// and the encoder's buffers, about 2.5 GiB in all, which a 4 GiB machine still renders. It
+    /// is also llvmpipe's GL limit and the common GPU one, so there one pass suffices; images
+    /// larger than a smaller GL limit are drawn in tiles. Larger maps: `glmap tiles`.
+    public static let maxImageSize = 16384
+
+    /// Throws the input error (exit 2) for an image larger than `maxImageSize` on either side.
+    public static func checkImageSize(_ options: RenderOptions) throws {
+        let w = (Double(options.width) * options.ratio).rounded(), h = (Double(options.height) * options.ratio).rounded()
+        let limit = Double(maxImageSize)
+        guard w > limit || h > limit else { return }
+        func text(_ v: Double) -> String { v < 1e15 ? String(Int(v)) : "\(v)" }
+        throw InputFailure("image size \(text(w))x\(text(h)) device pixels exceeds glmap's maximum of \(maxImageSize)x\(maxImageSize); lower --ratio, --width or --height, or render the area as tiles with `glmap tiles`")
+    }
 
     /// Renders one frame.
     public func render(_ scene: Scene, options: RenderOptions) throws -> RGBAImage {
         try options.validate()
+        try MapRenderer.checkImageSize(options)
         try prepare()
         let camera = options.camera(default: scene.style.camera)
         let view = ViewTransform(camera: camera, width: Double(options.width), height: Double(options.height))
         let layers = scene.evaluatedLayers(zoom: camera.zoom)
         guard let gl else {
-            let w = Double(options.width) * options.ratio, h = Double(options.height) * options.ratio
-            guard w.rounded() <= Double(MapRenderer.maxCPUImageSize), h.rounded() <= Double(MapRenderer.maxCPUImageSize) else {
-                throw InputFailure("image size \(Int(w.rounded()))x\(Int(h.rounded())) device pixels exceeds the CPU backend's limit of \(MapRenderer.maxCPUImageSize)x\(MapRenderer.maxCPUImageSize)")
-            }
             return ReferenceRenderer().render(layers, view: view, ratio: options.ratio)
         }
+        gl.maxTileSize = maxTileSize
         return try gl.render(layers.map { Bucket.make($0) }, view: view, ratio: options.ratio)
     }
 }

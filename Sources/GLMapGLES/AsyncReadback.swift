@@ -91,6 +91,9 @@ extension GLRenderer {
     /// Draw the next frame, then call `endReadback` (at most two readbacks may be in flight).
     public func beginReadback() throws -> ReadbackTicket {
         guard let fb = framebuffer else { throw GLError(call: "glReadPixels", message: "nothing has been drawn yet") }
+        guard tiledFrame == nil else {
+            throw GLError(call: "glReadPixels", message: "the last frame was drawn in tiles: read it with readback(), not through the pixel buffer ring (a bug in glmap)")
+        }
         try context.makeCurrent()
         if asyncReadback == nil { asyncReadback = AsyncReadback() }
         return try asyncReadback!.begin(fb)

@@ -30,6 +30,15 @@ public final class GLRenderer {
     var asyncReadback: AsyncReadback?
     /// Per-corner vertex buffer for circle instancing.
     var cornerBuffer: GLuint = 0
+    /// Largest framebuffer side drawn in one pass (nil: GL's limit); larger frames are drawn in
+    /// tiles and stitched (TiledFrame.swift). Tests lower it to exercise tiling on small frames.
+    public var maxTileSize: Int?
+    /// GL's framebuffer size limits (queried on first use).
+    lazy var sizeLimits = GLSizeLimits.query()
+    /// The last frame when it was drawn in tiles, until `readback` takes it.
+    var tiledFrame: TiledFrame?
+    /// Clip-space fold applied to every matrix while a tile is drawn past GL_MAX_VIEWPORT_DIMS.
+    var clipFold = ClipFold.identity
 
     /// Compiles the programs on a fresh headless context.
     public init(context: HeadlessContext? = nil) throws {
@@ -126,6 +135,11 @@ public final class GLRenderer {
     public func draw(_ scene: GPUScene, view: ViewTransform, ratio: Double) throws {
         try context.makeCurrent()
         let w = Int((view.width * ratio).rounded()), h = Int((view.height * ratio).rounded())
+        tiledFrame = nil
+        if w >= 1, h >= 1, let tile = tileSize(width: w, height: h) {
+            tiledFrame = try drawTiled(scene, view: view, ratio: ratio, width: w, height: h, tile: tile)
+            return
+        }
         if framebuffer == nil || framebuffer!.width != w || framebuffer!.height != h {
             framebuffer = nil
             framebuffer = try Framebuffer(width: w, height: h)
@@ -133,6 +147,11 @@ public final class GLRenderer {
         let fb = framebuffer!
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), fb.fbo)
         glViewport(0, 0, GLsizei(w), GLsizei(h))
+        try drawLayers(scene, view: view, ratio: ratio, width: w, height: h)
+    }
+
+    /// Draws every layer of a `w × h` frame into the bound framebuffer and viewport.
+    func drawLayers(_ scene: GPUScene, view: ViewTransform, ratio: Double, width w: Int, height h: Int) throws {
         glDisable(GLenum(GL_DEPTH_TEST))
         glDisable(GLenum(GL_STENCIL_TEST))
         glDisable(GLenum(GL_CULL_FACE))
@@ -145,7 +164,7 @@ public final class GLRenderer {
             resetAttributes()
             switch layer {
             case .background(let b): drawBackground(b)
-            case .fill(let f): drawFill(f, view: view, ratio: ratio, viewport: (Float(w), Float(h)))
+            case .fill(let f): drawFill(f, view: view, ratio: ratio, viewport: (Float(Double(w) / clipFold.sx), Float(Double(h) / clipFold.sy)))
             case .line(let l): drawLine(l, view: view, ratio: ratio)
             case .circle(let c): drawCircle(c, view: view, ratio: ratio)
             }
@@ -162,6 +181,7 @@ public final class GLRenderer {
     /// Reads the last drawn frame back (premultiplied RGBA, rows top to bottom).
     public func readback() throws -> RGBAImage {
         try context.makeCurrent()
+        if let tiled = tiledFrame { return try tiled.take() }
         guard let fb = framebuffer else { throw GLError(call: "glReadPixels", message: "nothing has been drawn yet") }
         return RGBAImage(width: fb.width, height: fb.height, pixels: try fb.readPixels())
     }
@@ -191,7 +211,7 @@ public final class GLRenderer {
     }
 
     func setMatrix(_ program: GLProgram, _ m: Matrix4) {
-        let f = m.floats
+        let f = clipFold.apply(m).floats
         glUniformMatrix4fv(program.uniform("u_matrix"), 1, GLboolean(GL_FALSE), f)
     }
 
@@ -244,7 +264,7 @@ public final class GLRenderer {
         glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.indices)
         glUniform1f(program.uniform("u_units_per_pixel"), Float(1 / view.worldSize))
         glUniform1f(program.uniform("u_ratio"), Float(ratio))
-        glUniform2f(program.uniform("u_units_to_pixels"), Float(view.width / 2), Float(-view.height / 2))
+        glUniform2f(program.uniform("u_units_to_pixels"), Float(view.width / 2 / clipFold.sx), Float(-view.height / 2 / clipFold.sy))
         if dashed, let atlas = l.atlas {
             // MapLibre's u_tileratio: CSS px per tile unit at the integer zoom the frame is drawn at.
             let frameTileZoom = Int(min(max(0, view.camera.zoom), 60).rounded(.down))
@@ -314,7 +334,7 @@ public final class GLRenderer {
             let upp = Float(1 / view.worldSize)
             glUniform2f(circle.uniform("u_extrude_scale"), upp, upp)
         } else {
-            glUniform2f(circle.uniform("u_extrude_scale"), Float(2 / view.width), Float(-2 / view.height))
+            glUniform2f(circle.uniform("u_extrude_scale"), Float(2 / view.width * clipFold.sx), Float(-2 / view.height * clipFold.sy))
         }
         glUniform1f(circle.uniform("u_camera_to_center_distance"), Float(view.cameraToCenterDistance))
         glUniform1f(circle.uniform("u_ratio"), Float(ratio))

@@ -10,7 +10,10 @@
 // Pipeline (GPU): draw frame n+1 while frame n's pixels travel through a pixel buffer object
 // (`GLRenderer.beginReadback`/`endReadback`), then hand frame n to the encoder pool, whose
 // bounded queue blocks the GL thread when encoding falls behind. The CPU backend renders each
-// frame with the reference renderer on the calling thread and uses the same pool.
+// frame with the reference renderer on the calling thread and uses the same pool. A GPU frame
+// larger than one framebuffer (GL's limit or `maxTileSize`) is drawn in tiles and read back
+// synchronously instead; small frames keep the ring. Every frame is checked against
+// `MapRenderer.maxImageSize` first (input error).
 // Limits: zooms below 0 (256-px tiles at z0) are drawn by the camera at that zoom and evaluated
 // at zoom 0. Threading: use one BatchRenderer from one thread (it owns a GL context).
 import Foundation
@@ -106,19 +109,19 @@ public final class BatchRenderer {
         ViewTransform(camera: o.camera(default: scene.style.camera), width: Double(o.width), height: Double(o.height))
     }
 
-    private func checkCPUSize(_ o: RenderOptions) throws {
-        let w = (Double(o.width) * o.ratio).rounded(), h = (Double(o.height) * o.ratio).rounded()
-        guard w <= Double(MapRenderer.maxCPUImageSize), h <= Double(MapRenderer.maxCPUImageSize) else {
-            throw InputFailure("image size \(Int(w))x\(Int(h)) device pixels exceeds the CPU backend's limit of \(MapRenderer.maxCPUImageSize)x\(MapRenderer.maxCPUImageSize)")
-        }
+    /// Largest framebuffer side the GPU draws in one pass (nil: GL's limit); larger frames are
+    /// drawn in tiles, synchronously, outside the pixel buffer ring.
+    public var maxTileSize: Int? {
+        get { gl?.maxTileSize }
+        set { gl?.maxTileSize = newValue }
     }
 
     /// Renders one frame synchronously (premultiplied), sharing the evaluation cache.
     public func render(_ options: RenderOptions) throws -> RGBAImage {
+        try MapRenderer.checkImageSize(options)
         let v = view(options)
         let e = try entry(zoom: v.camera.zoom)
         guard let gl, let gpu = e.gpu else {
-            try checkCPUSize(options)
             return ReferenceRenderer().render(e.layers, view: v, ratio: options.ratio)
         }
         try gl.draw(gpu, view: v, ratio: options.ratio)
@@ -137,9 +140,15 @@ public final class BatchRenderer {
                 var pending: (ticket: ReadbackTicket, index: Int)?
                 for i in 0..<count {
                     let o = try options(i)
+                    try MapRenderer.checkImageSize(o)
                     let v = view(o)
                     let e = try entry(zoom: v.camera.zoom)
                     try gl.draw(e.gpu!, view: v, ratio: o.ratio)
+                    if gl.lastFrameWasTiled {  // larger than one framebuffer: read synchronously
+                        try pool.submit(try gl.readback(), deliver: deliver(i))
+                        progress?.update(pool.completed)
+                        continue
+                    }
                     let ticket = try gl.beginReadback()
                     if let p = pending {
                         try pool.submit(try gl.endReadback(p.ticket), deliver: deliver(p.index))

@@ -2,7 +2,7 @@
 public enum InfoCommand {
     public static func run(_ args: [String], io: CommandIO) throws -> Int32 {
         if args.contains("--help") {
-            io.writeStdout(Array("usage: glmap info [--backend auto|gpu|cpu]\n\nPrints which backend auto picks and why, the EGL platform, EGL and GL vendor/renderer/version, the Mesa version when present, and the maximum framebuffer size.\n".utf8))
+            io.writeStdout(Array("usage: glmap info [--backend auto|gpu|cpu]\n\nPrints which backend auto picks and why, the EGL platform, EGL and GL vendor/renderer/version, the Mesa version when present, the maximum framebuffer size and the maximum image size (larger images are drawn in tiles up to it).\n".utf8))
             return 0
         }
         let a = try CommandLineArguments(args, options: [.init("backend", help: "auto, gpu or cpu")])
