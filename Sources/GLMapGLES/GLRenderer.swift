@@ -30,6 +30,8 @@ public final class GLRenderer {
     var asyncReadback: AsyncReadback?
     /// Per-corner vertex buffer for circle instancing.
     var cornerBuffer: GLuint = 0
+    /// Usable or not, and why (RendererHealth.swift: every entry point goes through it).
+    let health = RendererHealth()
 
     /// Compiles the programs on a fresh headless context.
     public init(context: HeadlessContext? = nil) throws {
@@ -53,6 +55,7 @@ public final class GLRenderer {
     }
 
     deinit {
+        guard context.makeCurrentForTeardown() else { return }  // a lost context's objects are gone
         glDeleteBuffers(1, &cornerBuffer)
         glDeleteVertexArrays(1, &vao)
     }
@@ -79,7 +82,7 @@ public final class GLRenderer {
     func indexBuffer(_ data: [UInt32]) -> GLuint { data.withUnsafeBytes { makeBuffer(GL_ELEMENT_ARRAY_BUFFER, $0) } }
 
     /// Uploads buckets into GPU buffers once; frames of any camera then only set uniforms and draw.
-    public func upload(_ buckets: [Bucket]) throws -> GPUScene {
+    func uploadBuckets(_ buckets: [Bucket]) throws -> GPUScene {
         try context.makeCurrent()
         var layers: [GPUScene.Layer] = []
         for bucket in buckets {
@@ -123,7 +126,7 @@ public final class GLRenderer {
     }
 
     /// Draws an uploaded scene into the framebuffer (allocated at the view's device size).
-    public func draw(_ scene: GPUScene, view: ViewTransform, ratio: Double) throws {
+    func drawFrame(_ scene: GPUScene, view: ViewTransform, ratio: Double) throws {
         try context.makeCurrent()
         let w = Int((view.width * ratio).rounded()), h = Int((view.height * ratio).rounded())
         if framebuffer == nil || framebuffer!.width != w || framebuffer!.height != h {
@@ -155,12 +158,12 @@ public final class GLRenderer {
 
     /// Blocks until GL has finished every command issued so far (for timing).
     public func finish() {
-        guard (try? context.makeCurrent()) != nil else { return }
+        guard isUsable, (try? context.makeCurrent()) != nil else { return }
         glFinish()
     }
 
     /// Reads the last drawn frame back (premultiplied RGBA, rows top to bottom).
-    public func readback() throws -> RGBAImage {
+    func readbackFrame() throws -> RGBAImage {
         try context.makeCurrent()
         guard let fb = framebuffer else { throw GLError(call: "glReadPixels", message: "nothing has been drawn yet") }
         return RGBAImage(width: fb.width, height: fb.height, pixels: try fb.readPixels())
