@@ -101,6 +101,10 @@ public final class MapRenderer {
         try options.validate()
         try MapRenderer.checkImageSize(options)
         try prepare()
+        if let g = gl, !g.isUsable {   // an earlier GL failure (error, reset, lost context) broke it: start afresh
+            gl = nil
+            gl = try GLRenderer()
+        }
         let camera = options.camera(default: scene.style.camera)
         let view = ViewTransform(camera: camera, width: Double(options.width), height: Double(options.height))
         let layers = scene.evaluatedLayers(zoom: camera.zoom)

@@ -7,6 +7,7 @@ public enum InFlightFiles {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var paths = Set<String>()
     nonisolated(unsafe) private static var interrupted = false
+    nonisolated(unsafe) private static var signalNumber: Int32 = 0
 
     /// Creates a temporary file (`open` with `flags`/`mode`) and registers it, atomically with
     /// respect to `removeAll`: after an interruption nothing new is created (returns -1, EINTR).
@@ -31,29 +32,45 @@ public enum InFlightFiles {
         lock.lock(); paths.remove(path); lock.unlock()
     }
 
+    /// The signal that interrupted the process (set before its files are removed), if any.
+    public static var interruptingSignal: Int32? {
+        lock.lock(); defer { lock.unlock() }
+        return interrupted ? signalNumber : nil
+    }
+
     /// Deletes every registered temporary file (on SIGINT/SIGTERM).
-    public static func removeAll() {
+    public static func removeAll(signal: Int32 = SIGTERM) {
         lock.lock()
         interrupted = true
+        signalNumber = signal
         for p in paths { unlink(p) }
         paths.removeAll()
         lock.unlock()
     }
 
     /// Installs SIGINT/SIGTERM handling for a command-line process: on either signal, delete the
-    /// in-flight temporary files and exit with 128 + the signal number (130 / 143).
+    /// in-flight temporary files and exit with 128 + the signal number (130 / 143). The exit is
+    /// `_exit`: the GL and encoder threads are still running, and `exit`'s atexit handlers and
+    /// library destructors (Mesa's among them) would tear state down under them and crash.
     public static func installSignalCleanup() {
         for sig in [SIGINT, SIGTERM] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
-                removeAll()
-                FileHandle.standardError.write(Data("glmap: interrupted (signal \(sig)); unfinished outputs removed\n".utf8))
-                exit(128 + sig)
+                removeAll(signal: sig)
+                let message = Array("glmap: interrupted (signal \(sig)); unfinished outputs removed\n".utf8)
+                _ = message.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+                _exit(128 + sig)
             }
             source.resume()
             sources.append(source)
         }
     }
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+
+    /// For the command's main thread when it finishes: if a signal interrupted the run (its work
+    /// then fails with "interrupted" errors), exit with the signal's code, not the failure's.
+    public static func exitIfInterrupted() {
+        if let sig = interruptingSignal { _exit(128 + sig) }
+    }
 }

@@ -7,6 +7,10 @@
 // Invariants: at most `AsyncReadback.slots` readbacks are in flight; each ticket is ended exactly
 // once, in any order; a ticket stays valid across later draws (it owns its buffer until ended).
 // Limits: buffers are reused while the frame size stays the same and reallocated when it changes.
+// A ticket belongs to the ring that issued it: ending it on another renderer's ring is refused, so
+// after a renderer is replaced its in-flight frames must be drawn again, never read from the new one.
+// Failures go through the renderer's health checks (RendererHealth.swift): a GL error or a lost
+// context while reading marks the renderer unusable, and the frame is not returned.
 // Threading: GL thread only, like the renderer.
 import CGLES3
 import GLMapCore
@@ -14,6 +18,7 @@ import GLMapCore
 /// A readback in flight: which pixel buffer holds the frame and its size.
 public struct ReadbackTicket {
     let slot: Int
+    let ring: ObjectIdentifier
     /// Device pixel size of the frame being read.
     public let width: Int
     public let height: Int
@@ -55,11 +60,14 @@ final class AsyncReadback {
         try GLState.check("glReadPixels (into a pixel buffer object)")
         glFlush()
         busy[slot] = true
-        return ReadbackTicket(slot: slot, width: framebuffer.width, height: framebuffer.height)
+        return ReadbackTicket(slot: slot, ring: ObjectIdentifier(self), width: framebuffer.width, height: framebuffer.height)
     }
 
     /// Waits for the ticket's copy, maps the buffer and returns the image (rows top to bottom).
     func end(_ ticket: ReadbackTicket) throws -> RGBAImage {
+        guard ticket.ring == ObjectIdentifier(self) else {
+            throw GLError(call: "glMapBufferRange", message: "readback ticket from another renderer (a bug in glmap: draw the frame again on this one)")
+        }
         guard busy[ticket.slot] else {
             throw GLError(call: "glMapBufferRange", message: "readback ticket ended twice (a bug in glmap)")
         }
@@ -69,7 +77,7 @@ final class AsyncReadback {
         defer { glBindBuffer(GLenum(GL_PIXEL_PACK_BUFFER), 0) }
         guard let mapped = glMapBufferRange(GLenum(GL_PIXEL_PACK_BUFFER), 0, bytes, GLbitfield(GL_MAP_READ_BIT)) else {
             try GLState.check("glMapBufferRange")
-            throw GLError(call: "glMapBufferRange", message: "could not map the pixel buffer for reading")
+            throw GLError(call: "glMapBufferRange", code: "GL_NO_ERROR", message: "GL returned no mapping of the pixel buffer and no error")
         }
         let height = ticket.height
         let pixels = [UInt8](unsafeUninitializedCapacity: bytes) { out, initialized in
@@ -90,19 +98,24 @@ extension GLRenderer {
     /// Starts reading the last drawn frame into a pixel buffer and returns without waiting.
     /// Draw the next frame, then call `endReadback` (at most two readbacks may be in flight).
     public func beginReadback() throws -> ReadbackTicket {
-        guard let fb = framebuffer else { throw GLError(call: "glReadPixels", message: "nothing has been drawn yet") }
-        guard tiledFrame == nil else {
-            throw GLError(call: "glReadPixels", message: "the last frame was drawn in tiles: read it with readback(), not through the pixel buffer ring (a bug in glmap)")
+        try guarded("GLRenderer.beginReadback") {
+            guard let fb = framebuffer else { throw GLError(call: "glReadPixels", message: "nothing has been drawn yet") }
+            guard tiledFrame == nil else {
+                throw GLError(call: "glReadPixels", message: "the last frame was drawn in tiles: read it with readback(), not through the pixel buffer ring (a bug in glmap)")
+            }
+            try context.makeCurrent()
+            if asyncReadback == nil { asyncReadback = AsyncReadback() }
+            return try asyncReadback!.begin(fb)
         }
-        try context.makeCurrent()
-        if asyncReadback == nil { asyncReadback = AsyncReadback() }
-        return try asyncReadback!.begin(fb)
     }
 
     /// Finishes a readback started by `beginReadback` (premultiplied RGBA, rows top to bottom).
+    /// The frame is returned only if the once-a-frame check (glGetError, reset status) passes after the copy.
     public func endReadback(_ ticket: ReadbackTicket) throws -> RGBAImage {
-        guard let r = asyncReadback else { throw GLError(call: "glMapBufferRange", message: "no readback was started") }
-        try context.makeCurrent()
-        return try r.end(ticket)
+        try guarded("GLRenderer.endReadback", checkFrame: true) {
+            guard let r = asyncReadback else { throw GLError(call: "glMapBufferRange", message: "no readback was started") }
+            try context.makeCurrent()
+            return try r.end(ticket)
+        }
     }
 }

@@ -39,6 +39,8 @@ public final class GLRenderer {
     var tiledFrame: TiledFrame?
     /// Clip-space fold applied to every matrix while a tile is drawn past GL_MAX_VIEWPORT_DIMS.
     var clipFold = ClipFold.identity
+    /// Usable or not, and why (RendererHealth.swift: every entry point goes through it).
+    let health = RendererHealth()
 
     /// Compiles the programs on a fresh headless context.
     public init(context: HeadlessContext? = nil) throws {
@@ -62,6 +64,7 @@ public final class GLRenderer {
     }
 
     deinit {
+        guard context.makeCurrentForTeardown() else { return }  // a lost context's objects are gone
         glDeleteBuffers(1, &cornerBuffer)
         glDeleteVertexArrays(1, &vao)
     }
@@ -88,7 +91,7 @@ public final class GLRenderer {
     func indexBuffer(_ data: [UInt32]) -> GLuint { data.withUnsafeBytes { makeBuffer(GL_ELEMENT_ARRAY_BUFFER, $0) } }
 
     /// Uploads buckets into GPU buffers once; frames of any camera then only set uniforms and draw.
-    public func upload(_ buckets: [Bucket]) throws -> GPUScene {
+    func uploadBuckets(_ buckets: [Bucket]) throws -> GPUScene {
         try context.makeCurrent()
         var layers: [GPUScene.Layer] = []
         for bucket in buckets {
@@ -132,7 +135,7 @@ public final class GLRenderer {
     }
 
     /// Draws an uploaded scene into the framebuffer (allocated at the view's device size).
-    public func draw(_ scene: GPUScene, view: ViewTransform, ratio: Double) throws {
+    func drawFrame(_ scene: GPUScene, view: ViewTransform, ratio: Double) throws {
         try context.makeCurrent()
         let w = Int((view.width * ratio).rounded()), h = Int((view.height * ratio).rounded())
         tiledFrame = nil
@@ -174,12 +177,12 @@ public final class GLRenderer {
 
     /// Blocks until GL has finished every command issued so far (for timing).
     public func finish() {
-        guard (try? context.makeCurrent()) != nil else { return }
+        guard isUsable, (try? context.makeCurrent()) != nil else { return }
         glFinish()
     }
 
     /// Reads the last drawn frame back (premultiplied RGBA, rows top to bottom).
-    public func readback() throws -> RGBAImage {
+    func readbackFrame() throws -> RGBAImage {
         try context.makeCurrent()
         if let tiled = tiledFrame { return try tiled.take() }
         guard let fb = framebuffer else { throw GLError(call: "glReadPixels", message: "nothing has been drawn yet") }

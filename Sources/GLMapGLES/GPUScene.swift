@@ -5,6 +5,8 @@ import GLMapTessellation
 
 /// Buckets uploaded to GPU buffers (one set per layer). Created by `GLRenderer.upload`; must be
 /// released on the thread that owns the renderer's context (it is, when it goes out of scope there).
+/// It keeps that context alive and deletes its buffers there (never in another context, whose
+/// objects may carry the same names); a lost context's buffers are simply gone.
 public final class GPUScene {
     /// `maxIndex`: the largest vertex index, so draws can use glDrawRangeElements (the driver then
     /// need not scan the index buffer on every draw).
@@ -27,6 +29,8 @@ public final class GPUScene {
     }
 
     let layers: [Layer]
+    /// The context the buffers live in (set by `GLRenderer.upload`).
+    var owner: HeadlessContext?
 
     init(layers: [Layer]) {
         self.layers = layers
@@ -55,10 +59,11 @@ public final class GPUScene {
 
     deinit {
         let names = bufferNames
-        if !names.isEmpty { glDeleteBuffers(GLsizei(names.count), names) }
         let textures = textureNames
-        if !textures.isEmpty { glDeleteTextures(GLsizei(textures.count), textures) }
         GPUScene.count(-(names.count + textures.count))
+        if let owner, !owner.makeCurrentForTeardown() { return }
+        if !names.isEmpty { glDeleteBuffers(GLsizei(names.count), names) }
+        if !textures.isEmpty { glDeleteTextures(GLsizei(textures.count), textures) }
     }
 
     /// GL buffers and textures held by live scenes in this process (for soak tests: it must stay flat).

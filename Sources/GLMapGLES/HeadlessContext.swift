@@ -2,12 +2,15 @@
 // Opens a headless EGL display without a window system or DISPLAY: Mesa's surfaceless platform
 // (EGL_MESA_platform_surfaceless) first, then the device platform (EGL_EXT_platform_device, the
 // NVIDIA headless path), then the default display. Creates an OpenGL ES 3.0 context with no
-// surface (rendering goes to framebuffer objects). Nothing assumes an EGL extension function
+// surface (rendering goes to framebuffer objects), robust with reset notification
+// (EGL_LOSE_CONTEXT_ON_RESET, through EGL_EXT_create_context_robustness or EGL 1.5) where the display
+// offers it, else a plain one (`resetNotification` says which). Nothing assumes an EGL extension function
 // exists: every `eglGetProcAddress` result is checked, since glvnd returns NULL when no vendor
 // library is found. Threading: a context is current on one thread at a time; one `HeadlessContext`
 // per renderer per thread (see README "Threading").
 import CEGL
 import CGLES3
+import Foundation
 import GLMapCore
 
 /// A headless EGL display + OpenGL ES 3 context, made current on the creating thread.
@@ -24,20 +27,28 @@ public final class HeadlessContext {
     public let platform: Platform
     public let eglVersion: String
     public let eglVendor: String
+    /// Whether the context was created with EGL_LOSE_CONTEXT_ON_RESET, so a GPU reset is reported by
+    /// glGetGraphicsResetStatus (without it, only GL errors and EGL_CONTEXT_LOST reveal a lost context).
+    public let resetNotification: Bool
 
     /// Opens a display and creates a current GLES 3.0 context.
     public init() throws {
         var lastError: GLError?
         var opened: (EGLDisplay, Platform, String)?
+        var eglMajor: EGLint = 0, eglMinor: EGLint = 0
+        HeadlessContext.displayLock.lock()   // initialise and count a user in one step (see releaseDisplay)
         for candidate in HeadlessContext.candidateDisplays() {
             var major: EGLint = 0, minor: EGLint = 0
             if eglInitialize(candidate.0, &major, &minor) == EGLBoolean(EGL_TRUE) {
                 opened = (candidate.0, candidate.1, "\(major).\(minor)")
+                (eglMajor, eglMinor) = (major, minor)
+                HeadlessContext.displayUsers[candidate.0, default: 0] += 1
                 break
             }
             lastError = GLError(call: "eglInitialize", code: HeadlessContext.errorName(eglGetError()),
                                 message: "could not initialise the \(candidate.1.rawValue) EGL display")
         }
+        HeadlessContext.displayLock.unlock()
         guard let (display, platform, version) = opened else {
             throw lastError ?? GLError(call: "eglGetPlatformDisplay", code: HeadlessContext.errorName(eglGetError()),
                 message: "no EGL display is available. Install Mesa's EGL (apt-get install libegl1 libegl-mesa0 libgl1-mesa-dri) or a GPU driver with EGL, check __EGL_VENDOR_LIBRARY_FILENAMES, or use --backend cpu")
@@ -49,7 +60,7 @@ public final class HeadlessContext {
 
         guard eglBindAPI(EGLenum(EGL_OPENGL_ES_API)) == EGLBoolean(EGL_TRUE) else {
             let code = HeadlessContext.errorName(eglGetError())
-            eglTerminate(display)
+            HeadlessContext.releaseDisplay(display)
             throw GLError(call: "eglBindAPI", code: code, message: "the EGL implementation does not support OpenGL ES; install Mesa's GLES (libgles2) or use --backend cpu")
         }
         // A config is optional with EGL_KHR_no_config_context; ask for one anyway (some drivers need it).
@@ -57,16 +68,25 @@ public final class HeadlessContext {
         var config: EGLConfig?
         var count: EGLint = 0
         _ = eglChooseConfig(display, &configAttribs, &config, 1, &count)
-        let contextAttribs: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0, EGL_NONE]
-        guard let ctx = eglCreateContext(display, count > 0 ? config : nil, nil, contextAttribs) else {
+        var created: CEGL.EGLContext?
+        var robust = false
+        for (attribs, resets) in HeadlessContext.contextAttributeLists(display: display, eglVersion: (eglMajor, eglMinor)) {
+            if let c = eglCreateContext(display, count > 0 ? config : nil, nil, attribs) {
+                created = c
+                robust = resets
+                break
+            }
+        }
+        self.resetNotification = robust
+        guard let ctx = created else {
             let code = HeadlessContext.errorName(eglGetError())
-            eglTerminate(display)
+            HeadlessContext.releaseDisplay(display)
             throw GLError(call: "eglCreateContext", code: code, message: "could not create an OpenGL ES 3.0 context on the \(platform.rawValue) display; the driver may lack GLES 3 (Mesa ≥ 10 has it) — or use --backend cpu")
         }
         guard eglMakeCurrent(display, nil, nil, ctx) == EGLBoolean(EGL_TRUE) else {
             let code = HeadlessContext.errorName(eglGetError())
             eglDestroyContext(display, ctx)
-            eglTerminate(display)
+            HeadlessContext.releaseDisplay(display)
             throw GLError(call: "eglMakeCurrent", code: code, message: "could not make the context current without a surface (EGL_KHR_surfaceless_context is required)")
         }
         self.context = ctx
@@ -75,7 +95,40 @@ public final class HeadlessContext {
     deinit {
         eglMakeCurrent(display, nil, nil, nil)
         eglDestroyContext(display, context)
-        eglTerminate(display)
+        HeadlessContext.releaseDisplay(display)
+    }
+
+    // One EGLDisplay is shared by every context on it, and eglTerminate destroys the contexts that
+    // are not current: terminate only when the last context of the process on it goes (so replacing
+    // a broken renderer, or holding two, never kills the other one's context).
+    private static let displayLock = NSLock()
+    nonisolated(unsafe) private static var displayUsers: [EGLDisplay: Int] = [:]
+
+    private static func releaseDisplay(_ display: EGLDisplay) {
+        displayLock.lock(); defer { displayLock.unlock() }
+        let n = (displayUsers[display] ?? 1) - 1
+        if n > 0 {
+            displayUsers[display] = n
+        } else {
+            displayUsers[display] = nil
+            eglTerminate(display)
+        }
+    }
+
+    /// Context attribute lists to try in order, each with whether it asks for reset notification:
+    /// robust ones first where the display offers them, then a plain GLES 3.0 context (the silent fallback).
+    static func contextAttributeLists(display: EGLDisplay, eglVersion: (EGLint, EGLint)) -> [([EGLint], Bool)] {
+        let version: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 0]
+        let extensions = eglQueryString(display, EGL_EXTENSIONS).map { String(cString: $0) } ?? ""
+        var lists: [([EGLint], Bool)] = []
+        if extensions.split(separator: " ").contains("EGL_EXT_create_context_robustness") {
+            lists.append((version + [EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT, EGL_LOSE_CONTEXT_ON_RESET_EXT, EGL_NONE], true))
+        }
+        if eglVersion.0 > 1 || (eglVersion.0 == 1 && eglVersion.1 >= 5) {
+            lists.append((version + [EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY, EGL_LOSE_CONTEXT_ON_RESET, EGL_NONE], true))
+        }
+        lists.append((version + [EGL_NONE], false))
+        return lists
     }
 
     /// Makes this context current on the calling thread. This is where the threading contract is
@@ -88,8 +141,20 @@ public final class HeadlessContext {
             throw GLError(call: "eglMakeCurrent", code: HeadlessContext.errorName(code),
                           message: code == EGL_BAD_ACCESS
                             ? "this renderer's GL context is in use on another thread; use one renderer per thread (README: Threading)"
+                            : code == EGL_CONTEXT_LOST
+                            ? "the GL context was lost (GPU reset or driver failure); its objects are gone — create a new renderer"
                             : "could not make the GL context current on this thread")
         }
+    }
+
+    /// Makes this context current so objects created in it can be deleted. When that fails (a lost
+    /// context, or one current on another thread) no context is left current on this thread, so the
+    /// deletions that follow reach no other context; returns whether this context is current.
+    func makeCurrentForTeardown() -> Bool {
+        if eglGetCurrentContext() == context { return true }
+        if eglMakeCurrent(display, nil, nil, context) == EGLBoolean(EGL_TRUE) { return true }
+        if let current = eglGetCurrentDisplay() { eglMakeCurrent(current, nil, nil, nil) }
+        return false
     }
 
     /// Releases the context from the calling thread, so another thread may use this renderer next.

@@ -8,4 +8,6 @@ import GLMapCore
 
 // SIGINT/SIGTERM: delete the output being written (finished ones stay) and exit 130/143.
 InFlightFiles.installSignalCleanup()
-exit(GLMapCommand.run(Array(CommandLine.arguments.dropFirst())))
+let code = GLMapCommand.run(Array(CommandLine.arguments.dropFirst()))
+InFlightFiles.exitIfInterrupted()
+exit(code)

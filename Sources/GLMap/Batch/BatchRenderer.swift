@@ -14,6 +14,8 @@
 // larger than one framebuffer (GL's limit or `maxTileSize`) is drawn in tiles and read back
 // synchronously instead; small frames keep the ring. Every frame is checked against
 // `MapRenderer.maxImageSize` first (input error).
+// GL failures mid-batch (RendererRecovery.swift): the renderer is replaced and the frames in flight
+// drawn again; a frame failing twice is reported in the returned `BatchSummary`, not thrown.
 // Limits: zooms below 0 (256-px tiles at z0) are drawn by the camera at that zoom and evaluated
 // at zoom 0. Threading: use one BatchRenderer from one thread (it owns a GL context).
 import Foundation
@@ -38,9 +40,12 @@ public final class BatchRenderer {
     /// How many times the scene was evaluated and tessellated (cache misses).
     public private(set) var evaluations = 0
 
-    private let gl: GLRenderer?
-    private struct Entry { let key: Double; let layers: [EvaluatedLayer]; let gpu: GPUScene? }
-    private var cache: [Entry] = []
+    /// The GL renderer (replaced after a GL failure; nil on the CPU).
+    var gl: GLRenderer?
+    struct Entry { let key: Double; let layers: [EvaluatedLayer]; let gpu: GPUScene? }
+    var cache: [Entry] = []
+    /// Called before each GPU frame is drawn, with its index (tests cause GL failures here).
+    var testHookBeforeDraw: ((Int, GLRenderer) -> Void)?
 
     /// Prepares a renderer for `scene` on `backend` (creating the GL context for the GPU).
     public init(scene: Scene, backend: Backend = .auto) throws {
@@ -83,7 +88,7 @@ public final class BatchRenderer {
         return keysByIntegerZoom ? z.rounded(.down) : z
     }
 
-    private func entry(zoom: Double) throws -> Entry {
+    func entry(zoom: Double) throws -> Entry {
         let key = evaluationKey(zoom: zoom)
         if let i = cache.firstIndex(where: { $0.key == key }) {
             let e = cache.remove(at: i)
@@ -105,7 +110,7 @@ public final class BatchRenderer {
         return e
     }
 
-    private func view(_ o: RenderOptions) -> ViewTransform {
+    func view(_ o: RenderOptions) -> ViewTransform {
         ViewTransform(camera: o.camera(default: scene.style.camera), width: Double(o.width), height: Double(o.height))
     }
 
@@ -119,6 +124,7 @@ public final class BatchRenderer {
     /// Renders one frame synchronously (premultiplied), sharing the evaluation cache.
     public func render(_ options: RenderOptions) throws -> RGBAImage {
         try MapRenderer.checkImageSize(options)
+        if activeBackend == .gpu && !(gl?.isUsable ?? false) { try replaceRenderer() }  // an earlier GL failure broke it
         let v = view(options)
         let e = try entry(zoom: v.camera.zoom)
         guard let gl, let gpu = e.gpu else {
@@ -129,36 +135,17 @@ public final class BatchRenderer {
     }
 
     /// Renders `count` frames in order; frame `i` has `options(i)` and its PNG goes to `deliver(i)`
-    /// on an encoder thread. Returns when every frame is delivered; throws the first failure
-    /// (frames delivered before it stay delivered).
+    /// on an encoder thread. Returns when every frame is delivered or reported failed (GL failures
+    /// are recovered from: see `BatchSummary`); throws the first other failure, or `BatchGPUFailure`
+    /// when the GPU keeps failing (frames delivered before it stay delivered).
     @discardableResult
     public func run(count: Int, options: (Int) throws -> RenderOptions, deliver: (Int) -> EncoderPool.Delivery,
-                    pool: EncoderPool, progress: BatchProgress? = nil) throws -> Int {
+                    pool: EncoderPool, progress: BatchProgress? = nil, noun: String = "frames") throws -> BatchSummary {
         var failure: Error?
+        var summary = BatchSummary(total: count)
         do {
-            if let gl {
-                var pending: (ticket: ReadbackTicket, index: Int)?
-                for i in 0..<count {
-                    let o = try options(i)
-                    try MapRenderer.checkImageSize(o)
-                    let v = view(o)
-                    let e = try entry(zoom: v.camera.zoom)
-                    try gl.draw(e.gpu!, view: v, ratio: o.ratio)
-                    if gl.lastFrameWasTiled {  // larger than one framebuffer: read synchronously
-                        try pool.submit(try gl.readback(), deliver: deliver(i))
-                        progress?.update(pool.completed)
-                        continue
-                    }
-                    let ticket = try gl.beginReadback()
-                    if let p = pending {
-                        try pool.submit(try gl.endReadback(p.ticket), deliver: deliver(p.index))
-                    }
-                    pending = (ticket, i)
-                    progress?.update(pool.completed)
-                }
-                if let p = pending {
-                    try pool.submit(try gl.endReadback(p.ticket), deliver: deliver(p.index))
-                }
+            if activeBackend == .gpu {
+                try runOnGPU(count: count, options: options, deliver: deliver, pool: pool, progress: progress, summary: &summary, noun: noun)
             } else {
                 for i in 0..<count {
                     let o = try options(i)
@@ -172,7 +159,12 @@ public final class BatchRenderer {
         // Always drain the pool: frames already rendered are finished and written.
         do { try pool.finish() } catch { if failure == nil { failure = error } }
         progress?.finish(pool.completed)
+        summary.completed = pool.completed
+        if var stopped = failure as? BatchGPUFailure {
+            stopped.summary.completed = pool.completed
+            failure = stopped
+        }
         if let failure { throw failure }
-        return pool.completed
+        return summary
     }
 }

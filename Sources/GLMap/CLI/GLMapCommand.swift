@@ -32,6 +32,7 @@ public enum GLMapCommand {
                 throw UsageError("unknown command \"\(command)\"\n" + usage)
             }
         } catch let e as GLMapError {
+            if InFlightFiles.interruptingSignal != nil { return 1 }   // the signal handler reports and exits
             io.writeStderr("glmap: \(e)\n")
             return e.kind.exitCode
         } catch {

@@ -90,10 +90,13 @@ public enum RenderCommand {
             }
             let progress = BatchProgress(total: frames.count, mode: BatchProgress.mode(quiet: a.flag("quiet")), write: io.writeStderr)
             let pool = EncoderPool(workers: jobs, compression: compression)
-            try batch.run(count: frames.count, options: { frames[$0].options }, deliver: { i in
+            let summary = try batch.run(count: frames.count, options: { frames[$0].options }, deliver: { i in
                 let path = frames[i].output
                 return { bytes in try AtomicFileWriter.write(bytes, to: path) }
             }, pool: pool, progress: progress)
+            // GL failures the batch recovered from are reported; a frame that failed twice exits 1.
+            try summary.finish(noun: "frames", describe: { "frame \($0 + 1) (line \(frames[$0].line), \(frames[$0].output))" },
+                               write: io.writeStderr)
             return 0
         }
         let renderer = MapRenderer(backend: backend)

@@ -82,12 +82,14 @@ public enum TilesCommand {
         let progress = BatchProgress(total: tiles.count, mode: BatchProgress.mode(quiet: a.flag("quiet")), noun: "tiles", write: io.writeStderr)
         let pool = EncoderPool(workers: jobs, compression: compression)
         do {
-            try batch.run(count: tiles.count, options: { tiles[$0].renderOptions(tileSize: tileSize, ratio: ratio) }, deliver: { i in
+            let summary = try batch.run(count: tiles.count, options: { tiles[$0].renderOptions(tileSize: tileSize, ratio: ratio) }, deliver: { i in
                 let tile = tiles[i]
                 if let writer { return { try writer.add(tile, png: $0) } }
                 let path = tile.path(in: output, ratio: ratio)
                 return { try AtomicFileWriter.write($0, to: path) }
-            }, pool: pool, progress: progress)
+            }, pool: pool, progress: progress, noun: "tiles")
+            // A tile that failed twice on the GPU exits 1 (an MBTiles file missing it is not written).
+            try summary.finish(noun: "tiles", describe: { "tile \(tiles[$0].z)/\(tiles[$0].x)/\(tiles[$0].y)" }, write: io.writeStderr)
             try writer?.finish()
         } catch {
             writer?.abandon()
