@@ -9,6 +9,7 @@
 import Foundation
 import GLMapCore
 
+AllocatorTuning.keepFrameBuffersInHeap()   // as the glmap executable does
 let args = Array(CommandLine.arguments.dropFirst())
 let benchUsage = "usage: glmap-bench scene|geojson|lines|earcut|batch|png|soak [options] (see Benchmarks/README.md)\n"
 do {

@@ -16,20 +16,28 @@ public enum DeflatePNGWriter {
     }
 
     /// Encodes straight-alpha RGBA8 with libdeflate at `level` (1…12) and the given row filters.
-    public static func encode(_ image: RGBAImage, level: Int32, filter: Filter) throws -> [UInt8] {
+    /// With `unpremultiply`, `image` holds premultiplied alpha and each row is converted to straight
+    /// alpha (truncating, as `RGBAImage.unpremultiplied`) on its way into the PNG rows.
+    public static func encode(_ image: RGBAImage, level: Int32, filter: Filter, unpremultiply: Bool = false) throws -> [UInt8] {
         let width = image.width, height = image.height
         let stride = width * 4
         let rowLength = stride + 1
-        var filtered = [UInt8](repeating: 0, count: rowLength * height)
-        let zeroRow = [UInt8](repeating: 0, count: stride)
-        image.pixels.withUnsafeBufferPointer { src in
-          zeroRow.withUnsafeBufferPointer { zero in
-            filtered.withUnsafeMutableBufferPointer { dst in
-                var scratch = [UInt8](repeating: 0, count: stride * 4)
-                scratch.withUnsafeMutableBufferPointer { tmp in
+        // Every byte is written below, so the buffers start uninitialised (no zero-fill pass).
+        let filtered = [UInt8](unsafeUninitializedCapacity: rowLength * height) { dst, initialized in
+            let zeroRow = [UInt8](repeating: 0, count: stride)
+            var rows = [UInt8](repeating: 0, count: stride * (filter == .adaptive ? 4 : 0) + (unpremultiply ? 2 * stride : 0))
+            image.pixels.withUnsafeBufferPointer { src in
+              zeroRow.withUnsafeBufferPointer { zero in
+                rows.withUnsafeMutableBufferPointer { tmp in
+                    let straight = unpremultiply ? tmp.baseAddress! + stride * (filter == .adaptive ? 4 : 0) : nil
+                    var prev: UnsafePointer<UInt8> = zero.baseAddress!
                     for y in 0..<height {
-                        let cur = src.baseAddress! + y * stride
-                        let prev: UnsafePointer<UInt8> = y > 0 ? src.baseAddress! + (y - 1) * stride : zero.baseAddress!
+                        var cur = src.baseAddress! + y * stride
+                        if let straight {   // alternate two rows so the previous one stays for Up/Paeth
+                            let row = straight + (y & 1) * stride
+                            unpremultiplyRow(cur, row, stride)
+                            cur = UnsafePointer(row)
+                        }
                         let out = dst.baseAddress! + y * rowLength
                         switch filter {
                         case .none:
@@ -41,34 +49,67 @@ public enum DeflatePNGWriter {
                         case .adaptive:
                             adaptive(cur, prev, out, stride, scratch: tmp.baseAddress!)
                         }
+                        prev = cur
                     }
                 }
+              }
             }
-          }
+            initialized = rowLength * height
         }
         guard let compressor = libdeflate_alloc_compressor(level) else {
             throw PNGError(.encode, path: nil, message: "libdeflate could not allocate a compressor (out of memory?)")
         }
         defer { libdeflate_free_compressor(compressor) }
         let bound = libdeflate_zlib_compress_bound(compressor, filtered.count)
-        var zlib = [UInt8](repeating: 0, count: bound)
-        let size = filtered.withUnsafeBytes { f in
-            zlib.withUnsafeMutableBytes { z in
-                libdeflate_zlib_compress(compressor, f.baseAddress, f.count, z.baseAddress, z.count)
-            }
-        }
-        guard size > 0 else { throw PNGError(.encode, path: nil, message: "libdeflate could not compress the image data") }
 
-        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        png.reserveCapacity(size + 64)
         var ihdr: [UInt8] = []
         append32(&ihdr, UInt32(width)); append32(&ihdr, UInt32(height))
         ihdr += [8, 6, 0, 0, 0]  // 8-bit, RGBA, deflate, adaptive filtering, no interlace
-        chunk(&png, "IHDR", ihdr[...])
-        chunk(&png, "sRGB", [0][...])  // perceptual rendering intent, like libpng's writer
-        chunk(&png, "IDAT", zlib[0..<size])
-        chunk(&png, "IEND", [][...])
+        var head: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        chunk(&head, "IHDR", ihdr[...])
+        chunk(&head, "sRGB", [0][...])  // perceptual rendering intent, like libpng's writer
+        var tail: [UInt8] = []
+        chunk(&tail, "IEND", [][...])
+
+        // The IDAT chunk is compressed in place: length, type, data, CRC over type + data.
+        var failed = false
+        let png = [UInt8](unsafeUninitializedCapacity: head.count + 12 + bound + tail.count) { out, initialized in
+            let base = out.baseAddress!
+            head.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: $0.count) }
+            let idat = base + head.count
+            let size = filtered.withUnsafeBytes { f in
+                libdeflate_zlib_compress(compressor, f.baseAddress, f.count, idat + 8, bound)
+            }
+            guard size > 0 else { failed = true; initialized = 0; return }
+            for (i, b) in [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)].enumerated() { idat[i] = b }
+            for (i, b) in "IDAT".utf8.enumerated() { idat[4 + i] = b }
+            let crc = libdeflate_crc32(0, idat + 4, 4 + size)
+            for (i, b) in [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)].enumerated() { idat[8 + size + i] = b }
+            tail.withUnsafeBufferPointer { (idat + 12 + size).update(from: $0.baseAddress!, count: $0.count) }
+            initialized = head.count + 12 + size + tail.count
+        }
+        guard !failed else { throw PNGError(.encode, path: nil, message: "libdeflate could not compress the image data") }
         return png
+    }
+
+    /// Premultiplied → straight alpha for one row (truncating, as `RGBAImage.unpremultiplied`).
+    @inline(__always)
+    static func unpremultiplyRow(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, _ n: Int) {
+        var i = 0
+        while i < n {
+            let a = Int(src[i + 3])
+            if a == 255 {
+                dst[i] = src[i]; dst[i + 1] = src[i + 1]; dst[i + 2] = src[i + 2]
+            } else if a == 0 {
+                dst[i] = 0; dst[i + 1] = 0; dst[i + 2] = 0
+            } else {
+                dst[i] = UInt8(min(255, Int(src[i]) * 255 / a))
+                dst[i + 1] = UInt8(min(255, Int(src[i + 1]) * 255 / a))
+                dst[i + 2] = UInt8(min(255, Int(src[i + 2]) * 255 / a))
+            }
+            dst[i + 3] = src[i + 3]
+            i += 4
+        }
     }
 
     @inline(__always)

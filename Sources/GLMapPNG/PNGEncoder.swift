@@ -3,8 +3,8 @@ import GLMapCore
 
 // PNG stage contract.
 //
-// Inputs:  an `RGBAImage` with **straight** alpha (call `unpremultiplied()` on a renderer's
-//          premultiplied read-back first; this module never converts alpha itself), or PNG bytes.
+// Inputs:  an `RGBAImage` with **straight** alpha, or a renderer's premultiplied read-back through
+//          `encode(premultiplied:)` (converted row by row, truncating), or PNG bytes.
 // Outputs: 8-bit RGBA, non-interlaced PNG bytes / files; decoding yields straight-alpha RGBA8.
 // Invariants: encode → decode returns the exact pixels (including the colour of alpha-0 pixels).
 //          libpng's `longjmp` error handling never crosses a Swift frame: only libpng's
@@ -26,12 +26,19 @@ public enum PNGCompression: Sendable {
     case fast
 }
 
-/// Encodes RGBA images as PNG through libpng.
+/// Encodes RGBA images as PNG (glmap's writer over libdeflate; libpng's as the baseline).
 public enum PNGEncoder {
     /// Encodes straight-alpha RGBA8 (call `image.unpremultiplied()` first) as an 8-bit RGBA PNG.
     public static func encode(_ image: RGBAImage, compression: PNGCompression = .default) throws -> [UInt8] {
         try checkSize(image)
         return try DeflatePNGWriter.encode(image, level: compression == .fast ? 1 : 6, filter: .none)
+    }
+
+    /// Encodes a renderer's premultiplied frame: the same bytes as
+    /// `encode(image.unpremultiplied())`, converting row by row without a second full image.
+    public static func encode(premultiplied image: RGBAImage, compression: PNGCompression = .default) throws -> [UInt8] {
+        try checkSize(image)
+        return try DeflatePNGWriter.encode(image, level: compression == .fast ? 1 : 6, filter: .none, unpremultiply: true)
     }
 
     static func checkSize(_ image: RGBAImage) throws {
@@ -104,11 +111,13 @@ public enum PNGEncoder {
 
     /// Writes the PNG to `path` atomically: a temp file in the same directory, fsync, rename.
     /// On any failure the temp file is removed and nothing is left at `path`. "-" writes to stdout.
-    public static func write(_ image: RGBAImage, to path: String, compression: PNGCompression = .default) throws {
+    public static func write(_ image: RGBAImage, to path: String, compression: PNGCompression = .default,
+                             premultiplied: Bool = false) throws {
         let shownPath = path == "-" ? "<stdout>" : path
         let bytes: [UInt8]
         do {
-            bytes = try encode(image, compression: compression)
+            bytes = premultiplied ? try encode(premultiplied: image, compression: compression)
+                                  : try encode(image, compression: compression)
         } catch var error as PNGError {
             error.path = shownPath
             throw error

@@ -6,6 +6,8 @@ import Glibc
 
 import GLMapCore
 
+// Frame-sized buffers stay in the heap between frames (see AllocatorTuning).
+AllocatorTuning.keepFrameBuffersInHeap()
 // SIGINT/SIGTERM: delete the output being written (finished ones stay) and exit 130/143.
 InFlightFiles.installSignalCleanup()
 let code = GLMapCommand.run(Array(CommandLine.arguments.dropFirst()))

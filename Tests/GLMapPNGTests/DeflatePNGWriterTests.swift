@@ -19,4 +19,26 @@ final class DeflatePNGWriterTests: XCTestCase {
             }
         }
     }
+
+    /// Encoding a premultiplied frame converts it row by row to exactly what
+    /// `unpremultiplied()` gives (every alpha, including 0 and 255), with every filter.
+    func testPremultipliedInputEncodesAsItsUnpremultipliedImage() throws {
+        var rng = SystemRandomNumberGenerator()
+        for (w, h) in [(1, 1), (5, 3), (256, 9)] {
+            var pixels = [UInt8](repeating: 0, count: w * h * 4)
+            for p in 0..<(w * h) {
+                let a = p % 7 == 0 ? 0 : (p % 5 == 0 ? 255 : UInt8.random(in: 0...255, using: &rng))
+                pixels[4 * p + 3] = a
+                for c in 0..<3 { pixels[4 * p + c] = UInt8.random(in: 0...a, using: &rng) }
+            }
+            let premultiplied = RGBAImage(width: w, height: h, pixels: pixels)
+            let straight = premultiplied.unpremultiplied()
+            for filter in [DeflatePNGWriter.Filter.none, .up, .adaptive] {
+                let fused = try DeflatePNGWriter.encode(premultiplied, level: 6, filter: filter, unpremultiply: true)
+                XCTAssertEqual(fused, try DeflatePNGWriter.encode(straight, level: 6, filter: filter), "\(w)x\(h) \(filter)")
+                XCTAssertEqual(try PNGDecoder.decode(fused), straight)
+            }
+            XCTAssertEqual(try PNGEncoder.encode(premultiplied: premultiplied), try PNGEncoder.encode(straight))
+        }
+    }
 }

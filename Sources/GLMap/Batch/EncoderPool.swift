@@ -86,7 +86,7 @@ public final class EncoderPool: @unchecked Sendable {
             condition.unlock()
             var error: Error?
             do {
-                let png = try PNGEncoder.encode(job.image.unpremultiplied(), compression: compression)
+                let png = try PNGEncoder.encode(premultiplied: job.image, compression: compression)
                 try job.deliver(png)
             } catch let e {
                 error = e

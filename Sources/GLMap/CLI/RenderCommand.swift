@@ -104,11 +104,11 @@ public enum RenderCommand {
         if let reason = renderer.fallbackReason {
             io.writeStderr("glmap: no usable EGL/GLES (\(reason)); rendering on the CPU\n")
         }
-        let image = try renderer.render(scene, options: opts).unpremultiplied()
+        let image = try renderer.render(scene, options: opts)   // premultiplied
         if output == "-" {
-            io.writeStdout(try PNGEncoder.encode(image, compression: compression))
+            io.writeStdout(try PNGEncoder.encode(premultiplied: image, compression: compression))
         } else {
-            try PNGEncoder.write(image, to: output, compression: compression)
+            try PNGEncoder.write(image, to: output, compression: compression, premultiplied: true)
         }
         return 0
     }
