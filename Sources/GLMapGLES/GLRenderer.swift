@@ -160,10 +160,21 @@ public final class GLRenderer {
         glDisable(GLenum(GL_CULL_FACE))
         glEnable(GLenum(GL_BLEND))
         glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
-        glClearColor(0, 0, 0, 0)
+        // A background drawn first over the cleared (transparent) frame is exactly its own colour
+        // × opacity everywhere (blending ONE, ONE_MINUS_SRC_ALPHA over zero), so it becomes the
+        // clear colour — the same float → unorm conversion as the shader's output, without a
+        // full-frame pass (several ms per 1024² frame on llvmpipe).
+        var layers = scene.layers[...]
+        if case .background(let b)? = layers.first {
+            let o = Float(b.opacity)
+            glClearColor(Float(b.color.r) * o, Float(b.color.g) * o, Float(b.color.b) * o, Float(b.color.a) * o)
+            layers = layers.dropFirst()
+        } else {
+            glClearColor(0, 0, 0, 0)
+        }
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         glBindVertexArray(vao)
-        for layer in scene.layers {
+        for layer in layers {
             resetAttributes()
             switch layer {
             case .background(let b): drawBackground(b)
