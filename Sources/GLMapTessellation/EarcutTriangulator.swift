@@ -36,7 +36,6 @@ public final class EarcutTriangulator {
         if indexOffset == 0 {
             output.append(contentsOf: UnsafeBufferPointer(start: src, count: count))
         } else {
-            output.reserveCapacity(output.count + count)
             for k in 0..<count { output.append(src[k] &+ indexOffset) }
         }
         return count / 3

@@ -83,7 +83,6 @@ public struct LineBucket {
     /// Appends a tessellated part's vertices with the feature's paint, and its triangles.
     private mutating func appendPaint(_ geometry: LineGeometry, _ f: EvaluatedLine, shift: (x: Float, y: Float) = (0, 0)) {
         let base = UInt32(vertices.count / VertexLayout.line)
-        vertices.reserveCapacity(vertices.count + geometry.vertices.count * VertexLayout.line)
         for v in geometry.vertices {
             vertices.append(v.x + shift.x); vertices.append(v.y + shift.y)
             vertices.append(v.ex); vertices.append(v.ey)
@@ -159,7 +158,6 @@ public struct LineBucket {
                 let rampRow = layer.gradient != nil ? row(range.start, range.end) : 0
                 appendPaint(geometry, f, shift: tile == nil ? (0, 0) : (Float(ox - origin.x), Float(oy - origin.y)))
                 let invLength = length > 0 ? 1 / length : 0
-                fxVertices.reserveCapacity(fxVertices.count + geometry.vertices.count * Self.fxLayout)
                 for v in geometry.vertices {
                     let d = Double(v.distance)
                     let uvx = min(1, max(0, d * invLength))

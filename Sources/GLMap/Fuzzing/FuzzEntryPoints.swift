@@ -1,0 +1,260 @@
+// Fuzz entry points — contract
+// Input: arbitrary bytes (at most `maxInputSize`; larger inputs are ignored and return at once).
+// Output: nothing of use; each function drives one production stage the way the CLI does and
+// either returns or throws that stage's typed error (`GLMapError`, or `JSONSyntaxError` from the
+// shared JSON parser) — the "clear error" path. Anything else — a trap, an overflow, an
+// out-of-bounds access, a hang, a stack overflow — is a bug the fuzzer reports.
+// Invariants checked (a violation traps with `preconditionFailure` naming it, so the fuzzer
+// reports it): every bucket/tessellator index < its vertex count, no NaN in any vertex buffer,
+// the byte and tree GeoJSON decoders give the same collection when both accept a document.
+// Used by the libFuzzer executables in Tests/Fuzz and by the regression tests over
+// Tests/FuzzRegressions (crash inputs found by fuzzing, kept so they stay fixed).
+// Threads: no shared mutable state; call from any thread.
+import GLMapCore
+import GLMapGeoJSON
+import GLMapStyle
+import GLMapTessellation
+
+/// One function per fuzz target; each runs a production stage on arbitrary bytes.
+public enum FuzzEntryPoints {
+    /// Inputs larger than this (1 MiB) are ignored.
+    public static let maxInputSize = 1 << 20
+
+    /// Decodes bytes as GeoJSON (byte decoder), checks the tree decoder gives the same
+    /// collection when both accept it, and projects the features.
+    ///
+    /// Acceptance itself is not compared: with a duplicated member (`{"type":"","type":"Point",…}`)
+    /// the byte decoder checks every occurrence while the JSON tree keeps only the last one.
+    public static func geojson(_ bytes: [UInt8]) throws {
+        guard bytes.count <= maxInputSize else { return }
+        let collection = try GeoJSONDecoder.decode(bytes, file: "fuzz.geojson")
+        if let json = try? JSONParser.parse(bytes), let tree = try? GeoJSONDecoder.decode(json, path: "data") {
+            check(tree == collection, "byte and tree GeoJSON decoders give different collections")
+        }
+        _ = try ProjectedFeature.project(collection)
+    }
+
+    /// Parses and validates a style; when all its sources are inline, loads them, evaluates the
+    /// layers at three zooms and tessellates them, checking the bucket invariants.
+    public static func style(_ bytes: [UInt8]) throws {
+        guard bytes.count <= maxInputSize else { return }
+        let document = try StyleDocument.parse(bytes, file: nil)
+        // File references could name anything on this machine (/dev/zero); only inline data is loaded.
+        for source in document.sources.values {
+            guard case .inline = source.data else { return }
+        }
+        let scene = try Scene(style: document)
+        let span = extent(scene.features.values.joined())
+        for zoom in [0, document.zoom, 14.5] where withinTileBudget(span, zoom: zoom) {
+            for layer in scene.evaluatedLayers(zoom: zoom) { checkBucket(Bucket.make(layer)) }
+        }
+    }
+
+    /// Parses bytes as JSON, compiles it as an expression for several property types and as a
+    /// filter, and evaluates each against fixed features and zooms.
+    public static func expression(_ bytes: [UInt8]) throws {
+        guard bytes.count <= maxInputSize else { return }
+        let json = try JSONParser.parse(bytes)
+        for spec in expressionSpecs {
+            guard case .success(let e) = StyleExpression.compile(json, spec: spec) else { continue }
+            for context in evaluationContexts { _ = try? e.evaluate(context) }
+        }
+        if case .success(let filter) = FeatureFilter.compile(json) {
+            for context in evaluationContexts { _ = filter.evaluate(context) }
+        }
+    }
+
+    /// Reads polygons and polylines from text (see `TessellationInput`), triangulates them with
+    /// earcut, extrudes them with every join and cap, and tessellates them as fill and line
+    /// buckets, checking that indices stay in range and no vertex is NaN.
+    public static func tessellate(_ bytes: [UInt8]) {
+        guard bytes.count <= maxInputSize else { return }
+        let input = TessellationInput(bytes)
+        for polygon in input.polygons {
+            let triangles = Earcut.triangulate(polygon.coords, holeIndices: polygon.holeIndices)
+            check(triangles.count % 3 == 0, "earcut returned a partial triangle")
+            let n = UInt32(polygon.coords.count / 2)
+            check(triangles.allSatisfy { $0 < n }, "earcut index >= vertex count")
+        }
+        for join in LineJoin.allCases {
+            for cap in LineCap.allCases {
+                var tessellator = LineTessellator(join: join, cap: cap, miterLimit: input.miterLimit,
+                                                  roundLimit: input.roundLimit, pixelsPerUnit: input.pixelsPerUnit)
+                var geometry = LineGeometry()
+                for polygon in input.polygons {
+                    for ring in polygon.ringRanges {
+                        let part = Array(polygon.coords[(2 * ring.lowerBound)..<(2 * ring.upperBound)])
+                        tessellator.append(part, closed: input.closed, into: &geometry)
+                    }
+                }
+                let count = UInt32(geometry.vertices.count)
+                check(geometry.indices.count % 3 == 0, "line tessellator returned a partial triangle")
+                check(geometry.indices.allSatisfy { $0 < count }, "line index >= vertex count (\(join), \(cap))")
+                check(geometry.vertices.allSatisfy { v in
+                    !(v.x.isNaN || v.y.isNaN || v.ex.isNaN || v.ey.isNaN || v.nx.isNaN || v.ny.isNaN
+                      || v.distance.isNaN || v.direction.isNaN)
+                }, "NaN in a line vertex (\(join), \(cap))")
+            }
+        }
+        // The production path: GeoJSON model → projection → style evaluation → buckets.
+        var features: [ProjectedFeature] = []
+        for (i, polygon) in input.polygons.enumerated() {
+            let rings = polygon.ringRanges.map { r in
+                stride(from: 2 * r.lowerBound, to: 2 * r.upperBound, by: 2).map {
+                    Position(polygon.coords[$0], polygon.coords[$0 + 1])
+                }
+            }
+            let properties = JSONObject([("w", .number(Double(i % 7))), ("i", .number(Double(i)))])
+            let geometries: [Geometry] = [.polygon(rings), .multiLineString(rings)]
+            for g in geometries {
+                // Positions that cannot be projected are a typed error there, not a tessellator input.
+                guard var projected = try? ProjectedFeature.project(
+                    FeatureCollection(features: [Feature(properties: properties, geometry: g)])) else { continue }
+                for k in projected.indices { projected[k].index = features.count }
+                features += projected
+            }
+        }
+        guard !features.isEmpty else { return }
+        let span = extent(features)
+        for zoom in [0.0, 7.5, 18] where withinTileBudget(span, zoom: zoom) {
+            let evaluator = StyleEvaluator(zoom: zoom)
+            for layer in bucketStyle.layers {
+                checkBucket(Bucket.make(evaluator.evaluate(layer, features: features)))
+            }
+        }
+    }
+
+    // MARK: - Bounds
+
+    /// Dashed and gradient lines are cut into the tiles of their zoom (`TileLineClipper`): an
+    /// open line into one piece per tile it crosses, a closed ring into one ring per tile of its
+    /// area. Their buckets grow with the geometry's size in tiles (a ring 1° wide at z18 is
+    /// ~500,000 rings, GBs). That cost is the tiler's, not a bug; the targets skip such zooms.
+    static let maxTileCost = Double(1 << 16)
+
+    /// The larger side of the features' bounding box and the total length of their lines and
+    /// rings, in unit-world coordinates.
+    static func extent<S: Sequence>(_ features: S) -> (span: Double, length: Double) where S.Element == ProjectedFeature {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        var length = 0.0
+        func walk(_ v: [Double], closed: Bool) {
+            var i = 0
+            while i + 1 < v.count {
+                minX = min(minX, v[i]); maxX = max(maxX, v[i]); minY = min(minY, v[i + 1]); maxY = max(maxY, v[i + 1])
+                if i >= 2 { length += abs(v[i] - v[i - 2]) + abs(v[i + 1] - v[i - 1]) }
+                i += 2
+            }
+            if closed, v.count >= 4 { length += abs(v[0] - v[v.count - 2]) + abs(v[1] - v[v.count - 1]) }
+        }
+        for f in features {
+            walk(f.points, closed: false)
+            for line in f.lines { walk(line, closed: false) }
+            for polygon in f.polygons {
+                for r in polygon.ringRanges { walk(Array(polygon.coords[(2 * r.lowerBound)..<(2 * r.upperBound)]), closed: true) }
+            }
+        }
+        return (maxX >= minX ? max(maxX - minX, maxY - minY) : 0, length)
+    }
+
+    /// Whether geometry of this extent stays within `maxTileCost` (tiles of area plus tiles of
+    /// length) at `zoom`.
+    static func withinTileBudget(_ e: (span: Double, length: Double), zoom: Double) -> Bool {
+        let z = min(max(zoom.isFinite ? zoom : 0, 0), 30).rounded(.down)
+        let tiles = Double(1 << Int(z))
+        return (e.span * tiles + 2) * (e.span * tiles + 2) + e.length * tiles <= maxTileCost
+    }
+
+    // MARK: - Invariants
+
+    /// Traps with a message naming the violated invariant.
+    @inline(__always)
+    static func check(_ condition: Bool, _ what: @autoclosure () -> String) {
+        if !condition { preconditionFailure("fuzz invariant violated: \(what())") }
+    }
+
+    /// Every index of a bucket is below its vertex count and no vertex component is NaN.
+    static func checkBucket(_ bucket: Bucket) {
+        func buffers(_ name: String, _ vertices: [Float], _ layout: Int, _ indices: [UInt32]) {
+            check(vertices.count % layout == 0, "\(name): vertex buffer is not whole vertices")
+            let n = UInt32(vertices.count / layout)
+            check(indices.allSatisfy { $0 < n }, "\(name): index >= vertex count")
+            check(!vertices.contains { $0.isNaN }, "\(name): NaN in a vertex")
+        }
+        switch bucket {
+        case .background: break
+        case .fill(let f):
+            buffers("fill", f.vertices, VertexLayout.fill, f.indices)
+            buffers("fill outline", f.outlineVertices, VertexLayout.fillOutline, f.outlineIndices)
+        case .line(let l):
+            buffers("line", l.vertices, VertexLayout.line, l.indices)
+            if !l.fxVertices.isEmpty {
+                buffers("line fx", l.fxVertices, LineBucket.fxLayout, [])
+                check(l.fxVertices.count / LineBucket.fxLayout == l.vertices.count / VertexLayout.line,
+                      "line fx: vertex count differs from the line vertices")
+            }
+        case .circle(let c):
+            buffers("circle", c.instances, VertexLayout.circle, [])
+        }
+    }
+
+    // MARK: - Fixed inputs
+
+    /// Property types expressions are compiled for (nil = no expected type).
+    static let expressionSpecs: [PropertySpec?] = [
+        nil,
+        PropertySpec(type: .number),
+        PropertySpec(type: .string),
+        PropertySpec(type: .boolean),
+        PropertySpec(type: .color),
+        PropertySpec(type: .array(.number, length: 2)),
+        PropertySpec(type: .enum(["butt", "round", "square"]), kind: .dataConstant),
+        PropertySpec(type: .color, kind: .colorRamp, zoomAllowed: false, featureAllowed: false,
+                     lineProgressAllowed: true),
+    ]
+
+    /// Features, zooms and state expressions and filters are evaluated against.
+    static let evaluationContexts: [EvaluationContext] = {
+        let point = Geometry.point(Position(24.94, 60.17))
+        let line = Geometry.lineString([Position(0, 0), Position(10, 5), Position(-3, 80)])
+        let polygon = Geometry.polygon([[Position(0, 0), Position(10, 0), Position(10, 10), Position(0, 0)],
+                                        [Position(2, 2), Position(3, 2), Position(3, 3), Position(2, 2)]])
+        let features = [
+            FeatureContext(id: .number(1), properties: JSONObject([("name", "Helsinki"), ("pop", 650_000), ("x", -2.5), ("flag", true)]),
+                           geometryType: point.typeName, geometry: point),
+            FeatureContext(id: .string("road"), properties: JSONObject([("class", "primary"), ("width", 1e308), ("list", [1, nil])]),
+                           geometryType: line.typeName, geometry: line),
+            FeatureContext(properties: JSONObject([("nested", ["a": -0.0]), ("s", "")]),
+                           geometryType: polygon.typeName, geometry: polygon),
+        ]
+        let state = JSONObject([("mode", "dark"), ("scale", 2)])
+        var contexts: [EvaluationContext] = []
+        for zoom in [0, 7.25, 22] {
+            for f in features {
+                contexts.append(EvaluationContext(zoom: zoom, feature: f, globalState: state, lineProgress: 0.5))
+            }
+        }
+        contexts.append(EvaluationContext())
+        return contexts
+    }()
+
+    /// Fill and line layers (each join and cap, a dashed one, a gradient one) the tessellation
+    /// target builds buckets for.
+    static let bucketStyle: StyleDocument = {
+        let text = """
+        {"version": 8, "sources": {"s": {"type": "geojson", "data": {"type": "FeatureCollection", "features": []}, "lineMetrics": true}},
+         "layers": [
+          {"id": "f", "type": "fill", "source": "s", "paint": {"fill-color": ["rgba", ["*", 30, ["get", "w"]], 0, 0, 0.5]}},
+          {"id": "f2", "type": "fill", "source": "s", "paint": {"fill-antialias": false, "fill-opacity": 0.5}},
+          {"id": "l1", "type": "line", "source": "s", "layout": {"line-join": "miter", "line-cap": "butt", "line-miter-limit": 10}, "paint": {"line-width": ["get", "w"]}},
+          {"id": "l2", "type": "line", "source": "s", "layout": {"line-join": "bevel", "line-cap": "square"}, "paint": {"line-gap-width": 2, "line-offset": -3}},
+          {"id": "l3", "type": "line", "source": "s", "layout": {"line-join": "round", "line-cap": "round"}, "paint": {"line-dasharray": [2, 1, 0, 3], "line-width": 4}},
+          {"id": "l4", "type": "line", "source": "s", "paint": {"line-gradient": ["interpolate", ["linear"], ["line-progress"], 0, "red", 1, "blue"], "line-width": 3}}
+         ]}
+        """
+        do {
+            return try StyleDocument.parse(Array(text.utf8))
+        } catch {
+            preconditionFailure("FuzzEntryPoints.bucketStyle is invalid: \(error)")
+        }
+    }()
+}
