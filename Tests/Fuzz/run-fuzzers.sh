@@ -72,7 +72,7 @@ for t in "${targets[@]}"; do
     log="$out/$t/fuzz.log"
     echo "== fuzz-$t for ${seconds}s ($(ls "$work/seeds/$t" | wc -l) seeds) → $out/$t"
     # Fork mode with one worker: a crash, timeout or OOM is saved and fuzzing goes on.
-    (cd "$work" && ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" "$bin/fuzz-$t" "$work/corpus/$t" "$work/seeds/$t" \
+    (cd "$work" && SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" "$bin/fuzz-$t" "$work/corpus/$t" "$work/seeds/$t" \
         -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
         -max_total_time="$seconds" -timeout=10 -detect_leaks=0 -rss_limit_mb=2048 -max_len="${maxlen[$t]}" \
         -artifact_prefix="$out/$t/" >"$log" 2>&1) || true

@@ -130,7 +130,7 @@ public enum FuzzEntryPoints {
     /// open line into one piece per tile it crosses, a closed ring into one ring per tile of its
     /// area. Their buckets grow with the geometry's size in tiles (a ring 1° wide at z18 is
     /// ~500,000 rings, GBs). That cost is the tiler's, not a bug; the targets skip such zooms.
-    static let maxTileCost = Double(1 << 16)
+    static let maxTileCost = Double(1 << 12)
 
     /// The larger side of the features' bounding box and the total length of their lines and
     /// rings, in unit-world coordinates.
