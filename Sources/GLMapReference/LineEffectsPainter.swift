@@ -8,7 +8,7 @@ import GLMapStyle
 ///   tile at zoom z = min(floor(zoom), source maxzoom). Dashed lines and line-metrics lines are
 ///   cut into those pieces (`TilePieceSplitter`, buffer = source buffer / 512 of a tile) and each
 ///   piece is stroked on its own (caps at its cut ends) but drawn only inside its own tile.
-///   Lines spanning more than `TilePieceSplitter.maxTileSpan` tiles are drawn whole.
+///   Lines covering more than `TilePieceSplitter.maxTiles` tiles are drawn whole.
 /// - Distance: `linesofar` is carried by the line's vertices: it is affine in each of the two
 ///   triangles of a segment's quad (whose ends lie on the join's miter or inner-miter points,
 ///   see `StrokePiece.progress`), with MapLibre's extra vertex pair 15 px (at floor(zoom)) from

@@ -23,8 +23,9 @@ struct TilePieceSplitter {
     let zoom: Int
     /// Buffer around each tile as a fraction of its side.
     let buffer: Double
-    /// Largest number of tile columns or rows a line may span before it is drawn whole.
-    static let maxTileSpan = 1 << 18
+    /// Most tiles (columns × rows) a line may cover before it is drawn whole (as the tessellator's
+    /// clipper: the pieces of a ring grow with its area).
+    static let maxTiles = 1 << 16
 
     init(zoom: Int, buffer: Double) {
         self.zoom = max(0, min(zoom, 30))
@@ -32,7 +33,7 @@ struct TilePieceSplitter {
     }
 
     /// The pieces of one line or ring (flat unit-world coordinates); nil when it spans more than
-    /// `maxTileSpan` tiles and is to be drawn whole.
+    /// `maxTiles` tiles and is to be drawn whole.
     func split(_ coords: [Double], closed: Bool) -> [TilePiece]? {
         let scale = Double(1 << zoom)
         // (x, y, distance) in tile units.
@@ -55,7 +56,7 @@ struct TilePieceSplitter {
         guard pts.count >= 6 else { return [] }
         let b = buffer
         let cols = Self.tileRange(lx, hx, b), rows = Self.tileRange(ly, hy, b)
-        guard cols.count <= Self.maxTileSpan, rows.count <= Self.maxTileSpan else { return nil }
+        guard Double(cols.count) * Double(rows.count) <= Double(Self.maxTiles) else { return nil }
         var out: [TilePiece] = []
         var strips: [[Double]] = [], cells: [[Double]] = []
         for tx in cols {

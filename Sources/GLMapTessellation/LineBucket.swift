@@ -20,7 +20,7 @@ import GLMapStyle
 /// So dashed lines and line-metrics lines are cut into the same per-tile pieces
 /// (`TileLineClipper`), each tessellated on its own, and the fragment shader keeps each piece's
 /// fragments inside its tile (the fx tile position). Lines spanning more than
-/// `TileLineClipper.maxTileSpan` tiles, and polygon rings of gradient layers, are drawn whole.
+/// `TileLineClipper.maxTiles` tiles, and polygon rings of gradient layers, are drawn whole.
 /// Not reproduced: geojson-vt's simplification and integer rounding of tile coordinates, and
 /// MapLibre's reset of `linesofar` past 16384 tile units within one piece.
 public struct LineBucket {

@@ -18,8 +18,11 @@ public struct TileLineClipper {
     public let zoom: Int
     /// Buffer around each tile as a fraction of its side.
     public let buffer: Double
-    /// Largest number of tile columns or rows a line may span; wider lines are not clipped.
-    public static let maxTileSpan = 1 << 18
+    /// Most tiles (columns × rows of the buffered bounding box) a line may cover; larger lines are
+    /// not clipped but drawn whole, with the dash phase / gradient running on across tile edges.
+    /// A ring cut into every tile of its area grows with the area, so a dashed outline of a big
+    /// polygon at a deep zoom would otherwise need gigabytes (found by fuzzing).
+    public static let maxTiles = 1 << 16
 
     /// Creates a clipper for the tile grid at `zoom` with the given buffer (fraction of a tile).
     public init(zoom: Int, buffer: Double) {
@@ -66,7 +69,7 @@ public struct TileLineClipper {
         let b = buffer
         let x0 = Int((minX - 1 - b).rounded(.up)), x1 = Int((maxX + b).rounded(.down)) + 1
         let y0 = Int((minY - 1 - b).rounded(.up)), y1 = Int((maxY + b).rounded(.down)) + 1
-        guard x1 - x0 <= Self.maxTileSpan, y1 - y0 <= Self.maxTileSpan else { return false }
+        guard Double(x1 - x0) * Double(y1 - y0) <= Double(Self.maxTiles) else { return false }
         split([pts], closed: closed, axis: 0, lo: x0, hi: x1) { tx, columnPieces in
             split(columnPieces, closed: closed, axis: 1, lo: y0, hi: y1) { ty, pieces in
                 for p in pieces where p.count >= 6 {

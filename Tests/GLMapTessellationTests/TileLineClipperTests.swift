@@ -49,4 +49,17 @@ final class TileLineClipperTests: XCTestCase {
         XCTAssertFalse(clipper.clip([0, 0.5, 1, 0.5], closed: false) { _ in called = true })
         XCTAssertFalse(called)
     }
+
+    /// The cap is on tiles of area, not per axis: a ring 1° wide at z18 (~730 × 730 tiles) would
+    /// be cut into ~500,000 rings; it is drawn whole instead. Just under the cap it is still cut.
+    func testAreaPastTheTileCapIsRefusedAndJustUnderIsClipped() {
+        let w = 1.0 / 360
+        let ring = [0.5, 0.5, 0.5 + w, 0.5, 0.5 + w, 0.5 + w, 0.5, 0.5 + w, 0.5, 0.5]
+        var called = 0
+        XCTAssertFalse(TileLineClipper(zoom: 18, buffer: 0.25).clip(ring, closed: true) { _ in called += 1 })
+        XCTAssertEqual(called, 0)
+        // 2^14 / 360 ≈ 45.5 tiles a side: ~2,300 tiles, under the cap of 65,536.
+        XCTAssertTrue(TileLineClipper(zoom: 14, buffer: 0.25).clip(ring, closed: true) { _ in called += 1 })
+        XCTAssertGreaterThan(called, 2_000)
+    }
 }

@@ -128,8 +128,9 @@ public enum FuzzEntryPoints {
 
     /// Dashed and gradient lines are cut into the tiles of their zoom (`TileLineClipper`): an
     /// open line into one piece per tile it crosses, a closed ring into one ring per tile of its
-    /// area. Their buckets grow with the geometry's size in tiles (a ring 1° wide at z18 is
-    /// ~500,000 rings, GBs). That cost is the tiler's, not a bug; the targets skip such zooms.
+    /// area. Their buckets grow with the geometry's size in tiles, up to `TileLineClipper.maxTiles`
+    /// per line (beyond it a line is drawn whole); that is slow under ASan, so the targets skip
+    /// such zooms to keep executions fast.
     static let maxTileCost = Double(1 << 12)
 
     /// The larger side of the features' bounding box and the total length of their lines and
