@@ -116,7 +116,7 @@ public final class Scene {
         guard let all = features[sourceID] else { return [] }
         guard let source = style.sources[sourceID] else { return all }
         let t = Simplification.tolerance(pixels: source.tolerance, zoom: zoom, maxzoom: source.maxzoom)
-        guard t > 0 else { return all }
+        guard t > 0, !all.allSatisfy({ $0.type == .point }) else { return all }   // points are never simplified
         return all.compactMap { $0.simplified(tolerance: t) }
     }
 }

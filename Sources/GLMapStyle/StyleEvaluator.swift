@@ -46,6 +46,23 @@ public struct StyleEvaluator {
         value(p, in: l, feature: f).string ?? StyleEvaluator.defaultValue(p).string ?? ""
     }
 
+    /// A per-feature getter that evaluates once when the layer's value does not read the feature
+    /// (the common case: constants and zoom functions), so large sources skip the lookups.
+    func numberGetter(_ p: StyleProperty, _ l: Layer) -> (FeatureContext) -> Double {
+        if l.values[p.name]?.expression.isFeatureConstant ?? true { let v = number(p, l); return { _ in v } }
+        return { self.number(p, l, $0) }
+    }
+
+    func colorGetter(_ p: StyleProperty, _ l: Layer) -> (FeatureContext) -> Color {
+        if l.values[p.name]?.expression.isFeatureConstant ?? true { let v = color(p, l); return { _ in v } }
+        return { self.color(p, l, $0) }
+    }
+
+    func stringGetter(_ p: StyleProperty, _ l: Layer) -> (FeatureContext) -> String {
+        if l.values[p.name]?.expression.isFeatureConstant ?? true { let v = string(p, l); return { _ in v } }
+        return { self.string(p, l, $0) }
+    }
+
     func pair(_ p: StyleProperty, _ l: Layer) -> (x: Double, y: Double) {
         let a = value(p, in: l).array ?? []
         guard a.count == 2, let x = a[0].number, let y = a[1].number else { return (0, 0) }
@@ -87,13 +104,15 @@ public struct StyleEvaluator {
         case .fill:
             typealias P = FillProperties
             var items: [(key: Double?, item: EvaluatedFill)] = []
+            let fillColorOf = colorGetter(P.color, layer), opacityOf = numberGetter(P.opacity, layer)
+            let outlineOf = layer.values[P.outlineColor.name] == nil ? nil : colorGetter(P.outlineColor, layer)
+            let sorting = layer.values[P.sortKey.name] != nil
             for f in features where f.type == .polygon && passes(layer, f) {
                 let c = f.context
-                let fillColor = color(P.color, layer, c)
-                let outline = layer.values[P.outlineColor.name] == nil ? fillColor : color(P.outlineColor, layer, c)
-                items.append((sortKey(P.sortKey, layer, c),
-                              EvaluatedFill(polygons: f.polygons, color: fillColor, opacity: number(P.opacity, layer, c),
-                                            outlineColor: outline)))
+                let fillColor = fillColorOf(c)
+                items.append((sorting ? sortKey(P.sortKey, layer, c) : nil,
+                              EvaluatedFill(polygons: f.polygons, color: fillColor, opacity: opacityOf(c),
+                                            outlineColor: outlineOf?(c) ?? fillColor)))
             }
             return .fill(EvaluatedFillLayer(
                 id: layer.id, antialias: value(P.antialias, in: layer).boolean ?? true,
@@ -112,23 +131,35 @@ public struct StyleEvaluator {
             let maxzoom = layer.source.flatMap { sources[$0]?.maxzoom } ?? 18
             let tiles = exp2(max(0, min(floor(zoom), maxzoom)))
             var items: [(key: Double?, tile: Double, item: EvaluatedCircle)] = []
+            let radiusOf = numberGetter(P.radius, layer), colorOf = colorGetter(P.color, layer)
+            let blurOf = numberGetter(P.blur, layer), opacityOf = numberGetter(P.opacity, layer)
+            let strokeWidthOf = numberGetter(P.strokeWidth, layer), strokeColorOf = colorGetter(P.strokeColor, layer)
+            let strokeOpacityOf = numberGetter(P.strokeOpacity, layer)
+            let sorting = layer.values[P.sortKey.name] != nil
+            func tile(_ x: Double, _ y: Double) -> Double {
+                var x = x.truncatingRemainder(dividingBy: 1)
+                if x < 0 { x += 1 }
+                let tx = min(tiles - 1, floor(x * tiles)), ty = min(tiles - 1, max(0, floor(y * tiles)))
+                return ty.isFinite && tx.isFinite ? ty * tiles + tx : 0
+            }
             for f in features where passes(layer, f) {
                 let c = f.context
                 let proto = EvaluatedCircle(
-                    centers: [], radius: number(P.radius, layer, c), color: color(P.color, layer, c),
-                    blur: number(P.blur, layer, c), opacity: number(P.opacity, layer, c),
-                    strokeWidth: number(P.strokeWidth, layer, c), strokeColor: color(P.strokeColor, layer, c),
-                    strokeOpacity: number(P.strokeOpacity, layer, c))
-                let key = sortKey(P.sortKey, layer, c)
+                    centers: [], radius: radiusOf(c), color: colorOf(c), blur: blurOf(c), opacity: opacityOf(c),
+                    strokeWidth: strokeWidthOf(c), strokeColor: strokeColorOf(c), strokeOpacity: strokeOpacityOf(c))
+                let key = sorting ? sortKey(P.sortKey, layer, c) : nil
+                if f.type == .point && f.points.count == 2 {   // one position: one group, no grouping
+                    var e = proto
+                    e.centers = f.points
+                    items.append((key, tile(f.points[0], f.points[1]), e))
+                    continue
+                }
                 var groups: [Double: [Double]] = [:]
                 var order: [Double] = []
                 let v = f.allVertices
                 var i = 0
                 while i + 1 < v.count {
-                    var x = v[i].truncatingRemainder(dividingBy: 1)
-                    if x < 0 { x += 1 }
-                    let tx = min(tiles - 1, floor(x * tiles)), ty = min(tiles - 1, max(0, floor(v[i + 1] * tiles)))
-                    let t = ty.isFinite && tx.isFinite ? ty * tiles + tx : 0
+                    let t = tile(v[i], v[i + 1])
                     if groups[t] == nil { order.append(t) }
                     groups[t, default: []].append(contentsOf: [v[i], v[i + 1]])
                     i += 2
@@ -139,12 +170,19 @@ public struct StyleEvaluator {
                     items.append((key, t, e))
                 }
             }
-            let ordered = items.enumerated().sorted { a, b in
-                let ka = a.element.key ?? 0, kb = b.element.key ?? 0
-                if ka != kb { return ka < kb }
-                if a.element.tile != b.element.tile { return a.element.tile < b.element.tile }
-                return a.offset < b.offset
-            }.map(\.element.item)
+            let ordered: [EvaluatedCircle]
+            if sorting {
+                ordered = items.enumerated().sorted { a, b in
+                    let ka = a.element.key ?? 0, kb = b.element.key ?? 0
+                    if ka != kb { return ka < kb }
+                    if a.element.tile != b.element.tile { return a.element.tile < b.element.tile }
+                    return a.offset < b.offset
+                }.map(\.element.item)
+            } else {   // tile order, source order within a tile: a stable grouping, no comparison sort
+                var byTile: [Double: [Int]] = [:]
+                for (i, item) in items.enumerated() { byTile[item.tile, default: []].append(i) }
+                ordered = byTile.keys.sorted().flatMap { byTile[$0]!.map { items[$0].item } }
+            }
             return .circle(EvaluatedCircleLayer(
                 id: layer.id, translate: pair(P.translate, layer),
                 translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
@@ -175,6 +213,10 @@ extension StyleEvaluator {
             return numbers.map { $0.isFinite ? Swift.max(0, $0) : 0 }
         }
         var items: [(key: Double?, item: EvaluatedLine)] = []
+        let joinOf = stringGetter(P.join, layer), colorOf = colorGetter(P.color, layer)
+        let opacityOf = numberGetter(P.opacity, layer), widthOf = numberGetter(P.width, layer)
+        let gapWidthOf = numberGetter(P.gapWidth, layer), offsetOf = numberGetter(P.offset, layer)
+        let blurOf = numberGetter(P.blur, layer)
         for f in features where f.type != .point && passes(layer, f) {
             let c = f.context
             var parts: [(coords: [Double], closed: Bool)] = []
@@ -186,11 +228,9 @@ extension StyleEvaluator {
                 }
             }
             var line = EvaluatedLine(
-                parts: parts, join: LineJoinStyle(rawValue: string(P.join, layer, c)) ?? .miter,
-                color: color(P.color, layer, c), opacity: number(P.opacity, layer, c),
-                width: number(P.width, layer, c), gapWidth: number(P.gapWidth, layer, c),
-                offset: number(P.offset, layer, c), blur: number(P.blur, layer, c),
-                dasharray: nil)
+                parts: parts, join: LineJoinStyle(rawValue: joinOf(c)) ?? .miter,
+                color: colorOf(c), opacity: opacityOf(c), width: widthOf(c), gapWidth: gapWidthOf(c),
+                offset: offsetOf(c), blur: blurOf(c), dasharray: nil)
             if dashed, let to = pattern(atFloor, c) {
                 line.dasharray = to
                 line.dasharrayFrom = pattern(atFrom, c) ?? to
