@@ -59,7 +59,7 @@ final class SimplificationTests: XCTestCase {
             classic(p, first, index, t, &keep)
             classic(p, index, last, t, &keep)
         }
-        var rng = SplitMix(seed: 7)
+        var rng = SplitMix64(state: 7)
         for round in 0..<200 {
             let n = 2 + Int(rng.next() % 300)
             var pts: [(Double, Double)] = []
@@ -174,18 +174,4 @@ final class SimplificationTests: XCTestCase {
         XCTAssertEqual(fs[2].lines[0][0], x(10), accuracy: 1e-12)
         XCTAssertEqual(fs[2].lines[0][2], x(20), accuracy: 1e-12)
     }
-}
-
-/// A small deterministic generator for property tests.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

@@ -1,3 +1,4 @@
+import GLMapCore
 import XCTest
 @testable import GLMapTessellation
 
@@ -5,27 +6,11 @@ import XCTest
 /// return valid indices in whole triangles, triangulate valid polygons exactly, and give the
 /// same result with and without z-order hashing.
 final class EarcutRobustnessTests: XCTestCase {
-    /// SplitMix64: small, fast, reproducible.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-        mutating func int(_ range: ClosedRange<Int>) -> Int {
-            range.lowerBound + Int(next() % UInt64(range.count))
-        }
-        mutating func chance(_ p: Double) -> Bool { unit() < p }
-    }
 
     typealias Ring = [(Double, Double)]
 
     /// A star-shaped ring around (cx, cy): simple, radii in [r0, r1], counter-clockwise.
-    static func star(_ rng: inout Random, cx: Double, cy: Double, r0: Double, r1: Double, count: Int) -> Ring {
+    static func star(_ rng: inout SplitMix64, cx: Double, cy: Double, r0: Double, r1: Double, count: Int) -> Ring {
         (0..<count).map { k in
             let angle = 2 * Double.pi * (Double(k) + 0.8 * rng.unit()) / Double(count)
             let r = r0 + (r1 - r0) * rng.unit()
@@ -64,7 +49,7 @@ final class EarcutRobustnessTests: XCTestCase {
     /// Valid polygons (star-shaped outer ring, disjoint star holes well inside) are covered
     /// exactly: deviation ~0 and n + 2h - 2 triangles at most.
     func testRandomValidPolygonsAreTriangulatedExactly() {
-        var rng = Random(state: 1)
+        var rng = SplitMix64(state: 1)
         for iteration in 0..<1500 {
             let holeCount = rng.int(0...6)
             // with at least 12 points, every edge of the outer star stays > 0.5 from the center
@@ -94,7 +79,7 @@ final class EarcutRobustnessTests: XCTestCase {
     /// Garbage of every kind: random points (self-intersecting), collinear runs, duplicates,
     /// zero-area rings, extreme scales, holes inside/outside/touching, one- and two-point rings.
     func testDegenerateAndRandomInputTerminates() {
-        var rng = Random(state: 2)
+        var rng = SplitMix64(state: 2)
         var triangles = 0
         for iteration in 0..<2500 {
             let kind = iteration % 8
@@ -148,7 +133,7 @@ final class EarcutRobustnessTests: XCTestCase {
 
     /// Self-intersecting rings large enough for z-order hashing, with the split fallback.
     func testLargeSelfIntersectingRingsTerminate() {
-        var rng = Random(state: 3)
+        var rng = SplitMix64(state: 3)
         for _ in 0..<40 {
             let n = rng.int(81...400)
             let ring: Ring = (0..<n).map { _ in (rng.unit() * 1000, rng.unit() * 1000) }
@@ -159,7 +144,7 @@ final class EarcutRobustnessTests: XCTestCase {
 
     /// The z-order range search gives exactly the result of the plain scan.
     func testHashedAndPlainEarChecksAgree() {
-        var rng = Random(state: 4)
+        var rng = SplitMix64(state: 4)
         let plain = EarcutTriangulator()
         plain.state.hashingThreshold = .max
         for iteration in 0..<200 {
@@ -190,7 +175,7 @@ final class EarcutRobustnessTests: XCTestCase {
             for b in 0..<16 { z |= ((x >> b) & 1) << (2 * b) | ((y >> b) & 1) << (2 * b + 1) }
             return z
         }
-        var rng = Random(state: 5)
+        var rng = SplitMix64(state: 5)
         for _ in 0..<150 {
             // cells up to 0...20 in x and y; offset boxes so high bits differ too
             let base = UInt32(rng.int(0...3)) * 512
@@ -252,4 +237,11 @@ final class EarcutRobustnessTests: XCTestCase {
         XCTAssertTrue(indices.contains(4) && indices.contains(5))
         XCTAssertEqual(Earcut.deviation(coords, holeIndices: [4, 5], dimensions: 2, triangles: indices), 0)
     }
+}
+
+extension SplitMix64 {
+    mutating func int(_ range: ClosedRange<Int>) -> Int {
+        range.lowerBound + Int(next() % UInt64(range.count))
+    }
+    mutating func chance(_ p: Double) -> Bool { unit() < p }
 }

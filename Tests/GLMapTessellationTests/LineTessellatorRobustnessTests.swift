@@ -1,3 +1,4 @@
+import GLMapCore
 import Foundation
 import XCTest
 @testable import GLMapTessellation
@@ -173,17 +174,6 @@ final class LineTessellatorRobustnessTests: XCTestCase {
 
     // MARK: random polylines
 
-    struct SplitMix64 {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    }
 
     func testRandomPolylinesNeverProduceNaNOrBadIndices() {
         var rng = SplitMix64(state: 0x5EED_11E5)
