@@ -112,6 +112,54 @@ extension GeoJSONDecoder {
         /// says the member is not a foreign one; coordinates of the wrong depth are decoded again
         /// (they hold no objects, so this is linear).
         mutating func decodeObject(_ expect: GeoJSONExpectation) throws(Failure) -> GeoJSONObject {
+            let start = p.index, depth = p.depth, positionsBefore = positions
+            do throws(GeoJSONFailure) {
+                return try decodeObjectInOnePass(expect)
+            } catch {
+                // One pass reads members in order, so a repeated `type` (the first one invalid, or
+                // another type whose members don't fit) fails it. JSON.parse keeps the last of
+                // repeated members (so MapLibre does, and so does the tree decoder for inline data):
+                // such an object is decoded again from its parsed tree; if that fails too, the
+                // one-pass error stands. Only failing objects pay for the check.
+                guard !error.isSyntax, typeMemberCount(objectAt: start) > 1 else { throw error }
+                p.index = start
+                p.depth = depth
+                positions = positionsBefore
+                guard let json = try? parserValue(), case .object(let o) = json else { throw error }
+                let tree = TreeDecoder(limits: limits, positions: positionsBefore)
+                guard let object = try? tree.decodeObject(o, expect, depth: depth + 1) else { throw error }
+                positions = tree.positions
+                return object
+            }
+        }
+
+        /// How many `type` members the object at `start` has (its other members are skipped).
+        private mutating func typeMemberCount(objectAt start: Int) -> Int {
+            let index = p.index, depth = p.depth
+            defer { p.index = index; p.depth = depth }
+            p.index = start + 1
+            var count = 0
+            do throws(GeoJSONFailure) {
+                while true {
+                    skipWhitespace()
+                    guard p.index < end, base[p.index] == quote else { return count }
+                    if try readKey() == .type { count += 1 }
+                    skipWhitespace()
+                    guard p.index < end, base[p.index] == colon else { return count }
+                    p.index += 1
+                    skipWhitespace()
+                    try skipValue()
+                    skipWhitespace()
+                    guard p.index < end, base[p.index] == comma else { return count }
+                    p.index += 1
+                }
+            } catch {
+                return count
+            }
+        }
+
+        /// The single pass of `decodeObject`.
+        private mutating func decodeObjectInOnePass(_ expect: GeoJSONExpectation) throws(Failure) -> GeoJSONObject {
             let start = p.index
             try enter(at: start)
             p.index = start + 1

@@ -7,10 +7,13 @@ extension GeoJSONDecoder {
         /// GeometryCollections may nest (a tree built in code could nest without bound); counts
         /// of features and positions are limited as in the byte decoder.
         let limits: InputLimits
-        /// Positions decoded so far.
-        private var positions = 0
+        /// Positions decoded so far (counted against `maxPositionsPerSource`).
+        private(set) var positions: Int
 
-        init(limits: InputLimits) { self.limits = limits }
+        init(limits: InputLimits, positions: Int = 0) {
+            self.limits = limits
+            self.positions = positions
+        }
 
         func decodeDocument(_ json: JSONValue) throws(Failure) -> FeatureCollection {
             guard case .object(let o) = json else { throw expected(GeoJSONMessage.notAnObject, json) }

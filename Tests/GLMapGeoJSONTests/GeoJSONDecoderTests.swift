@@ -293,6 +293,36 @@ final class GeoJSONDecoderTests: XCTestCase {
         """#)
         XCTAssertEqual(fc.vertexCount, 14)
     }
+
+    /// A repeated `type` member: the last one wins (JSON.parse's rule, so MapLibre's), through both
+    /// entry points, whatever the earlier one said; when the last one is invalid both reject.
+    func testRepeatedTypeMemberLastOneWinsInBothDecoders() throws {
+        let line = Geometry.lineString([Position(0, 0), Position(1, 1)])
+        XCTAssertEqual(try geometry(#"{"type":"","type":"LineString","coordinates":[[0,0],[1,1]]}"#), line)
+        XCTAssertEqual(try geometry(#"{"type":"Point","type":"LineString","coordinates":[[0,0],[1,1]]}"#), line)
+        XCTAssertEqual(try geometry(#"{"type":"Feature","geometry":{"type":7,"coordinates":[[0,0],[1,1]],"type":"LineString"},"properties":null}"#), line)
+        let fc = try decodeBoth(#"{"type":"Point","features":[{"type":"Feature","properties":{},"geometry":null}],"type":"FeatureCollection"}"#)
+        XCTAssertEqual(fc.features.count, 1)
+        for bad in [#"{"type":"LineString","type":"Bogus","coordinates":[]}"#, #"{"type":"Point","type":3,"coordinates":[0,0]}"#] {
+            XCTAssertThrowsError(try GeoJSONDecoder.decode(Array(bad.utf8)), bad) {
+                XCTAssertTrue("\($0)".contains("type"), "\($0)")
+            }
+            XCTAssertThrowsError(try GeoJSONDecoder.decode(try JSONParser.parse(bad), path: "data"), bad)
+        }
+    }
+
+    /// Positions decoded again after a repeated `type` still count once towards the limit.
+    func testRepeatedTypeKeepsThePositionCount() throws {
+        var limits = InputLimits.default
+        limits.maxPositionsPerSource = 4
+        let two = #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[[0,0],[1,1]],"type":"LineString"}}"#
+        let doc = #"{"type":"FeatureCollection","features":[\#(two),\#(two)]}"#
+        XCTAssertEqual(try GeoJSONDecoder.decode(Array(doc.utf8), limits: limits).features.count, 2)
+        let three = #"{"type":"FeatureCollection","features":[\#(two),\#(two),\#(two)]}"#
+        XCTAssertThrowsError(try GeoJSONDecoder.decode(Array(three.utf8), limits: limits)) {
+            XCTAssertTrue("\($0)".contains("maxPositionsPerSource"), "\($0)")
+        }
+    }
 }
 
 extension String {

@@ -6,7 +6,7 @@
 // out-of-bounds access, a hang, a stack overflow — is a bug the fuzzer reports.
 // Invariants checked (a violation traps with `preconditionFailure` naming it, so the fuzzer
 // reports it): every bucket/tessellator index < its vertex count, no NaN in any vertex buffer,
-// the byte and tree GeoJSON decoders give the same collection when both accept a document.
+// the byte and tree GeoJSON decoders agree on whether a document is valid and on its collection.
 // Used by the libFuzzer executables in Tests/Fuzz and by the regression tests over
 // Tests/FuzzRegressions (crash inputs found by fuzzing, kept so they stay fixed).
 // Threads: no shared mutable state; call from any thread.
@@ -27,11 +27,19 @@ public enum FuzzEntryPoints {
     /// the byte decoder checks every occurrence while the JSON tree keeps only the last one.
     public static func geojson(_ bytes: [UInt8]) throws {
         guard bytes.count <= maxInputSize else { return }
-        let collection = try GeoJSONDecoder.decode(bytes, file: "fuzz.geojson")
-        if let json = try? JSONParser.parse(bytes), let tree = try? GeoJSONDecoder.decode(json, path: "data") {
-            check(tree == collection, "byte and tree GeoJSON decoders give different collections")
+        let fromBytes = Result { try GeoJSONDecoder.decode(bytes, file: "fuzz.geojson") }
+        if let json = try? JSONParser.parse(bytes) {
+            // Both entry points must agree: on the collection, and on whether the document is valid.
+            switch (fromBytes, Result { try GeoJSONDecoder.decode(json, path: "data") }) {
+            case (.success(let a), .success(let b)):
+                check(a == b, "byte and tree GeoJSON decoders give different collections")
+            case (.success, .failure), (.failure, .success):
+                check(false, "byte and tree GeoJSON decoders disagree on whether the document is valid")
+            case (.failure, .failure):
+                break
+            }
         }
-        _ = try ProjectedFeature.project(collection)
+        _ = try ProjectedFeature.project(try fromBytes.get())
     }
 
     /// Parses and validates a style; when all its sources are inline, loads them, evaluates the
