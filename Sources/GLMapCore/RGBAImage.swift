@@ -28,21 +28,33 @@ public struct RGBAImage: Equatable, Sendable {
     /// Straight-alpha copy: each colour channel divided by alpha/255 and truncated, as MapLibre's
     /// render-test harness converts its read-back (and as browsers' `getImageData` does).
     public func unpremultiplied() -> RGBAImage {
-        var out = pixels
-        out.withUnsafeMutableBufferPointer { p in
-            var i = 0
-            while i < p.count {
-                let a = Int(p[i + 3])
-                if a == 0 {
-                    p[i] = 0; p[i + 1] = 0; p[i + 2] = 0
-                } else if a < 255 {
-                    p[i] = UInt8(min(255, Int(p[i]) * 255 / a))
-                    p[i + 1] = UInt8(min(255, Int(p[i + 1]) * 255 / a))
-                    p[i + 2] = UInt8(min(255, Int(p[i + 2]) * 255 / a))
-                }
-                i += 4
+        let out = [UInt8](unsafeUninitializedCapacity: pixels.count) { dst, initialized in
+            pixels.withUnsafeBufferPointer { src in
+                if let s = src.baseAddress, let d = dst.baseAddress { RGBAImage.unpremultiply(s, into: d, count: src.count) }
             }
+            initialized = pixels.count
         }
         return RGBAImage(width: width, height: height, pixels: out)
+    }
+
+    /// Premultiplied → straight alpha for `count` bytes of RGBA (whole pixels), truncating as
+    /// `unpremultiplied()` does. `src` and `dst` may be the same memory.
+    @inline(__always)
+    public static func unpremultiply(_ src: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>, count: Int) {
+        var i = 0
+        while i + 3 < count {
+            let a = Int(src[i + 3])
+            if a == 255 {
+                dst[i] = src[i]; dst[i + 1] = src[i + 1]; dst[i + 2] = src[i + 2]
+            } else if a == 0 {
+                dst[i] = 0; dst[i + 1] = 0; dst[i + 2] = 0
+            } else {
+                dst[i] = UInt8(min(255, Int(src[i]) * 255 / a))
+                dst[i + 1] = UInt8(min(255, Int(src[i + 1]) * 255 / a))
+                dst[i + 2] = UInt8(min(255, Int(src[i + 2]) * 255 / a))
+            }
+            dst[i + 3] = src[i + 3]
+            i += 4
+        }
     }
 }

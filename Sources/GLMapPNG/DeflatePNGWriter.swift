@@ -35,7 +35,7 @@ public enum DeflatePNGWriter {
                         var cur = src.baseAddress! + y * stride
                         if let straight {   // alternate two rows so the previous one stays for Up/Paeth
                             let row = straight + (y & 1) * stride
-                            unpremultiplyRow(cur, row, stride)
+                            RGBAImage.unpremultiply(cur, into: row, count: stride)
                             cur = UnsafePointer(row)
                         }
                         let out = dst.baseAddress! + y * rowLength
@@ -90,26 +90,6 @@ public enum DeflatePNGWriter {
         }
         guard !failed else { throw PNGError(.encode, path: nil, message: "libdeflate could not compress the image data") }
         return png
-    }
-
-    /// Premultiplied → straight alpha for one row (truncating, as `RGBAImage.unpremultiplied`).
-    @inline(__always)
-    static func unpremultiplyRow(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>, _ n: Int) {
-        var i = 0
-        while i < n {
-            let a = Int(src[i + 3])
-            if a == 255 {
-                dst[i] = src[i]; dst[i + 1] = src[i + 1]; dst[i + 2] = src[i + 2]
-            } else if a == 0 {
-                dst[i] = 0; dst[i + 1] = 0; dst[i + 2] = 0
-            } else {
-                dst[i] = UInt8(min(255, Int(src[i]) * 255 / a))
-                dst[i + 1] = UInt8(min(255, Int(src[i + 1]) * 255 / a))
-                dst[i + 2] = UInt8(min(255, Int(src[i + 2]) * 255 / a))
-            }
-            dst[i + 3] = src[i + 3]
-            i += 4
-        }
     }
 
     @inline(__always)
