@@ -32,8 +32,7 @@ public final class Scene {
                 do {
                     var projected = try ProjectedFeature.project(collection)
                     let source = style.sources[id]!
-                    let t = source.tolerance / (WebMercator.tileSize * exp2(source.maxzoom))
-                    if source.tolerance > 0 { Scene.rank(&projected, sqTolerance: t * t) }
+                    Simplification.rank(&projected, tolerance: source.tolerance, maxzoom: source.maxzoom)
                     features[id] = projected
                 } catch let e as InvalidGeometryError {
                     throw SourceWarning(sourceID: id, message: e.message)
@@ -46,18 +45,6 @@ public final class Scene {
         }
         self.features = features
         self.warnings = warnings
-    }
-
-    /// Ranks every feature for simplification, spread over the cores (features are independent).
-    static func rank(_ features: inout [ProjectedFeature], sqTolerance: Double) {
-        guard !features.isEmpty else { return }
-        let chunks = min(features.count / 64 + 1, ProcessInfo.processInfo.activeProcessorCount * 4)
-        features.withUnsafeMutableBufferPointer { buffer in
-            let base = buffer.baseAddress!, n = buffer.count
-            DispatchQueue.concurrentPerform(iterations: chunks) { c in
-                for i in (n * c / chunks)..<(n * (c + 1) / chunks) { base[i].rankForSimplification(sqTolerance: sqTolerance) }
-            }
-        }
     }
 
     /// Loads a style file (or "-" for standard input) and its sources.

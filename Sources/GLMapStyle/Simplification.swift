@@ -33,6 +33,20 @@ public enum Simplification {
         return pixels / (WebMercator.tileSize * exp2(z))
     }
 
+    /// Ranks every line and ring of a source's features for `tolerance` tile pixels and the
+    /// source's `maxzoom` (nothing to rank when the tolerance is 0), spread over the cores.
+    public static func rank(_ features: inout [ProjectedFeature], tolerance pixels: Double, maxzoom: Double) {
+        guard pixels > 0, !features.isEmpty else { return }
+        let t = pixels / (WebMercator.tileSize * exp2(maxzoom))   // the tolerance at maxzoom
+        let chunks = min(features.count / 64 + 1, ProcessInfo.processInfo.activeProcessorCount * 4)
+        features.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!, n = buffer.count
+            DispatchQueue.concurrentPerform(iterations: chunks) { c in
+                for i in (n * c / chunks)..<(n * (c + 1) / chunks) { base[i].rankForSimplification(sqTolerance: t * t) }
+            }
+        }
+    }
+
     /// Ranks of the flat x,y line or ring at positions `range` of `coords`, recording positions
     /// that matter above `sqTolerance`.
     public static func ranks(_ coords: [Double], positions range: Range<Int>, isRing: Bool,
