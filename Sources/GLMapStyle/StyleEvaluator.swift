@@ -48,19 +48,11 @@ public struct StyleEvaluator {
 
     /// A per-feature getter that evaluates once when the layer's value does not read the feature
     /// (the common case: constants and zoom functions), so large sources skip the lookups.
-    func numberGetter(_ p: StyleProperty, _ l: Layer) -> (FeatureContext) -> Double {
-        if l.values[p.name]?.expression.isFeatureConstant ?? true { let v = number(p, l); return { _ in v } }
-        return { self.number(p, l, $0) }
-    }
-
-    func colorGetter(_ p: StyleProperty, _ l: Layer) -> (FeatureContext) -> Color {
-        if l.values[p.name]?.expression.isFeatureConstant ?? true { let v = color(p, l); return { _ in v } }
-        return { self.color(p, l, $0) }
-    }
-
-    func stringGetter(_ p: StyleProperty, _ l: Layer) -> (FeatureContext) -> String {
-        if l.values[p.name]?.expression.isFeatureConstant ?? true { let v = string(p, l); return { _ in v } }
-        return { self.string(p, l, $0) }
+    /// `read` is one of `number`, `color`, `string`.
+    func getter<T>(_ p: StyleProperty, _ l: Layer,
+                   _ read: @escaping (StyleProperty, Layer, FeatureContext?) -> T) -> (FeatureContext) -> T {
+        if l.values[p.name]?.expression.isFeatureConstant ?? true { let v = read(p, l, nil); return { _ in v } }
+        return { read(p, l, $0) }
     }
 
     func pair(_ p: StyleProperty, _ l: Layer) -> (x: Double, y: Double) {
@@ -104,13 +96,12 @@ public struct StyleEvaluator {
         case .fill:
             typealias P = FillProperties
             var items: [(key: Double?, item: EvaluatedFill)] = []
-            let fillColorOf = colorGetter(P.color, layer), opacityOf = numberGetter(P.opacity, layer)
-            let outlineOf = layer.values[P.outlineColor.name] == nil ? nil : colorGetter(P.outlineColor, layer)
-            let sorting = layer.values[P.sortKey.name] != nil
+            let fillColorOf = getter(P.color, layer, color), opacityOf = getter(P.opacity, layer, number)
+            let outlineOf = layer.values[P.outlineColor.name] == nil ? nil : getter(P.outlineColor, layer, color)
             for f in features where f.type == .polygon && passes(layer, f) {
                 let c = f.context
                 let fillColor = fillColorOf(c)
-                items.append((sorting ? sortKey(P.sortKey, layer, c) : nil,
+                items.append((sortKey(P.sortKey, layer, c),
                               EvaluatedFill(polygons: f.polygons, color: fillColor, opacity: opacityOf(c),
                                             outlineColor: outlineOf?(c) ?? fillColor)))
             }
@@ -131,10 +122,10 @@ public struct StyleEvaluator {
             let maxzoom = layer.source.flatMap { sources[$0]?.maxzoom } ?? 18
             let tiles = exp2(max(0, min(floor(zoom), maxzoom)))
             var items: [(key: Double?, tile: Double, item: EvaluatedCircle)] = []
-            let radiusOf = numberGetter(P.radius, layer), colorOf = colorGetter(P.color, layer)
-            let blurOf = numberGetter(P.blur, layer), opacityOf = numberGetter(P.opacity, layer)
-            let strokeWidthOf = numberGetter(P.strokeWidth, layer), strokeColorOf = colorGetter(P.strokeColor, layer)
-            let strokeOpacityOf = numberGetter(P.strokeOpacity, layer)
+            let radiusOf = getter(P.radius, layer, number), colorOf = getter(P.color, layer, color)
+            let blurOf = getter(P.blur, layer, number), opacityOf = getter(P.opacity, layer, number)
+            let strokeWidthOf = getter(P.strokeWidth, layer, number), strokeColorOf = getter(P.strokeColor, layer, color)
+            let strokeOpacityOf = getter(P.strokeOpacity, layer, number)
             let sorting = layer.values[P.sortKey.name] != nil
             func tile(_ x: Double, _ y: Double) -> Double {
                 var x = x.truncatingRemainder(dividingBy: 1)
@@ -213,10 +204,10 @@ extension StyleEvaluator {
             return numbers.map { $0.isFinite ? Swift.max(0, $0) : 0 }
         }
         var items: [(key: Double?, item: EvaluatedLine)] = []
-        let joinOf = stringGetter(P.join, layer), colorOf = colorGetter(P.color, layer)
-        let opacityOf = numberGetter(P.opacity, layer), widthOf = numberGetter(P.width, layer)
-        let gapWidthOf = numberGetter(P.gapWidth, layer), offsetOf = numberGetter(P.offset, layer)
-        let blurOf = numberGetter(P.blur, layer)
+        let joinOf = getter(P.join, layer, string), colorOf = getter(P.color, layer, color)
+        let opacityOf = getter(P.opacity, layer, number), widthOf = getter(P.width, layer, number)
+        let gapWidthOf = getter(P.gapWidth, layer, number), offsetOf = getter(P.offset, layer, number)
+        let blurOf = getter(P.blur, layer, number)
         for f in features where f.type != .point && passes(layer, f) {
             let c = f.context
             var parts: [(coords: [Double], closed: Bool)] = []
