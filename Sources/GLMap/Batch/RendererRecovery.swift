@@ -48,14 +48,18 @@ extension BatchRenderer {
         while true {
             var current: Int?                // the frame being drawn in this step
             var culprit: Int?                // the frame whose GL work is running
+            /// Reads back the frame in flight (its GL work is now the one running) and encodes it.
+            func finish(_ p: (ticket: ReadbackTicket, index: Int), _ gl: GLRenderer) throws {
+                culprit = p.index
+                let image = try gl.endReadback(p.ticket)
+                pending = nil
+                failuresInARow = 0
+                try pool.submit(image, deliver: deliver(p.index))
+            }
             do {
                 if let p = pending, let gl, let first = redo.first, failedOnce.contains(first) {
                     // About to retry a frame that failed: secure the healthy frame in flight first.
-                    culprit = p.index
-                    let image = try gl.endReadback(p.ticket)
-                    pending = nil
-                    failuresInARow = 0
-                    try pool.submit(image, deliver: deliver(p.index))
+                    try finish(p, gl)
                 } else if !redo.isEmpty || next < count {
                     let i: Int
                     if redo.isEmpty { i = next; next += 1 } else { i = redo.removeFirst() }
@@ -78,20 +82,12 @@ extension BatchRenderer {
                     }
                     let ticket = try gl.beginReadback()
                     if let p = pending {
-                        culprit = p.index
-                        let image = try gl.endReadback(p.ticket)
-                        pending = nil
-                        failuresInARow = 0
-                        try pool.submit(image, deliver: deliver(p.index))
+                        try finish(p, gl)
                     }
                     pending = (ticket, i)
                     progress?.update(pool.completed)
                 } else if let p = pending, let gl {
-                    culprit = p.index
-                    let image = try gl.endReadback(p.ticket)
-                    pending = nil
-                    failuresInARow = 0
-                    try pool.submit(image, deliver: deliver(p.index))
+                    try finish(p, gl)
                 } else {
                     break
                 }
