@@ -125,13 +125,7 @@ struct LineEffectsPainter {
                 if f.dasharray != nil || metrics { tilePieces = splitter.split(part.coords, closed: part.closed) }
                 let list = tilePieces ?? [TilePiece(tileX: 0, tileY: 0, coords: part.coords, start: 0, end: total)]
                 for tp in list {
-                    local.removeAll(keepingCapacity: true)
-                    var i = 0
-                    while i + 1 < tp.coords.count {
-                        local.append((tp.coords[i] - origin.x) * ws)
-                        local.append((tp.coords[i + 1] - origin.y) * ws)
-                        i += 2
-                    }
+                    LinePainter.plane(tp.coords, origin: origin, worldSize: ws, into: &local)
                     let first = strokes.count
                     geometry.append(local, closed: part.closed, to: &strokes)
                     guard strokes.count > first else { continue }

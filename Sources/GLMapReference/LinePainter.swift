@@ -47,13 +47,7 @@ struct LinePainter {
                                               roundLimit: layer.roundLimit, offset: f.offset, outset: outset)
                 pieces.removeAll(keepingCapacity: true)
                 for part in f.parts {
-                    local.removeAll(keepingCapacity: true)
-                    var i = 0
-                    while i + 1 < part.coords.count {
-                        local.append((part.coords[i] - origin.x) * ws)
-                        local.append((part.coords[i + 1] - origin.y) * ws)
-                        i += 2
-                    }
+                    LinePainter.plane(part.coords, origin: origin, worldSize: ws, into: &local)
                     geometry.append(local, closed: part.closed, to: &pieces)
                 }
                 draw(color, outset: outset, inset: inset, blur2: blur2, proj: proj, into: &canvas)
@@ -62,6 +56,17 @@ struct LinePainter {
     }
 
     /// Rasterises the current pieces into `coverage` (max per pixel) and blends the result.
+    /// Unit-world coordinates → plane pixels relative to `origin` (replacing `local`'s contents).
+    static func plane(_ coords: [Double], origin: (x: Double, y: Double), worldSize ws: Double, into local: inout [Double]) {
+        local.removeAll(keepingCapacity: true)
+        var i = 0
+        while i + 1 < coords.count {
+            local.append((coords[i] - origin.x) * ws)
+            local.append((coords[i + 1] - origin.y) * ws)
+            i += 2
+        }
+    }
+
     private mutating func draw(_ color: SIMD4<Float>, outset: Double, inset: Double, blur2: Double,
                                proj: PlaneProjection, into canvas: inout Compositor) {
         let width = canvas.width, height = canvas.height
