@@ -15,6 +15,8 @@ let package = Package(
     name: "glmap",
     products: [
         .library(name: "GLMap", targets: ["GLMap"]),
+        // For Tests/Fuzz only: the libFuzzer entry points (not part of the GLMap API).
+        .library(name: "GLMapFuzzing", targets: ["GLMapFuzzing"]),
         .executable(name: "glmap", targets: ["glmap"]),
         .executable(name: "glmap-bench", targets: ["glmap-bench"]),
     ],
@@ -47,7 +49,12 @@ let package = Package(
         .target(name: "GLMap",
                 dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation",
                                "GLMapGLES", "GLMapReference", "GLMapPNG", "CSQLite"]),
-        .executableTarget(name: "glmap", dependencies: ["GLMap"]),
+        // The command line (one file per subcommand) and the fuzz entry points sit outside the
+        // GLMap product, so a library user sees neither.
+        .target(name: "GLMapCLI", dependencies: ["GLMap", "GLMapCore", "GLMapStyle", "GLMapPNG"]),
+        .target(name: "GLMapFuzzing",
+                dependencies: ["GLMap", "GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation"]),
+        .executableTarget(name: "glmap", dependencies: ["GLMapCLI"]),
         .executableTarget(name: "glmap-bench", dependencies: ["GLMap"], path: "Benchmarks/glmap-bench"),
 
         // Tests mirror the modules.
@@ -58,9 +65,9 @@ let package = Package(
         .testTarget(name: "GLMapGLESTests", dependencies: ["GLMapGLES", "GLMapPNG"]),
         .testTarget(name: "GLMapReferenceTests", dependencies: ["GLMapReference", "GLMapPNG"]),
         .testTarget(name: "GLMapPNGTests", dependencies: ["GLMapPNG"]),
-        .testTarget(name: "GLMapTests", dependencies: ["GLMap"],
+        .testTarget(name: "GLMapTests", dependencies: ["GLMap", "GLMapCLI", "GLMapFuzzing"],
                     exclude: ["RenderConformance-known-failures.txt", "BackendAgreement-known-differences.txt"]),
-        .testTarget(name: "glmapCLITests", dependencies: ["GLMap"]),
+        .testTarget(name: "glmapCLITests", dependencies: ["GLMapCLI", "GLMap"]),
     ],
     swiftLanguageModes: [.v5]
 )

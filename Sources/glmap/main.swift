@@ -1,5 +1,5 @@
 // glmap — headless map rendering. The command logic lives in the GLMap library (GLMapCommand).
-import GLMap
+import GLMapCLI
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -11,7 +11,7 @@ let package = Package(
     dependencies: [.package(name: "glmap", path: "../..")],
     targets: targets.map { name in
         .executableTarget(name: "fuzz-\(name)",
-                          dependencies: [.product(name: "GLMap", package: "glmap")],
+                          dependencies: [.product(name: "GLMapFuzzing", package: "glmap")],
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])])
     },
     swiftLanguageModes: [.v5]

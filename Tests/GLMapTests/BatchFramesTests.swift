@@ -4,6 +4,7 @@ import GLMapCore
 import GLMapPNG
 import GLMapStyle
 @testable import GLMap
+import GLMapCLI
 
 /// Frames files (`glmap render --frames`): parsing, defaults, errors with line numbers, and the
 /// batch run itself (every frame written, nothing written when a line is bad).

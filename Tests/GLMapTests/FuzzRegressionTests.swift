@@ -1,5 +1,6 @@
 import Foundation
 import GLMap
+import GLMapFuzzing
 import GLMapCore
 import XCTest
 

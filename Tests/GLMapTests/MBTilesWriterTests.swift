@@ -4,6 +4,7 @@ import XCTest
 import GLMapCore
 import GLMapPNG
 @testable import GLMap
+import GLMapCLI
 
 /// MBTiles output: read the file back with the SQLite C API and check metadata and tile rows.
 final class MBTilesWriterTests: XCTestCase {

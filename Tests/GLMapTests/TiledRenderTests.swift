@@ -6,6 +6,7 @@ import GLMapStyle
 import GLMapTessellation
 @testable import GLMapGLES
 @testable import GLMap
+import GLMapCLI
 
 /// Images larger than one framebuffer: drawn in tiles and stitched (GLMapGLES/TiledFrame.swift),
 /// byte-identical to the one-pass frame; and the product maximum (`MapRenderer.maxImageSize`),

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import GLMap
+@testable import GLMapCLI
+import GLMap
 
 /// The `glmap` command line: exit codes, messages, stdin/stdout, and that failures leave no file.
 final class CLITests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import GLMap
+@testable import GLMapCLI
+import GLMap
 
 /// Input limits through the command line, at their default values: exact message, exit code 2,
 /// and no output file left.

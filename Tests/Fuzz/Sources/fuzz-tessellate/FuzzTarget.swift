@@ -1,5 +1,5 @@
 // libFuzzer target: feeds each input to FuzzEntryPoints.tessellate (a trap is a finding).
-import GLMap
+import GLMapFuzzing
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

@@ -1,3 +1,4 @@
+import GLMap
 import GLMapCore
 
 /// The `glmap` command line: dispatches subcommands and maps errors to exit codes

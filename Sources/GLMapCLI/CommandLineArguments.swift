@@ -1,3 +1,4 @@
+import GLMap
 import GLMapCore
 
 /// A usage error (exit code 2).

@@ -1,3 +1,4 @@
+import GLMap
 import Foundation
 
 /// Where a command reads and writes (the real process streams, or buffers in tests).

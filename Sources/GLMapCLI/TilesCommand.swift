@@ -1,3 +1,4 @@
+import GLMap
 import Foundation
 import GLMapCore
 import GLMapPNG

@@ -10,6 +10,7 @@
 // Used by the libFuzzer executables in Tests/Fuzz and by the regression tests over
 // Tests/FuzzRegressions (crash inputs found by fuzzing, kept so they stay fixed).
 // Threads: no shared mutable state; call from any thread.
+import GLMap
 import GLMapCore
 import GLMapGeoJSON
 import GLMapStyle

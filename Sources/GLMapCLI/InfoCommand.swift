@@ -1,3 +1,4 @@
+import GLMap
 /// `glmap info`: the EGL platform and GL implementation glmap renders with.
 public enum InfoCommand {
     public static func run(_ args: [String], io: CommandIO) throws -> Int32 {
