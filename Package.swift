@@ -66,7 +66,8 @@ let package = Package(
         .testTarget(name: "GLMapReferenceTests", dependencies: ["GLMapReference", "GLMapPNG"]),
         .testTarget(name: "GLMapPNGTests", dependencies: ["GLMapPNG"]),
         .testTarget(name: "GLMapTests", dependencies: ["GLMap", "GLMapCLI", "GLMapFuzzing"],
-                    exclude: ["RenderConformance-known-failures.txt", "BackendAgreement-known-differences.txt"]),
+                    exclude: ["RenderConformance-known-failures.txt", "BackendAgreement-known-differences.txt",
+                              "Differential-known-failures.txt"]),
         .testTarget(name: "glmapCLITests", dependencies: ["GLMapCLI", "GLMap"]),
     ],
     swiftLanguageModes: [.v5]
