@@ -2,7 +2,7 @@ import GLMapStyle
 
 /// A `background` layer with every background property glmap draws, typed (MapLibre style spec names in lowerCamelCase).
 /// Unset properties (nil) use the spec default. Each property is bound to its row of `BackgroundProperties`.
-public struct BackgroundLayer: Layer {
+public struct BackgroundLayer: Layer, Equatable {
     public var id: String
     public var type: LayerType { .background }
     /// Background layers have no source.

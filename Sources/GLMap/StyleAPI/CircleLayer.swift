@@ -2,7 +2,7 @@ import GLMapStyle
 
 /// A `circle` layer with every circle property glmap draws, typed (MapLibre style spec names in lowerCamelCase).
 /// Unset properties (nil) use the spec default. Each property is bound to its row of `CircleProperties`.
-public struct CircleLayer: Layer {
+public struct CircleLayer: Layer, Equatable {
     public var id: String
     public var type: LayerType { .circle }
     /// The id of the source whose features are drawn.

@@ -2,7 +2,7 @@ import GLMapStyle
 
 /// A `fill` layer with every fill property glmap draws, typed (MapLibre style spec names in lowerCamelCase).
 /// Unset properties (nil) use the spec default. Each property is bound to its row of `FillProperties`.
-public struct FillLayer: Layer {
+public struct FillLayer: Layer, Equatable {
     public var id: String
     public var type: LayerType { .fill }
     /// The id of the source whose features are drawn.

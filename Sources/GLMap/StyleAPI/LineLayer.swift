@@ -2,7 +2,7 @@ import GLMapStyle
 
 /// A `line` layer with every line property glmap draws, typed (MapLibre style spec names in lowerCamelCase).
 /// Unset properties (nil) use the spec default. Each property is bound to its row of `LineProperties`.
-public struct LineLayer: Layer {
+public struct LineLayer: Layer, Equatable {
     public var id: String
     public var type: LayerType { .line }
     /// The id of the source whose features are drawn.
