@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "GLMapFuzzing", targets: ["GLMapFuzzing"]),
         .executable(name: "glmap", targets: ["glmap"]),
         .executable(name: "glmap-bench", targets: ["glmap-bench"]),
+        // The README's Swift API example (examples/multiple-geometries).
+        .executable(name: "multiple-geometries", targets: ["MultipleGeometries"]),
     ],
     targets: [
         // System libraries (module map + pkg-config).
@@ -56,6 +58,9 @@ let package = Package(
                 dependencies: ["GLMap", "GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation"]),
         .executableTarget(name: "glmap", dependencies: ["GLMapCLI"]),
         .executableTarget(name: "glmap-bench", dependencies: ["GLMap"], path: "Benchmarks/glmap-bench"),
+        // Depends on the GLMap product's target only: what a library user imports.
+        .executableTarget(name: "MultipleGeometries", dependencies: ["GLMap"], path: "examples/multiple-geometries",
+                          exclude: ["dc.geojson", "style.json"]),
 
         // Tests mirror the modules.
         .testTarget(name: "GLMapCoreTests", dependencies: ["GLMapCore"]),
