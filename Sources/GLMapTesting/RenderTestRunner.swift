@@ -84,13 +84,17 @@ public struct RenderTestRunner: Sendable {
     public var update: UpdateMode
     /// Folder for each case's expected/actual/diff PNGs (nil: keep none).
     public var artifactsDirectory: String?
+    /// Whether passing cases' images are kept too (false: only failures').
+    public var keepsPassingImages: Bool
 
     /// A runner; `jobs` below 1 counts as 1.
-    public init(backend: Backend = .auto, jobs: Int = 1, update: UpdateMode = .none, artifactsDirectory: String? = nil) {
+    public init(backend: Backend = .auto, jobs: Int = 1, update: UpdateMode = .none, artifactsDirectory: String? = nil,
+                keepsPassingImages: Bool = true) {
         self.backend = backend
         self.jobs = max(1, jobs)
         self.update = update
         self.artifactsDirectory = artifactsDirectory
+        self.keepsPassingImages = keepsPassingImages
     }
 
     /// Runs every case on `jobs` threads; `progress` is called (serialised) after each case with
@@ -161,7 +165,9 @@ public struct RenderTestRunner: Sendable {
                 result.status = cmp.difference <= c.allowed ? .passed : .failed
                 result.message = detail
             }
-            result.artifacts = try keep(index: index, c, expected: best.expectedFile, actual: actual, diff: cmp.diff)
+            if !result.isPass || keepsPassingImages {
+                result.artifacts = try keep(index: index, c, expected: best.expectedFile, actual: actual, diff: cmp.diff)
+            }
         } catch {
             result.status = .error
             result.message = "\(error)"
