@@ -370,6 +370,62 @@ final class GoldenTestingCLITests: XCTestCase {
         XCTAssertNil(Self.box(of: [0, 0, 255], in: image), "the passing case is folded, below the failure")
     }
 
+    /// The README's CI jobs parse as YAML (PyYAML), have the shape GitHub Actions and GitLab CI read,
+    /// install every system package glmap builds with, and their `glmap test` line runs as written.
+    func testReadmeCIJobs() throws {
+        let readme = try String(contentsOf: repo.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try XCTUnwrap(readme.components(separatedBy: "\n## Testing your styles in CI\n").dropFirst().first?
+            .components(separatedBy: "\n## ").first, "README has a \"Testing your styles in CI\" section")
+        let blocks = section.components(separatedBy: "```yaml\n").dropFirst().map { $0.components(separatedBy: "\n```").first! }
+        XCTAssertEqual(blocks.count, 2, "a GitHub Actions job and a GitLab CI job")
+        guard let python = python() else { return try skipOrFail("no Python with PyYAML (run bash .ci/install-deps, or set GLMAP_PYTHON)") }
+        let script = """
+        import sys, json, yaml
+        print(json.dumps([yaml.safe_load(open(f)) for f in sys.argv[1:]]))
+        """
+        var files: [String] = []
+        for (i, b) in blocks.enumerated() {
+            let f = tmp.appendingPathComponent("job\(i).yml")
+            try Data(b.utf8).write(to: f)
+            files.append(f.path)
+        }
+        let out = try runProcess(python, ["-c", script] + files)
+        XCTAssertEqual(out.status, 0, "YAML: \(out.stderr)")
+        let docs = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
+        let gh = try XCTUnwrap((docs[0]["jobs"] as? [String: Any])?["render-tests"] as? [String: Any])
+        XCTAssertTrue((gh["container"] as? String ?? "").hasSuffix("-bookworm"), "a Debian image")
+        let ghRuns = (gh["steps"] as? [[String: Any]] ?? []).compactMap { $0["run"] as? String }
+        let gl = try XCTUnwrap(docs[1]["render-tests"] as? [String: Any])
+        XCTAssertTrue((gl["image"] as? String ?? "").hasSuffix("-bookworm"), "a Debian image")
+        let glRuns = gl["script"] as? [String] ?? []
+        let reports = (gl["artifacts"] as? [String: Any])?["reports"] as? [String: Any]
+        XCTAssertEqual(reports?["junit"] as? String, "glmap-junit.xml")
+
+        let deps = try String(contentsOf: repo.appendingPathComponent(".ci/install-deps"), encoding: .utf8)
+        let line = try XCTUnwrap(deps.split(separator: "\n").first { $0.hasPrefix("packages=(") })
+        let packages = line.dropFirst("packages=(".count).prefix { $0 != ")" }.split(separator: " ").map(String.init)
+            .filter { $0 != "chromium" }   // only glmap's own tests use it
+        for (name, runs) in [("GitHub", ghRuns), ("GitLab", glRuns)] {
+            let text = runs.joined(separator: "\n")
+            for p in packages { XCTAssertTrue(text.contains(" \(p)"), "\(name) job installs \(p)") }
+            let testLine = try XCTUnwrap(text.split(separator: "\n").first { $0.contains("glmap test ") }, "\(name) job runs glmap test")
+            // Run the job's command on a small suite where its relative paths point.
+            let work = tmp.appendingPathComponent(name)
+            try makeCase("\(name)/render-tests", "city/overview", style: Self.backgroundStyle("rgb(200,0,200)"),
+                         expected: ["expected.png": Self.solid(64, 64, magenta)])
+            try makeCase("\(name)/render-tests", "city/old", style: Self.backgroundStyle("rgb(200,0,200)"),
+                         expected: ["expected.png": Self.solid(64, 64, teal)])
+            try Data("city/old\tcolours changed on purpose\n".utf8).write(to: work.appendingPathComponent("render-tests/known-failures.txt"))
+            let args = testLine.split(separator: " ").map(String.init).drop { !$0.hasSuffix("/glmap") }.dropFirst()
+                .map { $0.hasPrefix("-") || $0 == "test" ? $0 : work.appendingPathComponent($0).path }
+            let r = run(Array(args))
+            XCTAssertEqual(r.code, 0, "\(name): \(args): \(r.stdout) \(r.stderr)")
+            XCTAssertTrue(r.stdout.hasSuffix("1 passed, 1 failed (1 known, 0 unexpected)\n"), r.stdout)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: work.appendingPathComponent("glmap-junit.xml").path))
+            XCTAssertTrue(FileManager.default.fileExists(atPath: work.appendingPathComponent("glmap-report/index.html").path))
+        }
+    }
+
     /// Bounding box and count of the pixels of exactly `rgb` (opaque) in `image`.
     static func box(of rgb: [UInt8], in image: RGBAImage) -> (minX: Int, minY: Int, maxX: Int, maxY: Int, count: Int)? {
         var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1, count = 0
