@@ -32,6 +32,8 @@ let package = Package(
                        providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
 
         // Pipeline stages.
         .target(name: "GLMapCore"),
@@ -49,9 +51,11 @@ let package = Package(
         .target(name: "GLMap",
                 dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation",
                                "GLMapGLES", "GLMapReference", "GLMapPNG", "CSQLite"]),
+        // `glmap serve`: HTTP on libmicrohttpd, a pool of renderers, the encoded tile cache.
+        .target(name: "GLMapServer", dependencies: ["GLMap", "GLMapCore", "GLMapStyle", "GLMapPNG", "CMicroHTTPD"]),
         // The command line (one file per subcommand) and the fuzz entry points sit outside the
         // GLMap product, so a library user sees neither.
-        .target(name: "GLMapCLI", dependencies: ["GLMap", "GLMapCore", "GLMapStyle", "GLMapPNG"]),
+        .target(name: "GLMapCLI", dependencies: ["GLMap", "GLMapCore", "GLMapStyle", "GLMapPNG", "GLMapServer"]),
         .target(name: "GLMapFuzzing",
                 dependencies: ["GLMap", "GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation"]),
         .executableTarget(name: "glmap", dependencies: ["GLMapCLI"]),
@@ -67,6 +71,7 @@ let package = Package(
         .testTarget(name: "GLMapPNGTests", dependencies: ["GLMapPNG"]),
         .testTarget(name: "GLMapTests", dependencies: ["GLMap", "GLMapCLI", "GLMapFuzzing"],
                     exclude: ["RenderConformance-known-failures.txt", "BackendAgreement-known-differences.txt"]),
+        .testTarget(name: "GLMapServerTests", dependencies: ["GLMapServer", "GLMap", "GLMapCLI", "GLMapPNG", "GLMapGLES"]),
         .testTarget(name: "glmapCLITests", dependencies: ["GLMapCLI", "GLMap"]),
     ],
     swiftLanguageModes: [.v5]
