@@ -282,9 +282,20 @@ public final class TileServer: @unchecked Sendable {
     }
 }
 
-/// libmicrohttpd's request callback: answers on the first call (the headers are in; glmap takes no bodies).
-private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, _, _, _ in
-    guard let cls, let connection else { return .NO }
+/// libmicrohttpd's request callback. It is called once when the headers are in (marked through
+/// `requestState`), again for each piece of a body (discarded: glmap takes none), and once more when
+/// the request is complete: only then is it answered, so the connection stays usable for the next
+/// (pipelined or keep-alive) request.
+private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, _, uploadSize, requestState in
+    guard let cls, let connection, let requestState else { return .NO }
+    if requestState.pointee == nil {
+        requestState.pointee = UnsafeMutableRawPointer(bitPattern: 1)
+        return .YES
+    }
+    if let uploadSize, uploadSize.pointee != 0 {
+        uploadSize.pointee = 0
+        return .YES
+    }
     let server = Unmanaged<TileServer>.fromOpaque(cls).takeUnretainedValue()
     return server.handle(connection, url: url.map { String(cString: $0) } ?? "/", method: method.map { String(cString: $0) } ?? "")
 }
