@@ -120,3 +120,11 @@ func makeTempDir() -> URL {
     try? FileManager.default.createDirectory(at: u, withIntermediateDirectories: true)
     return u
 }
+
+/// A file an outside package installs, or a skip (locally) / failure (CI=true) naming the package.
+func requireFile(_ path: String, install: String) throws {
+    guard !FileManager.default.fileExists(atPath: path) else { return }
+    let message = "\(path) not found; install it with \(install)"
+    if requireOutsideTools { XCTFail(message + " — CI=true, so this is a failure") }
+    throw XCTSkip(message)
+}
