@@ -36,6 +36,8 @@ let package = Package(
                        providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
 
         // Pipeline stages.
         .target(name: "GLMapCore"),
@@ -55,9 +57,11 @@ let package = Package(
                                "GLMapGLES", "GLMapReference", "GLMapPNG", "CSQLite"]),
         // Golden-image testing: render-test cases, the pixelmatch rule, runner, JUnit and HTML reports.
         .target(name: "GLMapTesting", dependencies: ["GLMap", "GLMapCore", "GLMapPNG"]),
+        // `glmap serve`: HTTP on libmicrohttpd, a pool of renderers, the encoded tile cache.
+        .target(name: "GLMapServer", dependencies: ["GLMap", "GLMapCore", "GLMapStyle", "GLMapPNG", "CMicroHTTPD"]),
         // The command line (one file per subcommand) and the fuzz entry points sit outside the
         // GLMap product, so a library user sees neither.
-        .target(name: "GLMapCLI", dependencies: ["GLMap", "GLMapCore", "GLMapStyle", "GLMapPNG", "GLMapTesting"]),
+        .target(name: "GLMapCLI", dependencies: ["GLMap", "GLMapCore", "GLMapStyle", "GLMapPNG", "GLMapTesting", "GLMapServer"]),
         .target(name: "GLMapFuzzing",
                 dependencies: ["GLMap", "GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation"]),
         .executableTarget(name: "glmap", dependencies: ["GLMapCLI"]),
@@ -77,6 +81,7 @@ let package = Package(
         .testTarget(name: "GLMapTests", dependencies: ["GLMap", "GLMapCLI", "GLMapFuzzing", "GLMapTesting"],
                     exclude: ["RenderConformance-known-failures.txt", "BackendAgreement-known-differences.txt",
                               "MapLibreNativeCases", "Differential-known-failures.txt"]),
+        .testTarget(name: "GLMapServerTests", dependencies: ["GLMapServer", "GLMap", "GLMapCLI", "GLMapPNG", "GLMapGLES"]),
         .testTarget(name: "glmapCLITests", dependencies: ["GLMapCLI", "GLMap", "GLMapTesting"]),
     ],
     swiftLanguageModes: [.v5]
