@@ -56,6 +56,13 @@ public struct StyleEvaluator {
         return { read(p, l, $0) }
     }
 
+    /// The layer's GPU-bound paint properties whose value reads the feature.
+    func perFeature(_ l: Layer) -> Set<String> {
+        Set(l.type.properties.filter { p in
+            p.gpu != nil && !(l.values[p.name]?.expression.isFeatureConstant ?? true)
+        }.map(\.name))
+    }
+
     func pair(_ p: StyleProperty, _ l: Layer) -> (x: Double, y: Double) {
         let a = value(p, in: l).array ?? []
         guard a.count == 2, let x = a[0].number, let y = a[1].number else { return (0, 0) }
@@ -108,11 +115,14 @@ public struct StyleEvaluator {
                               EvaluatedFill(polygons: polygons, color: fillColor, opacity: opacityOf(c),
                                             outlineColor: outlineOf?(c) ?? fillColor)))
             }
-            return .fill(EvaluatedFillLayer(
+            var result = EvaluatedFillLayer(
                 id: layer.id, antialias: value(P.antialias, in: layer).boolean ?? true,
                 translate: pair(P.translate, layer),
                 translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
-                features: sorted(items)))
+                features: sorted(items))
+            result.perFeature = perFeature(layer)
+            if outlineOf == nil && result.perFeature.contains(P.color.name) { result.perFeature.insert(P.outlineColor.name) }
+            return .fill(result)
         case .line:
             return .line(evaluateLine(layer, features: features))
         case .circle:
@@ -177,12 +187,14 @@ public struct StyleEvaluator {
                 for (i, item) in items.enumerated() { byTile[item.tile, default: []].append(i) }
                 ordered = byTile.keys.sorted().flatMap { byTile[$0]!.map { items[$0].item } }
             }
-            return .circle(EvaluatedCircleLayer(
+            var result = EvaluatedCircleLayer(
                 id: layer.id, translate: pair(P.translate, layer),
                 translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
                 pitchScale: TranslateAnchor(rawValue: string(P.pitchScale, layer)) ?? .map,
                 pitchAlignment: TranslateAnchor(rawValue: string(P.pitchAlignment, layer)) ?? .viewport,
-                features: ordered))
+                features: ordered)
+            result.perFeature = perFeature(layer)
+            return .circle(result)
         }
     }
 }
@@ -241,6 +253,7 @@ extension StyleEvaluator {
             translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
             gradient: gradient, features: sorted(items))
         result.zoom = zoom
+        result.perFeature = perFeature(layer)
         result.lineMetrics = source?.lineMetrics ?? (gradient != nil)
         result.sourceMaxzoom = source?.maxzoom ?? 18
         result.sourceBuffer = source?.buffer ?? 128
