@@ -3,6 +3,7 @@ import Testing
 import GLMapCore
 import GLMapPNG
 @testable import GLMap
+import GLMapTesting
 
 /// Differential testing against MapLibre Native: a fixed seeded set of random styles
 /// (Benchmarks/differential/generate.py, seed 1, 300 cases of at most 256² device pixels), drawn
@@ -173,20 +174,17 @@ final class DifferentialFixture: @unchecked Sendable {
     func measure(_ dir: URL) -> Outcome {
         lock.lock(); defer { lock.unlock() }
         do {
-            let json = try JSONParser.parse([UInt8](Data(contentsOf: dir.appendingPathComponent("style.json"))))
-            let t = json["metadata"]?["test"]
-            let c = RenderConformanceTests.Case(name: dir.lastPathComponent, dir: dir,
-                                                width: Int(t?["width"]?.numberValue ?? 512),
-                                                height: Int(t?["height"]?.numberValue ?? 512),
-                                                ratio: t?["pixelRatio"]?.numberValue ?? 1,
-                                                allowed: DifferentialTests.allowed, threshold: 0.1285)
+            var c = RenderTestCase(name: dir.lastPathComponent, directory: dir.path)
+            c.allowed = DifferentialTests.allowed
             // A GL context is current on one thread only, and Swift Testing moves tests between
             // threads: one renderer per thread.
             let key = "glmap.differential.renderer"
             let renderer = Thread.current.threadDictionary[key] as? MapRenderer ?? MapRenderer(backend: .gpu)
             Thread.current.threadDictionary[key] = renderer
-            let actual = try RenderConformanceTests.render(c, renderer: renderer)
-            let (difference, _) = try RenderConformanceTests.compare(actual, c)
+            let result = RenderTestRunner(backend: .gpu).run(c, renderer: renderer)
+            guard let difference = result.difference else {
+                return Outcome(fraction: nil, summary: "glmap error: \(result.message)")
+            }
             return Outcome(fraction: difference, summary: String(format: "%.5f of the pixels differ", difference))
         } catch {
             return Outcome(fraction: nil, summary: "glmap error: \(error)")
