@@ -173,22 +173,18 @@ final class DifferentialFixture: @unchecked Sendable {
 
     func measure(_ dir: URL) -> Outcome {
         lock.lock(); defer { lock.unlock() }
-        do {
-            var c = RenderTestCase(name: dir.lastPathComponent, directory: dir.path)
-            c.allowed = DifferentialTests.allowed
-            // A GL context is current on one thread only, and Swift Testing moves tests between
-            // threads: one renderer per thread.
-            let key = "glmap.differential.renderer"
-            let renderer = Thread.current.threadDictionary[key] as? MapRenderer ?? MapRenderer(backend: .gpu)
-            Thread.current.threadDictionary[key] = renderer
-            let result = RenderTestRunner(backend: .gpu).run(c, renderer: renderer)
-            guard let difference = result.difference else {
-                return Outcome(fraction: nil, summary: "glmap error: \(result.message)")
-            }
-            return Outcome(fraction: difference, summary: String(format: "%.5f of the pixels differ", difference))
-        } catch {
-            return Outcome(fraction: nil, summary: "glmap error: \(error)")
+        var c = RenderTestCase(name: dir.lastPathComponent, directory: dir.path)
+        c.allowed = DifferentialTests.allowed
+        // A GL context is current on one thread only, and Swift Testing moves tests between
+        // threads: one renderer per thread.
+        let key = "glmap.differential.renderer"
+        let renderer = Thread.current.threadDictionary[key] as? MapRenderer ?? MapRenderer(backend: .gpu)
+        Thread.current.threadDictionary[key] = renderer
+        let result = RenderTestRunner(backend: .gpu).run(c, renderer: renderer)
+        guard let difference = result.difference else {
+            return Outcome(fraction: nil, summary: "glmap error: \(result.message)")
         }
+        return Outcome(fraction: difference, summary: String(format: "%.5f of the pixels differ", difference))
     }
 
     /// Known failures (case → class) and the pass-count floor.
