@@ -70,7 +70,11 @@ public enum TestCommand {
             throw InputFailure("no render-test case (a folder with style.json) under \(dirs.joined(separator: ", "))"
                                + (filter.map { " matching --filter \"\($0)\"" } ?? ""))
         }
-        let runner = RenderTestRunner(backend: backend, jobs: jobs, update: update, artifactsDirectory: report)
+        // Settle the backend once (auto: GPU, else CPU, said once), so every worker draws with the same one.
+        let probe = MapRenderer(backend: backend)
+        try probe.prepare()
+        if let reason = probe.fallbackReason { io.writeStderr("glmap: no usable EGL/GLES (\(reason)); rendering on the CPU\n") }
+        let runner = RenderTestRunner(backend: probe.activeBackend ?? backend, jobs: jobs, update: update, artifactsDirectory: report)
         let showProgress = !a.flag("quiet") && isatty(STDERR_FILENO) != 0
         let columns = terminalColumns()
         let failedSoFar = Counter()
