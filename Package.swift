@@ -82,6 +82,7 @@ let package = Package(
                     exclude: ["RenderConformance-known-failures.txt", "BackendAgreement-known-differences.txt",
                               "MapLibreNativeCases", "Differential-known-failures.txt"]),
         .testTarget(name: "GLMapServerTests", dependencies: ["GLMapServer", "GLMap", "GLMapCLI", "GLMapPNG", "GLMapGLES"]),
+        .testTarget(name: "GLMapTestingTests", dependencies: ["GLMapTesting", "GLMapCore", "GLMapPNG"]),
         .testTarget(name: "glmapCLITests", dependencies: ["GLMapCLI", "GLMap", "GLMapTesting"]),
     ],
     swiftLanguageModes: [.v5]
