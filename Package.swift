@@ -73,6 +73,8 @@ let package = Package(
         .testTarget(name: "GLMapTests", dependencies: ["GLMap", "GLMapCLI", "GLMapFuzzing"],
                     exclude: ["RenderConformance-known-failures.txt", "BackendAgreement-known-differences.txt"]),
         .testTarget(name: "glmapCLITests", dependencies: ["GLMapCLI", "GLMap"]),
+        // The Swift API as a library user sees it: these tests import GLMap and nothing else.
+        .testTarget(name: "GLMapAPITests", dependencies: ["GLMap"]),
     ],
     swiftLanguageModes: [.v5]
 )
