@@ -83,6 +83,51 @@ final class SnapshotterTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: out))
     }
 
+
+    /// The README's "Swift API" snippet, as written there (paths relative to the repository).
+    func testReadmeSnippet() throws {
+        let cwd = FileManager.default.currentDirectoryPath
+        let out = try tmpDir().appendingPathComponent("map.png")
+        FileManager.default.changeCurrentDirectoryPath(root.path)
+        defer { FileManager.default.changeCurrentDirectoryPath(cwd) }
+
+        let snapshotter = Snapshotter(options: MapSnapshotOptions(size: CGSize(width: 800, height: 600), pixelRatio: 1))
+        snapshotter.setCamera(to: CameraOptions(center: CLLocationCoordinate2D(latitude: 38.9349, longitude: -77.0362), zoom: 11))
+
+        var geoJSONSource = GeoJSONSource(id: "geoJSON-data-source")
+        let data = try Data(contentsOf: URL(fileURLWithPath: "examples/multiple-geometries/dc.geojson"))
+        geoJSONSource.data = .featureCollection(try JSONDecoder().decode(FeatureCollection.self, from: data))
+        try snapshotter.addSource(geoJSONSource)
+
+        var polygonLayer = FillLayer(id: "fill-layer", source: "geoJSON-data-source")
+        polygonLayer.filter = Exp(.eq) { "$type"; "Polygon" }
+        polygonLayer.fillColor = .constant(StyleColor(red: 68, green: 105, blue: 247, alpha: 1)!)
+        polygonLayer.fillOpacity = .constant(0.3)
+        try snapshotter.addLayer(polygonLayer)
+
+        var lineLayer = LineLayer(id: "line-layer", source: "geoJSON-data-source")
+        lineLayer.filter = Exp(.eq) { "$type"; "LineString" }
+        lineLayer.lineColor = .constant(StyleColor(.red))
+        lineLayer.lineWidth = .constant(2)
+        try snapshotter.addLayer(lineLayer, layerPosition: .above("fill-layer"))
+
+        // The chaining form builds the same layers.
+        try snapshotter.addLayer(CircleLayer(id: "circle-layer", source: "geoJSON-data-source")
+            .filter(Exp(.eq) { "$type"; "Point" })
+            .circleColor(StyleColor(.red)).circleRadius(6).circleStrokeWidth(2).circleStrokeColor(StyleColor(.black)))
+
+        try snapshotter.snapshot().pngData().write(to: out)
+
+        // Same layers as the example's style.json less its background: compare with that style.
+        var style = try String(contentsOf: exampleDir.appendingPathComponent("style.json"), encoding: .utf8)
+        style = style.replacingOccurrences(of: ##"{ "id": "background", "type": "background", "paint": { "background-color": "#f6f3ee" } },"##, with: "")
+        style = style.replacingOccurrences(of: #""data": "dc.geojson""#, with: #""data": "examples/multiple-geometries/dc.geojson""#)
+        let reference = Snapshotter(options: MapSnapshotOptions(size: CGSize(width: 800, height: 600)))
+        try reference.setStyleJSON(style)
+        XCTAssertEqual(reference.allLayerIdentifiers, ["neighbourhoods", "rail", "stations"])
+        XCTAssertTrue(try Data(contentsOf: out) == reference.snapshot().pngData())
+    }
+
     // MARK: One import, a PNG
 
     func decodeExample() throws -> FeatureCollection {
