@@ -3,7 +3,9 @@ import GLMapGeoJSON
 
 /// A GeoJSON feature id: a string or a number.
 public enum FeatureIdentifier: Equatable, Hashable, Sendable, Codable {
+    /// A string id.
     case string(String)
+    /// A numeric id.
     case number(Double)
 
     /// Decodes a string or a number.
@@ -35,6 +37,7 @@ public struct Feature: Equatable, Sendable {
     public var identifier: FeatureIdentifier?
     /// The feature's `properties` (what `["get", name]` reads).
     public var properties: JSONObject?
+    /// Where the feature is (nil: unlocated).
     public var geometry: Geometry?
 
     /// A feature with `geometry`, no id and no properties.
@@ -76,6 +79,7 @@ extension Feature: Codable {
 
 /// A GeoJSON `FeatureCollection`.
 public struct FeatureCollection: Equatable, Sendable {
+    /// The features in draw order.
     public var features: [Feature]
 
     /// A collection of `features`.

@@ -4,6 +4,7 @@ import GLMapGeoJSON
 
 /// A GeoJSON `Point`.
 public struct Point: Equatable, Sendable {
+    /// The positions (GeoJSON `coordinates`).
     public var coordinates: LocationCoordinate2D
     /// A point at `coordinates`.
     public init(_ coordinates: LocationCoordinate2D) { self.coordinates = coordinates }
@@ -11,6 +12,7 @@ public struct Point: Equatable, Sendable {
 
 /// A GeoJSON `MultiPoint`.
 public struct MultiPoint: Equatable, Sendable {
+    /// The positions (GeoJSON `coordinates`).
     public var coordinates: [LocationCoordinate2D]
     /// Points at `coordinates`.
     public init(_ coordinates: [LocationCoordinate2D]) { self.coordinates = coordinates }
@@ -18,6 +20,7 @@ public struct MultiPoint: Equatable, Sendable {
 
 /// A GeoJSON `LineString`.
 public struct LineString: Equatable, Sendable {
+    /// The positions (GeoJSON `coordinates`).
     public var coordinates: [LocationCoordinate2D]
     /// A line through `coordinates`.
     public init(_ coordinates: [LocationCoordinate2D]) { self.coordinates = coordinates }
@@ -25,6 +28,7 @@ public struct LineString: Equatable, Sendable {
 
 /// A GeoJSON `MultiLineString`.
 public struct MultiLineString: Equatable, Sendable {
+    /// The positions (GeoJSON `coordinates`).
     public var coordinates: [[LocationCoordinate2D]]
     /// Lines through each array of `coordinates`.
     public init(_ coordinates: [[LocationCoordinate2D]]) { self.coordinates = coordinates }
@@ -32,6 +36,7 @@ public struct MultiLineString: Equatable, Sendable {
 
 /// A GeoJSON `Polygon`: the outer ring first, then holes.
 public struct Polygon: Equatable, Sendable {
+    /// The positions (GeoJSON `coordinates`).
     public var coordinates: [[LocationCoordinate2D]]
     /// A polygon from its rings (outer ring first, then holes).
     public init(_ coordinates: [[LocationCoordinate2D]]) { self.coordinates = coordinates }
@@ -39,6 +44,7 @@ public struct Polygon: Equatable, Sendable {
 
 /// A GeoJSON `MultiPolygon`.
 public struct MultiPolygon: Equatable, Sendable {
+    /// The positions (GeoJSON `coordinates`).
     public var coordinates: [[[LocationCoordinate2D]]]
     /// Polygons from their rings.
     public init(_ coordinates: [[[LocationCoordinate2D]]]) { self.coordinates = coordinates }
@@ -46,6 +52,7 @@ public struct MultiPolygon: Equatable, Sendable {
 
 /// A GeoJSON `GeometryCollection`.
 public struct GeometryCollection: Equatable, Sendable {
+    /// The member geometries.
     public var geometries: [Geometry]
     /// A collection of `geometries`.
     public init(geometries: [Geometry]) { self.geometries = geometries }

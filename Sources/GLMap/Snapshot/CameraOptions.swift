@@ -3,6 +3,7 @@ import GLMapCore
 
 /// Insets from the edges of the view in CSS pixels (UIKit's `UIEdgeInsets` shape).
 public struct EdgeInsets: Equatable, Sendable {
+    /// Insets in CSS pixels.
     public var top: Double, left: Double, bottom: Double, right: Double
     /// Insets from each edge.
     public init(top: Double, left: Double, bottom: Double, right: Double) {

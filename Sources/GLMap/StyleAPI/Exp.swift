@@ -103,32 +103,41 @@ public protocol ExpressionArgumentConvertible {
 }
 
 extension Exp: ExpressionArgumentConvertible {
+    /// This value as one argument.
     public var expressionArguments: [Exp.Argument] { [.expression(self)] }
 }
 extension Exp.Argument: ExpressionArgumentConvertible {
+    /// This value as one argument.
     public var expressionArguments: [Exp.Argument] { [self] }
 }
 extension Double: ExpressionArgumentConvertible {
+    /// This value as one argument.
     public var expressionArguments: [Exp.Argument] { [.number(self)] }
 }
 extension Int: ExpressionArgumentConvertible {
+    /// This value as one argument.
     public var expressionArguments: [Exp.Argument] { [.number(Double(self))] }
 }
 extension String: ExpressionArgumentConvertible {
+    /// This value as one argument.
     public var expressionArguments: [Exp.Argument] { [.string(self)] }
 }
 extension Bool: ExpressionArgumentConvertible {
+    /// This value as one argument.
     public var expressionArguments: [Exp.Argument] { [.boolean(self)] }
 }
 extension StyleColor: ExpressionArgumentConvertible {
+    /// This value as one argument.
     public var expressionArguments: [Exp.Argument] { [.string(rawValue)] }
 }
 extension Exp.Operator: ExpressionArgumentConvertible {
     /// An operator on its own is a zero-argument expression (`.zoom` → `["zoom"]`, `.linear` → `["linear"]`).
+    /// This value as one argument.
     public var expressionArguments: [Exp.Argument] { [.expression(Exp(self))] }
 }
 extension Array: ExpressionArgumentConvertible where Element: ExpressionArgumentConvertible {
     /// An array is one JSON array argument (a `match` label list or a literal's value).
+    /// This value as one argument.
     public var expressionArguments: [Exp.Argument] { [.array(flatMap(\.expressionArguments))] }
 }
 extension Dictionary: ExpressionArgumentConvertible where Key: ExpressionArgumentConvertible & Comparable,
@@ -142,12 +151,18 @@ extension Dictionary: ExpressionArgumentConvertible where Key: ExpressionArgumen
 /// Builds the argument list of an `Exp` from the statements of a closure.
 @resultBuilder
 public enum ExpressionArgumentBuilder {
+    /// One statement: its arguments.
     public static func buildExpression(_ value: any ExpressionArgumentConvertible) -> [Exp.Argument] {
         value.expressionArguments
     }
+    /// All statements in order.
     public static func buildBlock(_ parts: [Exp.Argument]...) -> [Exp.Argument] { parts.flatMap { $0 } }
+    /// An `if` without `else`.
     public static func buildOptional(_ part: [Exp.Argument]?) -> [Exp.Argument] { part ?? [] }
+    /// The `if` branch.
     public static func buildEither(first part: [Exp.Argument]) -> [Exp.Argument] { part }
+    /// The `else` branch.
     public static func buildEither(second part: [Exp.Argument]) -> [Exp.Argument] { part }
+    /// A `for` loop.
     public static func buildArray(_ parts: [[Exp.Argument]]) -> [Exp.Argument] { parts.flatMap { $0 } }
 }
