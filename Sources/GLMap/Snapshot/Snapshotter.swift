@@ -30,7 +30,9 @@ public final class Snapshotter {
     private var sources: [(id: String, source: StoredSource)] = []
     private var layers: [JSONObject] = []
     private var cameraOptions = CameraOptions()
-    private var document: StyleDocument
+    /// The validated style (nil until the first change: an empty style, camera at 0, 0, zoom 0).
+    private var document: StyleDocument?
+    private var styleCamera: Camera { document?.camera ?? Camera() }
     private var scene: Scene?
     /// The error of the last `styleJSON` assignment that failed; the next snapshot throws it.
     private var styleJSONError: StyleError?
@@ -42,7 +44,6 @@ public final class Snapshotter {
         self.options = options
         self.root = JSONObject([("version", 8)])
         self.renderer = MapRenderer(backend: backend)
-        self.document = try! StyleDocument.parse(json: ["version": 8, "sources": [:], "layers": []])
     }
 
     // MARK: Style JSON
@@ -246,7 +247,7 @@ public final class Snapshotter {
 
     /// The camera now: set fields, and the style's own for the rest.
     public var cameraState: CameraOptions {
-        let d = document.camera
+        let d = styleCamera
         return CameraOptions(center: cameraOptions.center ?? LocationCoordinate2D(latitude: d.latitude, longitude: d.longitude),
                              padding: cameraOptions.padding ?? .zero, zoom: CGFloat(cameraOptions.zoom ?? d.zoom),
                              bearing: cameraOptions.bearing ?? d.bearing, pitch: CGFloat(cameraOptions.pitch ?? d.pitch))
@@ -287,7 +288,7 @@ public final class Snapshotter {
             throw SnapshotError.invalidOptions("size must be whole CSS pixels of at least 1x1, got \(w)x\(h)")
         }
         let ratio = Double(options.pixelRatio)
-        let camera = cameraOptions.renderCamera(width: w, height: h, defaults: document.camera)
+        let camera = cameraOptions.renderCamera(width: w, height: h, defaults: styleCamera)
         let renderOptions = RenderOptions(width: Int(w), height: Int(h), ratio: ratio, longitude: camera.longitude,
                                           latitude: camera.latitude, zoom: camera.zoom, bearing: camera.bearing,
                                           pitch: camera.pitch)
@@ -299,6 +300,7 @@ public final class Snapshotter {
         }
         let scene: Scene
         do {
+            if document == nil { try commit(sources: sources, layers: layers) }
             scene = try self.scene ?? makeScene()
         } catch {
             throw SnapshotError(error)
@@ -324,6 +326,7 @@ public final class Snapshotter {
         for (id, source) in sources {
             if case .typed(let t) = source, let c = (t.data ?? .empty).collection { preloaded[id] = c }
         }
+        guard let document else { throw SnapshotError.renderFailed("internal: no validated style") }
         return try Scene(style: document, preloaded: preloaded)
     }
 }
