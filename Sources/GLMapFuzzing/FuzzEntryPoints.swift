@@ -193,17 +193,17 @@ public enum FuzzEntryPoints {
         switch bucket {
         case .background: break
         case .fill(let f):
-            buffers("fill", f.vertices, VertexLayout.fill, f.indices)
-            buffers("fill outline", f.outlineVertices, VertexLayout.fillOutline, f.outlineIndices)
+            buffers("fill", f.vertices, f.stride, f.indices)
+            buffers("fill outline", f.outlineVertices, f.outlineStride, f.outlineIndices)
         case .line(let l):
-            buffers("line", l.vertices, VertexLayout.line, l.indices)
+            buffers("line", l.vertices, l.stride, l.indices)
             if !l.fxVertices.isEmpty {
                 buffers("line fx", l.fxVertices, LineBucket.fxLayout, [])
-                check(l.fxVertices.count / LineBucket.fxLayout == l.vertices.count / VertexLayout.line,
+                check(l.fxVertices.count / LineBucket.fxLayout == l.vertices.count / l.stride,
                       "line fx: vertex count differs from the line vertices")
             }
         case .circle(let c):
-            buffers("circle", c.instances, VertexLayout.circle, [])
+            buffers("circle", c.instances, c.stride, [])
         }
     }
 
