@@ -128,6 +128,37 @@ final class SnapshotterTests: XCTestCase {
         XCTAssertTrue(try Data(contentsOf: out) == reference.snapshot().pngData())
     }
 
+
+    func testLoadStyleFromFileDrawsWhatTheCLIDraws() throws {
+        try requireProduct("glmap")
+        let d = try tmpDir()
+        let cliPNG = d.appendingPathComponent("cli.png").path
+        let style = exampleDir.appendingPathComponent("style.json").path
+        XCTAssertEqual(try runProduct("glmap", ["render", "-s", style, "-o", cliPNG, "-w", "320", "-h", "240"]).0, 0)
+        let s = Snapshotter(options: MapSnapshotOptions(size: CGSize(width: 320, height: 240)))
+        try s.loadStyle(fromFile: style)
+        XCTAssertEqual(s.allLayerIdentifiers, ["background", "neighbourhoods", "rail", "stations"])
+        XCTAssertTrue(try s.snapshot().pngData() == Data(contentsOf: URL(fileURLWithPath: cliPNG)))
+        // A layer added afterwards still reads the file's relative source path.
+        try s.addLayer(CircleLayer(id: "big", source: "dc").circleRadius(12), layerPosition: .below("stations"))
+        let snap = try s.snapshot()
+        XCTAssertTrue(snap.warnings.isEmpty, "\(snap.warnings)")
+        XCTAssertFalse(try snap.pngData() == Data(contentsOf: URL(fileURLWithPath: cliPNG)))
+    }
+
+    func testLoadStyleErrorsNameTheFileAsTheCLIDoes() throws {
+        try requireProduct("glmap")
+        let d = try tmpDir()
+        let style = d.appendingPathComponent("bad.json").path
+        FileManager.default.createFile(atPath: style, contents: Data(#"{"version": 8, "sources": {}, "layers": [{"id": "b", "type": "background", "paint": {"background-opacity": 3}}]}"#.utf8))
+        let (code, cliError) = try runProduct("glmap", ["render", "-s", style, "-o", d.appendingPathComponent("x.png").path])
+        XCTAssertEqual(code, 2)
+        let s = Snapshotter(options: MapSnapshotOptions(size: CGSize(width: 8, height: 8)))
+        XCTAssertThrowsError(try s.loadStyle(fromFile: style)) { e in
+            XCTAssertEqual("glmap: \(e)\n", cliError)
+        }
+    }
+
     // MARK: One import, a PNG
 
     func decodeExample() throws -> FeatureCollection {

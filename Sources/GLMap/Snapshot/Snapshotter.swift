@@ -33,6 +33,8 @@ public final class Snapshotter {
     /// The validated style (nil until the first change: an empty style, camera at 0, 0, zoom 0).
     private var document: StyleDocument?
     private var styleCamera: Camera { document?.camera ?? Camera() }
+    /// The style file the style was loaded from: its sources' relative paths resolve against it.
+    private var styleFile: String?
     private var scene: Scene?
     /// The error of the last `styleJSON` assignment that failed; the next snapshot throws it.
     private var styleJSONError: StyleError?
@@ -65,9 +67,26 @@ public final class Snapshotter {
     }
 
     /// Replaces the whole style with style JSON text; throws the style's errors (nothing changes then).
+    /// Relative source paths resolve against the working directory.
     public func setStyleJSON(_ json: String) throws {
-        let doc = try Scene.parseStyle(Array(json.utf8), file: nil)
-        guard case .object(let o) = try JSONParser.parse(json) else { return }
+        try replaceStyle(Array(json.utf8), file: nil)
+    }
+
+    /// Replaces the whole style with a style file (as `glmap render --style` reads it): errors
+    /// name the file, and relative source paths resolve against its directory.
+    public func loadStyle(fromFile path: String) throws {
+        if let size = InputLimits.fileSize(atPath: path), size > InputLimits.default.maxStyleFileBytes {
+            throw Scene.styleTooLarge(size: size, file: path, limits: .default)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw IOFailure(path: path, message: "cannot be read (missing, a directory, or no permission)")
+        }
+        try replaceStyle([UInt8](data), file: path)
+    }
+
+    private func replaceStyle(_ bytes: [UInt8], file: String?) throws {
+        var doc = try Scene.parseStyle(bytes, file: file)
+        guard case .object(let o) = try JSONParser.parse(bytes) else { return }
         var newRoot = JSONObject()
         var newSources: [(id: String, source: StoredSource)] = []
         var newLayers: [JSONObject] = []
@@ -82,6 +101,8 @@ public final class Snapshotter {
             }
         }
         root = newRoot; sources = newSources; layers = newLayers
+        styleFile = file
+        doc.file = file
         document = doc
         scene = nil
         styleJSONError = nil
@@ -109,7 +130,8 @@ public final class Snapshotter {
         if let issue = Snapshotter.nonFiniteNumber(in: json, path: "") {
             throw StyleError(file: nil, issues: [issue])
         }
-        let doc = try StyleDocument.parse(json: json, file: nil)
+        var doc = try StyleDocument.parse(json: json, file: nil)
+        doc.file = styleFile   // relative source paths resolve against the loaded style file
         sources = newSources
         layers = newLayers
         document = doc
