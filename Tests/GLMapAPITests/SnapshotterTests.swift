@@ -339,6 +339,37 @@ final class SnapshotterTests: XCTestCase {
 
     // MARK: Camera
 
+    func testCameraForCoordinatesWithoutRoomIsNil() {
+        let s = Snapshotter(options: MapSnapshotOptions(size: CGSize(width: 100, height: 100)))
+        XCTAssertNil(s.camera(for: []))
+        let c = [CLLocationCoordinate2D(latitude: 0, longitude: 0), CLLocationCoordinate2D(latitude: 1, longitude: 1)]
+        XCTAssertNil(s.camera(for: c, padding: EdgeInsets(top: 0, left: 60, bottom: 0, right: 60)))
+        XCTAssertNil(s.camera(for: [CLLocationCoordinate2D(latitude: .nan, longitude: 0)]))
+        // One point: the deepest zoom, centred on it.
+        let one = s.camera(for: [CLLocationCoordinate2D(latitude: 10, longitude: 20)])
+        XCTAssertEqual(one?.zoom, 24)
+        XCTAssertEqual(one?.center?.longitude ?? 0, 20, accuracy: 1e-9)
+        XCTAssertEqual(one?.center?.latitude ?? 0, 10, accuracy: 1e-9)
+    }
+
+    func testUpdateGeoJSONSourceAndRemoveSource() throws {
+        let s = Snapshotter(options: MapSnapshotOptions(size: CGSize(width: 20, height: 20)))
+        var source = GeoJSONSource(id: "p")
+        source.data = .geometry(.point(Point(CLLocationCoordinate2D(latitude: 0, longitude: 0))))
+        try s.addSource(source)
+        try s.addLayer(CircleLayer(id: "c", source: "p").circleRadius(4).circleColor(StyleColor(.red)))
+        XCTAssertEqual(pixel(try s.snapshot(), 10, 10), [255, 0, 0, 255])
+        var moved = Feature(geometry: Point(CLLocationCoordinate2D(latitude: 0, longitude: 170)))
+        moved.identifier = .number(7)
+        try s.updateGeoJSONSource(withId: "p", data: .feature(moved))
+        XCTAssertEqual(pixel(try s.snapshot(), 10, 10)[3], 0, "the point moved away")
+        XCTAssertThrowsError(try s.updateGeoJSONSource(withId: "none", data: .empty))
+        XCTAssertThrowsError(try s.addSource(source), "the id is taken")
+        try s.removeLayer(withId: "c")
+        try s.removeSource(withId: "p")
+        XCTAssertEqual(s.allSourceIdentifiers, [])
+    }
+
     func testPaddingMovesTheCentreIntoThePaddedArea() throws {
         let s = Snapshotter(options: MapSnapshotOptions(size: CGSize(width: 200, height: 100)))
         var source = GeoJSONSource(id: "p")

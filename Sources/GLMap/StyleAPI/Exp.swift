@@ -71,7 +71,7 @@ extension Exp {
             case .null: return .null
             case .expression(let e): return e.json
             case .array(let a): return .array(a.map(\.json))
-            case .object(let o): return .object(JSONObject(o.keys.sorted().map { ($0, o[$0]!.json) }))
+            case .object(let o): return .object(JSONObject(o.sorted { $0.key < $1.key }.map { ($0.key, $0.value.json) }))
             }
         }
 
@@ -83,7 +83,7 @@ extension Exp {
             case .string(let s): self = .string(s)
             case .array(let a):
                 if case .string(let op)? = a.first, Operator(rawValue: op) != nil {
-                    self = .expression(Exp(json: json)!)
+                    self = .expression(Exp(operatorName: op, arguments: a.dropFirst().map(Argument.init(json:))))
                 } else {
                     self = .array(a.map(Argument.init(json:)))
                 }
@@ -144,7 +144,7 @@ extension Dictionary: ExpressionArgumentConvertible where Key: ExpressionArgumen
                                                             Value: ExpressionArgumentConvertible {
     /// A dictionary of stops contributes `key, value` pairs in ascending key order.
     public var expressionArguments: [Exp.Argument] {
-        keys.sorted().flatMap { $0.expressionArguments + self[$0]!.expressionArguments }
+        sorted { $0.key < $1.key }.flatMap { $0.key.expressionArguments + $0.value.expressionArguments }
     }
 }
 

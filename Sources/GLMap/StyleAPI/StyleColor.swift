@@ -13,8 +13,7 @@ public struct StyleColor: Equatable, Hashable, Sendable {
         for c in [red, green, blue] where !(c >= 0 && c <= 255) { return nil }
         guard alpha >= 0, alpha <= 1 else { return nil }
         self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
-        let f = JSONValue.formatNumber
-        rawValue = "rgba(\(f(red)), \(f(green)), \(f(blue)), \(f(alpha)))"
+        rawValue = StyleColor.rgbaText(red, green, blue, alpha)
     }
 
     /// A colour from a CSS colour string (what MapLibre accepts: names, `#rgb[a]`, `#rrggbb[aa]`,
@@ -35,7 +34,14 @@ public struct StyleColor: Equatable, Hashable, Sendable {
 
     /// A named colour: `StyleColor(.red)`, `StyleColor(.black)`.
     public init(_ color: NamedColor) {
-        self.init(red: color.red * 255, green: color.green * 255, blue: color.blue * 255, alpha: color.alpha)!
+        // NamedColor components are clamped to 0…1, so these are always in range.
+        red = color.red * 255; green = color.green * 255; blue = color.blue * 255; alpha = color.alpha
+        rawValue = StyleColor.rgbaText(red, green, blue, alpha)
+    }
+
+    static func rgbaText(_ r: Double, _ g: Double, _ b: Double, _ a: Double) -> String {
+        let f = JSONValue.formatNumber
+        return "rgba(\(f(r)), \(f(g)), \(f(b)), \(f(a)))"
     }
 }
 
