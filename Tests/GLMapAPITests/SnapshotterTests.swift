@@ -213,6 +213,21 @@ final class SnapshotterTests: XCTestCase {
         XCTAssertEqual(try render(.string(text)), fromFile)
     }
 
+
+    func testStyleJSONWritesSwiftBuiltDataOutAsGeoJSON() throws {
+        let s = Snapshotter(options: MapSnapshotOptions(size: CGSize(width: 160, height: 120)))
+        var source = GeoJSONSource(id: "dc")
+        source.data = .featureCollection(try decodeExample())
+        try s.addSource(source)
+        try s.addLayer(FillLayer(id: "f", source: "dc").fillColor(StyleColor(.blue)))
+        try s.addLayer(LineLayer(id: "l", source: "dc").lineWidth(2))
+        s.setCamera(to: CameraOptions(center: CLLocationCoordinate2D(latitude: 38.9, longitude: -77.02), zoom: 10))
+        let copy = Snapshotter(options: s.options)
+        try copy.setStyleJSON(s.styleJSON)
+        copy.setCamera(to: s.cameraState)
+        XCTAssertEqual(try copy.snapshot().pixels, try s.snapshot().pixels)
+    }
+
     // MARK: GeoJSON types
 
     func testFeatureCollectionDecodesWithJSONDecoder() throws {

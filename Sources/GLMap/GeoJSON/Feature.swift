@@ -46,6 +46,15 @@ public struct Feature: Equatable, Sendable {
     /// A feature from a geometry value such as `Point` or `Polygon`.
     public init(geometry: Point) { self.init(geometry: .point(geometry)) }
 
+    /// The feature as a GeoJSON object.
+    var json: JSONValue {
+        var o = JSONObject([("type", "Feature")])
+        if let identifier { o["id"] = identifier.json }
+        o["properties"] = .object(properties ?? JSONObject())
+        o["geometry"] = geometry?.json ?? .null
+        return .object(o)
+    }
+
     /// The feature in glmap's internal model.
     var model: GLMapGeoJSON.Feature {
         GLMapGeoJSON.Feature(id: identifier?.json, properties: properties ?? JSONObject(), geometry: geometry?.model)
@@ -84,6 +93,11 @@ public struct FeatureCollection: Equatable, Sendable {
 
     /// A collection of `features`.
     public init(features: [Feature]) { self.features = features }
+
+    /// The collection as a GeoJSON object.
+    var json: JSONValue {
+        .object(JSONObject([("type", "FeatureCollection"), ("features", .array(features.map(\.json)))]))
+    }
 
     /// The collection in glmap's internal model (no JSON in between).
     var model: GLMapGeoJSON.FeatureCollection {

@@ -1,5 +1,6 @@
 // GeoJSON geometry types (RFC 7946) for the Swift API: Codable with JSONDecoder/JSONEncoder, and
 // converted straight to glmap's internal model (`GLMapGeoJSON.Geometry`) for rendering.
+import GLMapCore
 import GLMapGeoJSON
 
 /// A GeoJSON `Point`.
@@ -67,6 +68,25 @@ public indirect enum Geometry: Equatable, Sendable {
     case multiLineString(MultiLineString)
     case multiPolygon(MultiPolygon)
     case geometryCollection(GeometryCollection)
+
+    /// The geometry as a GeoJSON object.
+    var json: JSONValue {
+        func p(_ c: LocationCoordinate2D) -> JSONValue { [.number(c.longitude), .number(c.latitude)] }
+        func object(_ type: String, _ coordinates: JSONValue) -> JSONValue {
+            .object(JSONObject([("type", .string(type)), ("coordinates", coordinates)]))
+        }
+        switch self {
+        case .point(let g): return object("Point", p(g.coordinates))
+        case .multiPoint(let g): return object("MultiPoint", .array(g.coordinates.map(p)))
+        case .lineString(let g): return object("LineString", .array(g.coordinates.map(p)))
+        case .multiLineString(let g): return object("MultiLineString", .array(g.coordinates.map { .array($0.map(p)) }))
+        case .polygon(let g): return object("Polygon", .array(g.coordinates.map { .array($0.map(p)) }))
+        case .multiPolygon(let g):
+            return object("MultiPolygon", .array(g.coordinates.map { .array($0.map { .array($0.map(p)) }) }))
+        case .geometryCollection(let g):
+            return .object(JSONObject([("type", "GeometryCollection"), ("geometries", .array(g.geometries.map(\.json)))]))
+        }
+    }
 
     /// The geometry in glmap's internal model (no JSON in between).
     var model: GLMapGeoJSON.Geometry {
