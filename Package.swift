@@ -84,6 +84,8 @@ let package = Package(
         .testTarget(name: "GLMapServerTests", dependencies: ["GLMapServer", "GLMap", "GLMapCLI", "GLMapPNG", "GLMapGLES"]),
         .testTarget(name: "GLMapTestingTests", dependencies: ["GLMapTesting", "GLMapCore", "GLMapPNG"]),
         .testTarget(name: "glmapCLITests", dependencies: ["GLMapCLI", "GLMap", "GLMapTesting"]),
+        // The Swift API as a library user sees it: these tests import GLMap and nothing else.
+        .testTarget(name: "GLMapAPITests", dependencies: ["GLMap"]),
     ],
     swiftLanguageModes: [.v5]
 )
