@@ -1,7 +1,8 @@
 // Evaluation stage — contract
 // Input: a validated `Layer`, the projected features of its source, a zoom, the style's global
 // state. Output: an `EvaluatedLayer`: the filter applied, features of a geometry the layer type
-// cannot draw dropped (as MapLibre does: fill ← polygons; line ← lines and polygon rings;
+// cannot draw dropped (as MapLibre does: fill ← polygons and the parts of lines as rings, see
+// `RingClassification`; points never (GL JS makes each point its own one-point ring); line ← lines and polygon rings;
 // circle ← every vertex of any geometry), every paint/layout value evaluated per feature at that
 // zoom, features ordered by sort key (stable). A value whose evaluation fails falls back to the
 // property's spec default, as MapLibre does. Never throws.
@@ -55,6 +56,13 @@ public struct StyleEvaluator {
         return { read(p, l, $0) }
     }
 
+    /// The layer's GPU-bound paint properties whose value reads the feature.
+    func perFeature(_ l: Layer) -> Set<String> {
+        Set(l.type.properties.filter { p in
+            p.gpu != nil && !(l.values[p.name]?.expression.isFeatureConstant ?? true)
+        }.map(\.name))
+    }
+
     func pair(_ p: StyleProperty, _ l: Layer) -> (x: Double, y: Double) {
         let a = value(p, in: l).array ?? []
         guard a.count == 2, let x = a[0].number, let y = a[1].number else { return (0, 0) }
@@ -98,18 +106,23 @@ public struct StyleEvaluator {
             var items: [(key: Double?, item: EvaluatedFill)] = []
             let fillColorOf = getter(P.color, layer, color), opacityOf = getter(P.opacity, layer, number)
             let outlineOf = layer.values[P.outlineColor.name] == nil ? nil : getter(P.outlineColor, layer, color)
-            for f in features where f.type == .polygon && passes(layer, f) {
+            for f in features where f.type != .point && passes(layer, f) {
                 let c = f.context
                 let fillColor = fillColorOf(c)
+                let polygons = f.type == .lineString ? RingClassification.polygons(fromLines: f.lines) : f.polygons
+                if polygons.isEmpty { continue }
                 items.append((sortKey(P.sortKey, layer, c),
-                              EvaluatedFill(polygons: f.polygons, color: fillColor, opacity: opacityOf(c),
+                              EvaluatedFill(polygons: polygons, color: fillColor, opacity: opacityOf(c),
                                             outlineColor: outlineOf?(c) ?? fillColor)))
             }
-            return .fill(EvaluatedFillLayer(
+            var result = EvaluatedFillLayer(
                 id: layer.id, antialias: value(P.antialias, in: layer).boolean ?? true,
                 translate: pair(P.translate, layer),
                 translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
-                features: sorted(items)))
+                features: sorted(items))
+            result.perFeature = perFeature(layer)
+            if outlineOf == nil && result.perFeature.contains(P.color.name) { result.perFeature.insert(P.outlineColor.name) }
+            return .fill(result)
         case .line:
             return .line(evaluateLine(layer, features: features))
         case .circle:
@@ -174,12 +187,14 @@ public struct StyleEvaluator {
                 for (i, item) in items.enumerated() { byTile[item.tile, default: []].append(i) }
                 ordered = byTile.keys.sorted().flatMap { byTile[$0]!.map { items[$0].item } }
             }
-            return .circle(EvaluatedCircleLayer(
+            var result = EvaluatedCircleLayer(
                 id: layer.id, translate: pair(P.translate, layer),
                 translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
                 pitchScale: TranslateAnchor(rawValue: string(P.pitchScale, layer)) ?? .map,
                 pitchAlignment: TranslateAnchor(rawValue: string(P.pitchAlignment, layer)) ?? .viewport,
-                features: ordered))
+                features: ordered)
+            result.perFeature = perFeature(layer)
+            return .circle(result)
         }
     }
 }
@@ -238,6 +253,7 @@ extension StyleEvaluator {
             translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
             gradient: gradient, features: sorted(items))
         result.zoom = zoom
+        result.perFeature = perFeature(layer)
         result.lineMetrics = source?.lineMetrics ?? (gradient != nil)
         result.sourceMaxzoom = source?.maxzoom ?? 18
         result.sourceBuffer = source?.buffer ?? 128

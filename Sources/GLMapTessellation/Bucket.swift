@@ -10,16 +10,18 @@
 import GLMapCore
 import GLMapStyle
 
-/// The vertex layouts buckets produce, in Float32 components (interleaved, tightly packed).
+/// The geometry part of the vertex layouts buckets produce, in Float32 components (interleaved,
+/// tightly packed). Each vertex is followed by its bucket's paint block: the data-driven
+/// properties of `PaintLayout` (`floatsPerVertex`), so a bucket's stride is geometry + paint.
 public enum VertexLayout {
-    /// fill: x, y, r, g, b, a (premultiplied), opacity
-    public static let fill = 7
-    /// fill outline (one quad per ring edge): startX, startY, endX, endY, t (0 start / 1 end), side (±1), r, g, b, a, opacity
-    public static let fillOutline = 11
-    /// line: x, y, ex, ey, nx, ny, distance, direction, r, g, b, a, opacity, width, gapwidth, offset, blur
-    public static let line = 17
-    /// circle instance: cx, cy, radius, r, g, b, a, opacity, blur, strokeWidth, sr, sg, sb, sa, strokeOpacity
-    public static let circle = 15
+    /// fill: x, y
+    public static let fill = 2
+    /// fill outline (one quad per ring edge): startX, startY, endX, endY, t (0 start / 1 end), side (±1)
+    public static let fillOutline = 6
+    /// line: x, y, ex, ey, nx, ny, distance, direction
+    public static let line = 8
+    /// circle instance: cx, cy
+    public static let circle = 2
 }
 
 /// A layer's GPU-ready geometry.
@@ -57,5 +59,47 @@ extension Array where Element == Float {
     @inline(__always)
     mutating func append(color c: Color) {
         append(Float(c.r)); append(Float(c.g)); append(Float(c.b)); append(Float(c.a))
+    }
+}
+
+extension EvaluatedFill {
+    /// The value of a bound fill property (programs fill and fill_outline).
+    static func paint(_ f: EvaluatedFill, _ p: StyleProperty) -> PaintValue {
+        switch p.name {
+        case FillProperties.color.name: return .color(f.color)
+        case FillProperties.outlineColor.name: return .color(f.outlineColor)
+        default: return .number(f.opacity)   // fill-opacity
+        }
+    }
+}
+
+extension EvaluatedLine {
+    /// The value of a bound line property.
+    static func paint(_ f: EvaluatedLine, _ p: StyleProperty) -> PaintValue {
+        typealias P = LineProperties
+        switch p.name {
+        case P.color.name: return .color(f.color)
+        case P.opacity.name: return .number(f.opacity)
+        case P.width.name: return .number(f.width)
+        case P.gapWidth.name: return .number(f.gapWidth)
+        case P.offset.name: return .number(f.offset)
+        default: return .number(f.blur)   // line-blur
+        }
+    }
+}
+
+extension EvaluatedCircle {
+    /// The value of a bound circle property.
+    static func paint(_ f: EvaluatedCircle, _ p: StyleProperty) -> PaintValue {
+        typealias P = CircleProperties
+        switch p.name {
+        case P.radius.name: return .number(f.radius)
+        case P.color.name: return .color(f.color)
+        case P.blur.name: return .number(f.blur)
+        case P.opacity.name: return .number(f.opacity)
+        case P.strokeWidth.name: return .number(f.strokeWidth)
+        case P.strokeColor.name: return .color(f.strokeColor)
+        default: return .number(f.strokeOpacity)   // circle-stroke-opacity
+        }
     }
 }

@@ -28,8 +28,12 @@ public struct LineBucket {
     public let origin: (x: Double, y: Double)
     /// Unit-world bounds of the geometry (for world-copy culling).
     public var bounds = WorldBounds.empty
-    /// `VertexLayout.line` floats per vertex.
+    /// `stride` floats per vertex: `VertexLayout.line`, then `paint`'s block.
     public var vertices: [Float] = []
+    /// Which line properties are attributes and which uniforms.
+    public let paint: PaintLayout
+    /// Floats per vertex.
+    public var stride: Int { VertexLayout.line + paint.floatsPerVertex }
     public var indices: [UInt32] = []
     /// Dash/gradient data, `LineBucket.fxLayout` floats per vertex (empty for plain lines).
     public var fxVertices: [Float] = []
@@ -52,6 +56,7 @@ public struct LineBucket {
     public init(_ layer: EvaluatedLineLayer, origin: (x: Double, y: Double)) {
         self.layer = layer
         self.origin = origin
+        paint = PaintLayout(program: "line", features: layer.features, perFeature: layer.perFeature, value: EvaluatedLine.paint)
         let dashed = layer.hasDashes
         if dashed || layer.gradient != nil {
             buildEffects(dashed: dashed)
@@ -82,18 +87,14 @@ public struct LineBucket {
 
     /// Appends a tessellated part's vertices with the feature's paint, and its triangles.
     private mutating func appendPaint(_ geometry: LineGeometry, _ f: EvaluatedLine, shift: (x: Float, y: Float) = (0, 0)) {
-        let base = UInt32(vertices.count / VertexLayout.line)
+        let base = UInt32(vertices.count / stride)
+        let values = paint.vertexValues(f, value: EvaluatedLine.paint)
         for v in geometry.vertices {
             vertices.append(v.x + shift.x); vertices.append(v.y + shift.y)
             vertices.append(v.ex); vertices.append(v.ey)
             vertices.append(v.nx); vertices.append(v.ny)
             vertices.append(v.distance); vertices.append(v.direction)
-            vertices.append(color: f.color)
-            vertices.append(Float(f.opacity))
-            vertices.append(Float(f.width))
-            vertices.append(Float(f.gapWidth))
-            vertices.append(Float(f.offset))
-            vertices.append(Float(f.blur))
+            vertices.append(contentsOf: values)
         }
         for idx in geometry.indices { indices.append(base + idx) }
     }
