@@ -220,6 +220,10 @@ final class TileServerHTTPTests: XCTestCase {
             XCTAssertFalse(body.contains("root:"), path)
         }
         XCTAssertEqual(try curl(s.base + "/health", ["-X", "POST"]).status, 405)
+        let head = try curl(s.base + "/styles/dc/10/292/391.png", ["-I"])
+        XCTAssertEqual(head.status, 200)
+        XCTAssertEqual(head.headers["content-type"], "image/png")
+        XCTAssertEqual(head.body.count, 0)
         XCTAssertEqual(try curl(s.base + "/health").status, 200)
     }
 
