@@ -14,13 +14,17 @@ import GLMapTessellation
 
 /// A parsed style plus its projected source data.
 public final class Scene {
+
     public let style: StyleDocument
     /// Projected features per source id.
     public let features: [String: [ProjectedFeature]]
     /// Problems with source data that were tolerated.
     public let warnings: [SourceWarning]
 
-    public init(style: StyleDocument, strict: Bool = false, limits: InputLimits = .default) throws {
+    /// Loads the style's sources; `preloaded` gives features already decoded (the Swift API's
+    /// `GeoJSONSource` data) by source id, used instead of the source's own `data`.
+    public init(style: StyleDocument, preloaded: [String: GLMapGeoJSON.FeatureCollection] = [:], strict: Bool = false,
+                limits: InputLimits = .default) throws {
         self.style = style
         let loader = SourceLoader(styleFile: style.file, limits: limits)
         var features: [String: [ProjectedFeature]] = [:]
@@ -29,7 +33,7 @@ public final class Scene {
         let used = Set(style.layers.compactMap(\.source))
         for id in style.sources.keys.sorted() where used.contains(id) {
             do {
-                let collection = try loader.load(style.sources[id]!)
+                let collection = try preloaded[id] ?? loader.load(style.sources[id]!)
                 do {
                     var projected = try ProjectedFeature.project(collection)
                     let source = style.sources[id]!

@@ -23,6 +23,8 @@ public struct CommandLineArguments {
 
     public private(set) var values: [String: String] = [:]
     public private(set) var flags: Set<String> = []
+    /// Every value of each option, in order (for options that may repeat, such as `serve --style`).
+    public private(set) var repeated: [String: [String]] = [:]
 
     /// Parses `args` (without the program and subcommand names) against `options`.
     public init(_ args: [String], options: [Option]) throws {
@@ -51,6 +53,7 @@ public struct CommandLineArguments {
                     i += 1
                     values[name] = args[i]
                 }
+                repeated[name, default: []].append(values[name]!)
             } else {
                 if inline != nil { throw UsageError("option --\(name) takes no value") }
                 flags.insert(name)

@@ -10,7 +10,10 @@ public enum GLMapCommand {
     commands:
       render    render a style to a PNG, or many frames with --frames (see glmap render --help)
       tiles     render an XYZ tile pyramid to DIR/z/x/y.png or an MBTiles file (see glmap tiles --help)
+      serve     serve tiles, static maps and TileJSON over HTTP (see glmap serve --help)
       info      show the EGL/GL backend glmap would use
+      compare   count the pixels that differ between two PNGs (pixelmatch 7.1.0; see glmap compare --help)
+      test      run render-test folders against their expected images (see glmap test --help)
 
     """
 
@@ -25,7 +28,10 @@ public enum GLMapCommand {
             switch command {
             case "render": return try RenderCommand.run(rest, io: io)
             case "tiles": return try TilesCommand.run(rest, io: io)
+            case "serve": return try ServeCommand.run(rest, io: io)
             case "info": return try InfoCommand.run(rest, io: io)
+            case "compare": return try CompareCommand.run(rest, io: io)
+            case "test": return try TestCommand.run(rest, io: io)
             case "--help", "help":
                 io.writeStdout(Array(usage.utf8))
                 return 0

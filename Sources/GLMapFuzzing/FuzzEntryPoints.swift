@@ -85,8 +85,8 @@ public enum FuzzEntryPoints {
             let n = UInt32(polygon.coords.count / 2)
             check(triangles.allSatisfy { $0 < n }, "earcut index >= vertex count")
         }
-        for join in LineJoin.allCases {
-            for cap in LineCap.allCases {
+        for join in GLMapTessellation.LineJoin.allCases {
+            for cap in GLMapTessellation.LineCap.allCases {
                 var tessellator = LineTessellator(join: join, cap: cap, miterLimit: input.miterLimit,
                                                   roundLimit: input.roundLimit, pixelsPerUnit: input.pixelsPerUnit)
                 var geometry = LineGeometry()
@@ -114,7 +114,7 @@ public enum FuzzEntryPoints {
                 }
             }
             let properties = JSONObject([("w", .number(Double(i % 7))), ("i", .number(Double(i)))])
-            let geometries: [Geometry] = [.polygon(rings), .multiLineString(rings)]
+            let geometries: [GLMapGeoJSON.Geometry] = [.polygon(rings), .multiLineString(rings)]
             for g in geometries {
                 // Positions that cannot be projected are a typed error there, not a tessellator input.
                 guard var projected = try? ProjectedFeature.project(

@@ -1,7 +1,8 @@
 // Evaluation stage — contract
 // Input: a validated `Layer`, the projected features of its source, a zoom, the style's global
 // state. Output: an `EvaluatedLayer`: the filter applied, features of a geometry the layer type
-// cannot draw dropped (as MapLibre does: fill ← polygons; line ← lines and polygon rings;
+// cannot draw dropped (as MapLibre does: fill ← polygons and the parts of lines as rings, see
+// `RingClassification`; points never (GL JS makes each point its own one-point ring); line ← lines and polygon rings;
 // circle ← every vertex of any geometry), every paint/layout value evaluated per feature at that
 // zoom, features ordered by sort key (stable). A value whose evaluation fails falls back to the
 // property's spec default, as MapLibre does. Never throws.
@@ -142,11 +143,13 @@ public struct StyleEvaluator {
             var items: [(key: Double?, item: EvaluatedFill)] = []
             let fillColorOf = colorGetter(P.color, layer), opacityOf = numberGetter(P.opacity, layer)
             let outlineOf = layer.values[P.outlineColor.name] == nil ? nil : colorGetter(P.outlineColor, layer)
-            for f in features where f.type == .polygon && passes(layer, f) {
+            for f in features where f.type != .point && passes(layer, f) {
                 let c = f.context
                 let fillColor = fillColorOf(c)
+                let polygons = f.type == .lineString ? RingClassification.polygons(fromLines: f.lines) : f.polygons
+                if polygons.isEmpty { continue }
                 items.append((sortKey(P.sortKey, layer, c),
-                              EvaluatedFill(polygons: f.polygons, color: fillColor, opacity: opacityOf(c),
+                              EvaluatedFill(polygons: polygons, color: fillColor, opacity: opacityOf(c),
                                             outlineColor: outlineOf?(c) ?? fillColor)))
             }
             var result = EvaluatedFillLayer(

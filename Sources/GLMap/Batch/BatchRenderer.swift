@@ -42,12 +42,17 @@ public final class BatchRenderer {
     public var cacheCapacity = 3
     /// How many times the scene was evaluated and tessellated (cache misses).
     public private(set) var evaluations = 0
+    /// How many times an unusable GL renderer was replaced by a new one (new context).
+    public internal(set) var replacements = 0
+    /// False once a GL failure (error, reset, lost context) broke the GPU renderer; the next
+    /// `render` or `run` replaces it. Always true on the CPU.
+    public var isHealthy: Bool { activeBackend == .cpu || (gl?.isUsable ?? false) }
 
     /// The GL renderer (replaced after a GL failure; nil on the CPU).
     var gl: GLRenderer?
     struct Entry { let key: String; let layers: [EvaluatedLayer]; let gpu: GPUScene? }
     var cache: [Entry] = []
-    /// Called before each GPU frame is drawn, with its index (tests cause GL failures here).
+    /// Called before each GPU frame is drawn, with its index (-1 from `render`; tests cause GL failures here).
     var testHookBeforeDraw: ((Int, GLRenderer) -> Void)?
 
     /// Prepares a renderer for `scene` on `backend` (creating the GL context for the GPU).
@@ -139,6 +144,7 @@ public final class BatchRenderer {
         guard let gl, let gpu = e.gpu else {
             return ReferenceRenderer().render(e.layers, view: v, ratio: options.ratio)
         }
+        testHookBeforeDraw?(-1, gl)
         try gl.draw(gpu, view: v, ratio: options.ratio)
         return try gl.readback()
     }

@@ -79,6 +79,17 @@ public final class StyleExpression: @unchecked Sendable {
         return t.isFinite ? Swift.min(1, Swift.max(0, t)) : 0
     }
 
+    /// Every expression operator glmap parses and evaluates (special forms and compound operators).
+    public static var operators: Set<String> {
+        ParsingContext.specialForms.union(ParsingContext.compoundDefinitions.keys)
+    }
+
+    /// The interpolation types `interpolate` accepts as its first argument.
+    public static let interpolationTypes: Set<String> = ["linear", "exponential", "cubic-bezier"]
+
+    /// Operators of the legacy filter syntax that are not expression operators.
+    public static let legacyFilterOperators: Set<String> = ["!in", "!has", "none"]
+
     /// The value, when the whole expression folded to a constant.
     public var constantValue: Value? { root.literalValue }
 
