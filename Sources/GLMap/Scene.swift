@@ -10,6 +10,7 @@ import Foundation
 import GLMapCore
 import GLMapGeoJSON
 import GLMapStyle
+import GLMapTessellation
 
 /// A parsed style plus its projected source data.
 public final class Scene {
@@ -99,6 +100,53 @@ public final class Scene {
             guard let id = layer.source else { return evaluator.evaluate(layer, features: []) }
             if simplified[id] == nil { simplified[id] = features(of: id, zoom: zoom) }
             return evaluator.evaluate(layer, features: simplified[id]!)
+        }
+    }
+
+    /// The layers drawn at `zoom`, tessellated for the GPU as MapLibre's buckets are: features,
+    /// filters and layout at the tile zoom floor(zoom), composite paint at the tile zoom and the
+    /// next (two evaluations of such layers), everything that reads only the zoom left to
+    /// per-frame uniforms. The buckets therefore serve every frame whose `gpuKey` is the same.
+    public func gpuBuckets(zoom: Double) -> [Bucket] {
+        var evaluator = StyleEvaluator(zoom: zoom, globalState: style.globalState, sources: style.sources)
+        evaluator.compositeZoom = evaluator.tileZoom
+        var upper = evaluator
+        upper.compositeZoom = evaluator.tileZoom + 1
+        var simplified: [String: [ProjectedFeature]] = [:]
+        return style.layers.compactMap { layer in
+            guard layer.isDrawn(atZoom: zoom) else { return nil }
+            var features: [ProjectedFeature] = []
+            if let id = layer.source {
+                if simplified[id] == nil { simplified[id] = self.features(of: id, zoom: zoom) }
+                features = simplified[id]!
+            }
+            let lower = evaluator.evaluate(layer, features: features)
+            let composite = layer.type.properties.contains { p in
+                guard p.gpu != nil, let e = layer.values[p.name]?.expression else { return false }
+                return !e.isFeatureConstant && !e.isZoomConstant
+            }
+            return Bucket.make(lower, next: composite ? upper.evaluate(layer, features: features) : nil)
+        }
+    }
+
+    /// Frames whose zooms have the same key can share `gpuBuckets`: the tile zoom, whether the
+    /// zoom is an integer when a line is dashed (the dash cross-fade direction), and which layers
+    /// with a fractional minzoom/maxzoom are drawn.
+    public func gpuKey(zoom: Double) -> String {
+        let z = zoom.rounded(.down)
+        var key = "\(z)"
+        if dashed && zoom == z { key += " integer" }
+        for i in fractionalRangeLayers { key += style.layers[i].isDrawn(atZoom: zoom) ? " +\(i)" : " -\(i)" }
+        return key
+    }
+
+    /// Whether any layer sets line-dasharray.
+    private var dashed: Bool { style.layers.contains { $0.values[LineProperties.dasharray.name] != nil } }
+    /// Layers whose minzoom or maxzoom is not an integer.
+    private var fractionalRangeLayers: [Int] {
+        style.layers.indices.filter { i in
+            let l = style.layers[i]
+            return (l.minzoom.isFinite && l.minzoom != l.minzoom.rounded(.down)) || (l.maxzoom.isFinite && l.maxzoom != l.maxzoom.rounded(.down))
         }
     }
 

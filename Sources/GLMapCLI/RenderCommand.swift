@@ -107,9 +107,9 @@ public enum RenderCommand {
         }
         let image = try renderer.render(scene, options: opts)   // premultiplied
         if output == "-" {
-            io.writeStdout(try PNGEncoder.encode(premultiplied: image, compression: compression))
+            io.writeStdout(try PNGEncoder.encode(premultiplied: image, compression: compression, threads: PNGEncoder.allCores))
         } else {
-            try PNGEncoder.write(image, to: output, compression: compression, premultiplied: true)
+            try PNGEncoder.write(image, to: output, compression: compression, premultiplied: true, threads: PNGEncoder.allCores)
         }
         return 0
     }
