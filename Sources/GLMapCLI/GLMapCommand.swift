@@ -21,6 +21,16 @@ public enum GLMapCommand {
             return 2
         }
         let rest = Array(args.dropFirst())
+        let code = dispatch(command, rest, io: io)
+        if let failure = io.stdoutFailure() {
+            io.writeStderr("glmap: \(failure)\n")
+            return code == 0 ? 1 : code
+        }
+        return code
+    }
+
+    /// Runs one subcommand and maps its error to a message and an exit code.
+    static func dispatch(_ command: String, _ rest: [String], io: CommandIO) -> Int32 {
         do {
             switch command {
             case "render": return try RenderCommand.run(rest, io: io)
