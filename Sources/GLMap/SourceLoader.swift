@@ -71,6 +71,8 @@ public struct SourceLoader {
             } catch {
                 throw SourceWarning(sourceID: source.id, message: "invalid GeoJSON: \(error)")
             }
+        case .unusable(let message):
+            throw SourceWarning(sourceID: source.id, message: message)
         case .reference(let ref):
             guard let path = resolve(ref) else {
                 throw SourceWarning(sourceID: source.id, message: "cannot load \"\(ref)\": only local files are supported (no network access)")

@@ -16,7 +16,7 @@ public enum TilesCommand {
         .init("shard", help: "I/N: render only the tiles at positions ≡ I (mod N), 0 ≤ I < N"),
         .init("png-level", help: "PNG compression: default or fast"),
         .init("backend", help: "auto (default), gpu or cpu"),
-        .init("strict", value: false, help: "treat source data problems as errors (exit 2)"),
+        .init("strict", value: false, help: "treat warnings (unusable source data, what glmap skips) as errors (exit 2)"),
         .init("max-tiles", help: "refuse pyramids of more tiles than this (default \(Pyramid.defaultTileLimit))"),
         .init("overwrite", value: false, help: "replace an existing FILE.mbtiles (refused without it)"),
         .init("quiet", "q", value: false, help: "no progress bar or summary on stderr"),
@@ -78,7 +78,7 @@ public enum TilesCommand {
         }
 
         let scene = try Scene(styleFile: stylePath, strict: a.flag("strict"))
-        for w in scene.warnings { io.writeStderr("glmap: warning: \(w)\n") }
+        for w in scene.warningMessages { io.writeStderr("glmap: warning: \(w)\n") }
         let batch = try BatchRenderer(scene: scene, backend: backend)
         if let reason = batch.fallbackReason {
             io.writeStderr("glmap: no usable EGL/GLES (\(reason)); rendering on the CPU\n")
