@@ -11,8 +11,13 @@ public enum GLMapCommand {
       render    render a style to a PNG, or many frames with --frames (see glmap render --help)
       tiles     render an XYZ tile pyramid to DIR/z/x/y.png or an MBTiles file (see glmap tiles --help)
       info      show the EGL/GL backend glmap would use
+      help      glmap help COMMAND shows that command's options
+      version   print glmap's version (also --version)
 
     """
+
+    /// The subcommands `run` knows (for "did you mean").
+    static let commands = ["render", "tiles", "info", "help", "version"]
 
     /// Runs the command line (`args` excludes the program name) and returns the exit code.
     public static func run(_ args: [String], io: CommandIO = .process) -> Int32 {
@@ -36,11 +41,20 @@ public enum GLMapCommand {
             case "render": return try RenderCommand.run(rest, io: io)
             case "tiles": return try TilesCommand.run(rest, io: io)
             case "info": return try InfoCommand.run(rest, io: io)
-            case "--help", "help":
+            case "--help", "-h", "help":
+                if let topic = rest.first, command == "help" {
+                    guard commands.contains(topic), topic != "help" else {
+                        throw UsageError("no help topic \"\(topic)\"" + Suggestion.hint(for: topic, among: commands) + "\n" + usage)
+                    }
+                    return dispatch(topic, ["--help"], io: io)
+                }
                 io.writeStdout(Array(usage.utf8))
                 return 0
+            case "--version", "version":
+                io.writeStdout(Array((GLMapVersion.line + "\n").utf8))
+                return 0
             default:
-                throw UsageError("unknown command \"\(command)\"\n" + usage)
+                throw UsageError("unknown command \"\(command)\"" + Suggestion.hint(for: command, among: commands) + "\n" + usage)
             }
         } catch let e as GLMapError {
             if InFlightFiles.interruptingSignal != nil { return 1 }   // the signal handler reports and exits

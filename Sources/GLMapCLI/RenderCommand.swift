@@ -31,6 +31,7 @@ public enum RenderCommand {
                         [--lon X --lat Y] [--zoom Z] [--bearing B] [--pitch P]
                         [--backend auto|gpu|cpu] [--strict] [--png-level default|fast]
            glmap render --style FILE --frames FRAMES.jsonl [options as defaults] [--jobs N] [--quiet]
+           glmap render --help
 
     Renders a MapLibre style headlessly (OpenGL ES 3 through EGL) and writes a PNG.
     Camera flags override the style's own center/zoom/bearing/pitch.

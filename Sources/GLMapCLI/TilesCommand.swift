@@ -28,6 +28,7 @@ public enum TilesCommand {
                        [--tile-size 256|512] [--ratio 1|2] [--jobs N] [--shard I/N]
                        [--png-level default|fast] [--backend auto|gpu|cpu] [--strict]
                        [--max-tiles N] [--overwrite] [--quiet]
+           glmap tiles --help
 
     Renders every tile of the zoom range inside the box from one scene (parsed, evaluated and
     uploaded once per zoom). MBTiles rows are in TMS order; the file appears only when complete.
