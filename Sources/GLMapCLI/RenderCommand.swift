@@ -18,7 +18,7 @@ public enum RenderCommand {
         .init("bearing", "b", help: "bearing in degrees (default: the style's bearing)"),
         .init("pitch", "p", help: "pitch in degrees (default: the style's pitch)"),
         .init("backend", help: "auto (default: GPU through EGL, else CPU), gpu or cpu"),
-        .init("strict", value: false, help: "treat source data problems as errors (exit 2) instead of warnings"),
+        .init("strict", value: false, help: "treat warnings (unusable source data, what glmap skips) as errors (exit 2)"),
         .init("frames", help: "JSON Lines file: one frame a line (lon, lat, zoom, bearing, pitch, width, height, ratio, output); missing fields come from these options"),
         .init("png-level", help: "PNG compression: default (libdeflate level 6) or fast (libdeflate level 1)"),
         .init("jobs", "j", help: "PNG encoder threads for --frames (default: the number of cores)"),
@@ -31,6 +31,7 @@ public enum RenderCommand {
                         [--lon X --lat Y] [--zoom Z] [--bearing B] [--pitch P]
                         [--backend auto|gpu|cpu] [--strict] [--png-level default|fast]
            glmap render --style FILE --frames FRAMES.jsonl [options as defaults] [--jobs N] [--quiet]
+           glmap render --help
 
     Renders a MapLibre style headlessly (OpenGL ES 3 through EGL) and writes a PNG.
     Camera flags override the style's own center/zoom/bearing/pitch.
@@ -83,7 +84,7 @@ public enum RenderCommand {
         } else {
             scene = try Scene(styleFile: stylePath, strict: a.flag("strict"))
         }
-        for w in scene.warnings { io.writeStderr("glmap: warning: \(w)\n") }
+        for w in scene.warningMessages { io.writeStderr("glmap: warning: \(w)\n") }
         if let frames {
             let batch = try BatchRenderer(scene: scene, backend: backend)
             if let reason = batch.fallbackReason {

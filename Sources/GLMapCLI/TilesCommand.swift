@@ -16,7 +16,9 @@ public enum TilesCommand {
         .init("shard", help: "I/N: render only the tiles at positions ≡ I (mod N), 0 ≤ I < N"),
         .init("png-level", help: "PNG compression: default or fast"),
         .init("backend", help: "auto (default), gpu or cpu"),
-        .init("strict", value: false, help: "treat source data problems as errors (exit 2)"),
+        .init("strict", value: false, help: "treat warnings (unusable source data, what glmap skips) as errors (exit 2)"),
+        .init("max-tiles", help: "refuse pyramids of more tiles than this (default \(Pyramid.defaultTileLimit))"),
+        .init("overwrite", value: false, help: "replace an existing FILE.mbtiles (refused without it)"),
         .init("quiet", "q", value: false, help: "no progress bar or summary on stderr"),
         .init("help", value: false, help: "show this help"),
     ]
@@ -24,9 +26,14 @@ public enum TilesCommand {
     static let help = """
     usage: glmap tiles --style FILE --zoom 0-5 --output DIR|FILE.mbtiles [--bbox W,S,E,N]
                        [--tile-size 256|512] [--ratio 1|2] [--jobs N] [--shard I/N]
+                       [--png-level default|fast] [--backend auto|gpu|cpu] [--strict]
+                       [--max-tiles N] [--overwrite] [--quiet]
+           glmap tiles --help
 
     Renders every tile of the zoom range inside the box from one scene (parsed, evaluated and
     uploaded once per zoom). MBTiles rows are in TMS order; the file appears only when complete.
+    Zooms go from 0 to \(Pyramid.maxZoom), as for glmap render. The tile count is printed before
+    anything is rendered; more than --max-tiles (default \(Pyramid.defaultTileLimit)) is refused.
 
     options:
     \(CommandLineArguments.helpLines(options))
@@ -57,21 +64,22 @@ public enum TilesCommand {
         let backendName = a.string("backend") ?? "auto"
         guard let backend = Backend(rawValue: backendName) else { throw UsageError("--backend expects auto, gpu or cpu, got \"\(backendName)\"") }
 
+        let maxTiles = try a.int("max-tiles") ?? Pyramid.defaultTileLimit
+        guard maxTiles >= 1 else { throw UsageError("--max-tiles expects at least 1, got \(maxTiles)") }
         let tiles = pyramid.shard(shard.index, of: shard.count)
+        guard tiles.count <= maxTiles else {
+            throw UsageError("--zoom \(zoomText)\(a.string("bbox").map { " --bbox \($0)" } ?? "") covers \(grouped(tiles.count)) tiles"
+                             + (shard.count > 1 ? " in shard \(shard.index)/\(shard.count)" : "")
+                             + ", more than the limit of \(grouped(maxTiles)); pass --max-tiles \(tiles.count) to render them all, or narrow --zoom or --bbox")
+        }
         let mbtiles = output.lowercased().hasSuffix(".mbtiles")
-        if !mbtiles {
-            // Create DIR/z/x for this shard's tiles up front (the encoder threads only write files).
-            var columns: Set<String> = []
-            for t in tiles { columns.insert("\(output)/\(t.z)/\(t.x)") }
-            for c in columns.sorted() {
-                do { try FileManager.default.createDirectory(atPath: c, withIntermediateDirectories: true) } catch {
-                    throw IOFailure(path: c, message: "cannot create the tile directory: \(error.localizedDescription)")
-                }
-            }
+        try TileOutput.check(output, mbtiles: mbtiles, overwrite: a.flag("overwrite"))
+        if !a.flag("quiet") {
+            io.writeStderr("glmap: \(grouped(tiles.count)) tile\(tiles.count == 1 ? "" : "s") (zoom \(zoomText)\(shard.count > 1 ? ", shard \(shard.index)/\(shard.count)" : "")) → \(output)\n")
         }
 
         let scene = try Scene(styleFile: stylePath, strict: a.flag("strict"))
-        for w in scene.warnings { io.writeStderr("glmap: warning: \(w)\n") }
+        for w in scene.warningMessages { io.writeStderr("glmap: warning: \(w)\n") }
         let batch = try BatchRenderer(scene: scene, backend: backend)
         if let reason = batch.fallbackReason {
             io.writeStderr("glmap: no usable EGL/GLES (\(reason)); rendering on the CPU\n")
@@ -87,7 +95,8 @@ public enum TilesCommand {
                 let tile = tiles[i]
                 if let writer { return { try writer.add(tile, png: $0) } }
                 let path = tile.path(in: output, ratio: ratio)
-                return { try AtomicFileWriter.write($0, to: path) }
+                // DIR/z/x is made when its first tile is written, so nothing is allocated per tile up front.
+                return { try TileOutput.makeColumn(output, tile); try AtomicFileWriter.write($0, to: path) }
             }, pool: pool, progress: progress, noun: "tiles")
             // A tile that failed twice on the GPU exits 1 (an MBTiles file missing it is not written).
             try summary.finish(noun: "tiles", describe: { "tile \(tiles[$0].z)/\(tiles[$0].x)/\(tiles[$0].y)" }, write: io.writeStderr)
@@ -97,5 +106,16 @@ public enum TilesCommand {
             throw error
         }
         return 0
+    }
+
+    /// 1234567 → "1,234,567".
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return out
     }
 }

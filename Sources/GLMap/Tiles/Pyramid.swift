@@ -32,9 +32,17 @@ public struct Pyramid: Equatable, Sendable {
     public var zooms: ClosedRange<Int>
     public var bbox: BBox
 
+    /// The deepest tile zoom `glmap tiles` renders: the same limit as `glmap render --zoom`
+    /// (`RenderOptions.maxZoom`); a 512-px tile at z is drawn at camera zoom z, a 256-px one at z − 1.
+    public static let maxZoom = RenderOptions.maxZoom
+
+    /// How many tiles `glmap tiles` renders unless `--max-tiles` raises the limit (the whole
+    /// world down to zoom 9 is 349,525 tiles; zoom 10 alone is 1,048,576).
+    public static let defaultTileLimit = 1_000_000
+
     public init(zooms: ClosedRange<Int>, bbox: BBox = .world) throws {
-        guard zooms.lowerBound >= 0, zooms.upperBound <= TileAddress.maxZoom else {
-            throw InputFailure("zooms must be between 0 and \(TileAddress.maxZoom), got \(zooms.lowerBound)-\(zooms.upperBound)")
+        guard zooms.lowerBound >= 0, zooms.upperBound <= Pyramid.maxZoom else {
+            throw InputFailure("--zoom: tile zooms must be between 0 and \(Pyramid.maxZoom) (the deepest zoom glmap renders), got \(zooms.lowerBound)-\(zooms.upperBound)")
         }
         self.zooms = zooms
         self.bbox = bbox
@@ -61,30 +69,55 @@ public struct Pyramid: Equatable, Sendable {
         return (nw.x...min(ex, (1 << z) - 1), nw.y...min(sy, (1 << z) - 1))
     }
 
-    /// Number of tiles.
+    /// Number of tiles, computed from the ranges (nothing is allocated; at most 4^25/3 ≈ 3.8·10^14).
     public var count: Int {
         zooms.reduce(0) { total, z in let r = range(z: z); return total + r.x.count * r.y.count }
     }
 
-    /// Every tile, in order: by zoom, then x, then y.
-    public var tiles: [TileAddress] { shard(0, of: 1) }
+    /// Every tile, in order: by zoom, then x, then y (produced on demand, never stored).
+    public var tiles: Shard { shard(0, of: 1) }
 
     /// Shard `index` (0-based) of `count`: the tiles at positions ≡ index (mod count).
-    public func shard(_ index: Int, of count: Int) -> [TileAddress] {
+    public func shard(_ index: Int, of count: Int) -> Shard {
         precondition(count >= 1 && (0..<count).contains(index), "shard index out of range")
-        var out: [TileAddress] = []
-        out.reserveCapacity(self.count / count + 1)
-        var position = 0
+        return Shard(pyramid: self, index: index, stride: count)
+    }
+
+    /// The tile at `position` in the pyramid's order (0 ≤ position < count).
+    public func tile(at position: Int) -> TileAddress {
+        var p = position
         for z in zooms {
             let r = range(z: z)
-            for x in r.x {
-                for y in r.y {
-                    if position % count == index { out.append(TileAddress(unchecked: z, x, y)) }
-                    position += 1
-                }
-            }
+            let n = r.x.count * r.y.count
+            if p < n { return TileAddress(unchecked: z, r.x.lowerBound + p / r.y.count, r.y.lowerBound + p % r.y.count) }
+            p -= n
         }
-        return out
+        preconditionFailure("tile position \(position) is past the pyramid's \(self.count) tiles")
+    }
+
+    /// One shard of a pyramid as a random-access collection whose tiles are computed when read,
+    /// so a pyramid of any size streams in constant memory.
+    public struct Shard: RandomAccessCollection, Equatable, Sendable {
+        public let pyramid: Pyramid
+        /// This shard's index and the number of shards.
+        public let index: Int
+        public let stride: Int
+        public let count: Int
+
+        init(pyramid: Pyramid, index: Int, stride: Int) {
+            self.pyramid = pyramid
+            self.index = index
+            self.stride = stride
+            let total = pyramid.count
+            count = total > index ? (total - index + stride - 1) / stride : 0
+        }
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { count }
+        public subscript(i: Int) -> TileAddress {
+            precondition(i >= 0 && i < count, "tile index out of range")
+            return pyramid.tile(at: index + i * stride)
+        }
     }
 
     /// Parses "I/N" (0 ≤ I < N).
