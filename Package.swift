@@ -32,6 +32,10 @@ let package = Package(
                        providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebp",
+                       providers: [.apt(["libwebp-dev"])]),
 
         // Pipeline stages.
         .target(name: "GLMapCore"),
@@ -48,7 +52,8 @@ let package = Package(
         .target(name: "GLMapPNG", dependencies: ["GLMapCore", "CPNG", "CDeflate"]),
         .target(name: "GLMap",
                 dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation",
-                               "GLMapGLES", "GLMapReference", "GLMapPNG", "CSQLite"]),
+                               "GLMapGLES", "GLMapReference", "GLMapPNG", "CSQLite",
+                               "CTurboJPEG", "CWebP"]),
         // The command line (one file per subcommand) and the fuzz entry points sit outside the
         // GLMap product, so a library user sees neither.
         .target(name: "GLMapCLI", dependencies: ["GLMap", "GLMapCore", "GLMapStyle", "GLMapPNG"]),

@@ -23,6 +23,11 @@ public struct StyleDocument {
     public var globalState: JSONObject
     /// The style file path, if it came from one (sources' relative paths resolve against it).
     public var file: String?
+    /// The style's `name`, if it has one.
+    public var name: String? = nil
+    /// Whether the style gives `center` / `zoom` itself (else the defaults [0, 0] and 0 apply).
+    public var hasCenter = false
+    public var hasZoom = false
 
     /// The camera the style asks for.
     public var camera: Camera {
