@@ -55,9 +55,13 @@ public struct TileArchiveMetadata: Equatable, Sendable {
             if lon > 180 { lon -= 360 }
             center = (lon, (b.south + b.north) / 2, z.lowerBound)
         }
+        // Degrees to 6 decimals (as MBTiles writes them), so metadata read back from either format
+        // is the metadata written (merging shards then rebuilds the one-process archive exactly).
+        func r6(_ v: Double) -> Double { Double(Self.f(v)) ?? v }
+        let rounded = LngLatBounds(west: r6(bounds.west), south: r6(bounds.south), east: r6(bounds.east), north: r6(bounds.north))
         return TileArchiveMetadata(name: style.name ?? fallbackName, description: description,
                                    attribution: attributions.isEmpty ? nil : attributions.joined(separator: " | "),
-                                   format: format, bounds: bounds, center: center, minzoom: z.lowerBound, maxzoom: z.upperBound,
+                                   format: format, bounds: rounded, center: (r6(center.lon), r6(center.lat), center.zoom), minzoom: z.lowerBound, maxzoom: z.upperBound,
                                    tileSize: tileSize, scale: ratio)
     }
 
