@@ -13,21 +13,31 @@ import CDeflate
 import Foundation
 
 /// Compresses pieces of one zlib stream in parallel with libdeflate.
-enum ChunkedDeflate {
+public enum ChunkedDeflate {
     /// Raw deflate of one piece, ready to concatenate: `bytes` (a non-final piece ends
     /// byte-aligned after its sync-flush marker).
     struct Piece { var bytes: [UInt8] }
 
-    /// Compresses `count` bytes at `base` as `pieces` independent parts on up to `pieces` threads;
-    /// nil when a part could not be compressed or walked (then compress as one stream).
-    static func zlib(_ base: UnsafePointer<UInt8>, count: Int, level: Int32, pieces: Int) -> [UInt8]? {
-        let n = max(1, min(pieces, count / minimumPiece))
+    /// Compresses `count` bytes at `base` as independent parts of `pieceSize` bytes (the last takes
+    /// the remainder), `threads` of them at once; nil when the input makes one piece or a part could
+    /// not be compressed or walked (then compress as one stream). The split depends on the data's
+    /// size only, so the bytes are the same whatever `threads` is.
+    static func zlib(_ base: UnsafePointer<UInt8>, count: Int, level: Int32, pieceSize: Int = pieceSize, threads: Int) -> [UInt8]? {
+        let n = max(1, count / max(pieceSize, 1))
         guard n > 1 else { return nil }
         let size = (count + n - 1) / n
         let results = PieceResults(count: n)
-        DispatchQueue.concurrentPerform(iterations: n) { i in
+        let workers = max(1, min(threads, n))
+        let work = { (i: Int) in
             let start = i * size, end = min(count, start + size)
             results.set(i, compress(base + start, count: end - start, level: level, final: i == n - 1))
+        }
+        if workers == 1 {
+            for i in 0..<n { work(i) }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                for i in Swift.stride(from: w, to: n, by: workers) { work(i) }
+            }
         }
         var out: [UInt8] = [0x78, 0x9C]   // deflate, 32 KiB window, check bits; no preset dictionary
         for i in 0..<n {
@@ -39,8 +49,8 @@ enum ChunkedDeflate {
         return out
     }
 
-    /// Smallest piece worth its own thread and block set.
-    static let minimumPiece = 256 * 1024
+    /// Bytes of filtered rows per piece (1 MiB: a 1024² frame is 4 pieces, a 256² tile one stream).
+    public static let pieceSize = 1 << 20
 
     /// One piece as raw deflate; a non-final one with BFINAL cleared and a sync-flush marker.
     static func compress(_ data: UnsafePointer<UInt8>, count: Int, level: Int32, final: Bool) -> Piece? {

@@ -47,7 +47,7 @@ final class ChunkedDeflateTests: XCTestCase {
         let data = img.pixels
         for level: Int32 in [1, 6, 9] {
             for pieces in [2, 3, 4, 7] {
-                let z = try XCTUnwrap(data.withUnsafeBufferPointer { ChunkedDeflate.zlib($0.baseAddress!, count: $0.count, level: level, pieces: pieces) },
+                let z = try XCTUnwrap(data.withUnsafeBufferPointer { ChunkedDeflate.zlib($0.baseAddress!, count: $0.count, level: level, pieceSize: $0.count / pieces, threads: pieces) },
                                       "level \(level), \(pieces) pieces: the walker gave up")
                 XCTAssertEqual(try inflateZlib(z, expected: data.count), data, "level \(level), \(pieces) pieces")
             }
@@ -59,14 +59,14 @@ final class ChunkedDeflateTests: XCTestCase {
         let noise = (0..<(1 << 20)).map { _ -> UInt8 in s = s &* 6364136223846793005 &+ 1; return UInt8(s >> 56) }  // stored blocks
         let flat = [UInt8](repeating: 42, count: 1 << 20)                                                         // one long match
         for data in [noise, flat] {
-            let z = try XCTUnwrap(data.withUnsafeBufferPointer { ChunkedDeflate.zlib($0.baseAddress!, count: $0.count, level: 6, pieces: 3) })
+            let z = try XCTUnwrap(data.withUnsafeBufferPointer { ChunkedDeflate.zlib($0.baseAddress!, count: $0.count, level: 6, pieceSize: $0.count / 3, threads: 3) })
             XCTAssertEqual(try inflateZlib(z, expected: data.count), data)
         }
     }
 
     func testSmallInputsStayOneStream() {
-        let data = [UInt8](repeating: 1, count: ChunkedDeflate.minimumPiece)
-        XCTAssertNil(data.withUnsafeBufferPointer { ChunkedDeflate.zlib($0.baseAddress!, count: $0.count, level: 6, pieces: 4) })
+        let data = [UInt8](repeating: 1, count: 2 * ChunkedDeflate.pieceSize - 1)
+        XCTAssertNil(data.withUnsafeBufferPointer { ChunkedDeflate.zlib($0.baseAddress!, count: $0.count, level: 6, threads: 4) })
     }
 
     func testTheWalkerFindsTheFinalBlockAndRejectsGarbage() {
@@ -87,9 +87,11 @@ final class ChunkedDeflateTests: XCTestCase {
     func testPNGFromPiecesDecodesWithLibPNG() throws {
         for (w, h) in [(1024, 1024), (333, 2000)] {
             let img = Self.image(width: w, height: h, seed: UInt64(w))
-            let one = try DeflatePNGWriter.encode(img, level: 6, filter: .none)
+            let one = try DeflatePNGWriter.encode(img, level: 6, filter: .none, pieceSize: .max)
             let parallel = try DeflatePNGWriter.encode(img, level: 6, filter: .none, threads: 4)
             XCTAssertNotEqual(one, parallel, "\(w)x\(h): the pieces path was taken")
+            XCTAssertEqual(parallel, try DeflatePNGWriter.encode(img, level: 6, filter: .none, threads: 1),
+                           "\(w)x\(h): the same bytes whatever the number of threads")
             XCTAssertEqual(try PNGDecoder.decode(parallel).pixels, img.pixels, "\(w)x\(h)")
             XCTAssertLessThan(Double(parallel.count), Double(one.count) * 1.02, "\(w)x\(h): pieces cost under 2 % of the size")
         }

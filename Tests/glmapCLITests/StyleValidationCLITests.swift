@@ -33,7 +33,7 @@ final class StyleValidationCLITests: XCTestCase {
 
     /// A style with a point source "s" and the given layers (JSON text).
     func style(_ layers: String, sources: String = "") -> String {
-        #"{"version": 8, "sources": {"s": {"type": "geojson", "data": {"type": "Point", "coordinates": [0, 0]}}\#(sources)}, "layers": [\#(layers)]}"#
+        #"{"version": 8, "center": [0, 0], "zoom": 0, "sources": {"s": {"type": "geojson", "data": {"type": "Point", "coordinates": [0, 0]}}\#(sources)}, "layers": [\#(layers)]}"#
     }
 
     func assertError(_ style: String, _ message: String, file: StaticString = #filePath, line: UInt = #line) {
@@ -93,7 +93,7 @@ final class StyleValidationCLITests: XCTestCase {
     // MARK: unusable source data: a warning and an empty source; --strict exits 2
 
     func testNumericSourceDataIsAWarning() {
-        let s = #"{"version": 8, "sources": {"x": {"type": "geojson", "data": 42}}, "layers": [{"id": "c", "type": "circle", "source": "x"}]}"#
+        let s = #"{"version": 8, "center": [0, 0], "zoom": 0, "sources": {"x": {"type": "geojson", "data": 42}}, "layers": [{"id": "c", "type": "circle", "source": "x"}]}"#
         let r = render(s)
         XCTAssertEqual(r.code, 0, r.stderr)
         XCTAssertEqual(r.stderr, "glmap: warning: source \"x\": sources.x.data: expected GeoJSON (an object) or a file path (a string), found 42; the source is empty\n")
