@@ -12,12 +12,13 @@ final class GLProgram {
     /// Compiles and links a program; `defines` are inserted as `#define NAME` after the
     /// `#version` line of both shaders (variants of one source, e.g. the line program's DASH);
     /// `attributes` are the paint inputs read per vertex (ShaderPragmas: the rest are uniforms).
-    init(_ source: ShaderSource.Program, defines: [String] = [], attributes: Set<String> = []) throws {
+    init(_ source: ShaderSource.Program, defines: [String] = [], attributes: Set<String> = [], composite: Set<String> = []) throws {
         var label = defines
         if !attributes.isEmpty { label.append("attributes " + attributes.sorted().joined(separator: " ")) }
+        if !composite.isEmpty { label.append("composite " + composite.sorted().joined(separator: " ")) }
         name = label.isEmpty ? source.name : "\(source.name) (\(label.joined(separator: ", ")))"
         let vertexText = try ShaderPragmas.expand(GLProgram.define(defines, in: source.vertex), attributes: attributes,
-                                                  file: "\(source.name).vert")
+                                                  composite: composite, file: "\(source.name).vert")
         guard try ShaderPragmas.inputs(source.fragment, file: "\(source.name).frag").isEmpty else {
             throw GLError(call: "glShaderSource", message: "Shaders/\(source.name).frag: `#pragma glmap` paint inputs belong in the vertex shader")
         }

@@ -191,18 +191,19 @@ public final class GLRenderer {
 
     /// The program variant for a source, its defines and a paint layout (compiled on first use).
     func program(_ source: ShaderSource.Program, defines: [String] = [], paint: PaintLayout) throws -> GLProgram {
-        let attributes = paint.attributes.map(\.binding.name)
+        let attributes = paint.attributes.map { $0.binding.name + ($0.composite ? "~" : "") }
         let key = ([source.name] + defines + ["|"] + attributes).joined(separator: " ")
         if let p = programs[key] { return p }
-        let p = try GLProgram(source, defines: defines, attributes: Set(attributes))
+        let p = try GLProgram(source, defines: defines, attributes: paint.attributeNames, composite: paint.compositeNames)
         programs[key] = p
         return p
     }
 
-    /// Sets the uniforms of a paint layout's constant properties.
-    func setPaintUniforms(_ program: GLProgram, _ paint: PaintLayout) {
-        for (binding, v) in paint.uniforms {
-            let loc = program.uniform(binding.uniform)
+    /// Sets a paint layout's uniforms for a frame at `zoom`: constants, camera values at the
+    /// zoom, composite mix factors.
+    func setPaintUniforms(_ program: GLProgram, _ paint: PaintLayout, zoom: Double) {
+        for (name, v) in paint.uniformValues(zoom: max(0, zoom)) {
+            let loc = program.uniform(name)
             switch v.count {
             case 1: glUniform1f(loc, v[0])
             case 4: glUniform4f(loc, v[0], v[1], v[2], v[3])
@@ -213,7 +214,10 @@ public final class GLRenderer {
 
     /// The geometry attributes of a layout followed by its paint attributes.
     func layout(_ geometry: [(String, Int)], _ paint: PaintLayout) -> [(String, Int)] {
-        geometry + paint.attributes.map { ($0.binding.attribute, $0.binding.components) }
+        geometry + paint.attributes.flatMap { a -> [(String, Int)] in
+            let b = a.binding
+            return a.composite ? [(b.attribute, b.components), (b.attribute + "_next", b.components)] : [(b.attribute, b.components)]
+        }
     }
 
     /// Binds float attributes laid out as `(name, components)` in order, interleaved, from
@@ -266,7 +270,7 @@ public final class GLRenderer {
             let fill = try program(ShaderSource.fill, paint: f.paint)
             glUseProgram(fill.id)
             try bindAttributes(fill, g.vertices, layout([("a_pos", 2)], f.paint))
-            setPaintUniforms(fill, f.paint)
+            setPaintUniforms(fill, f.paint, zoom: view.camera.zoom)
             glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.indices)
             for m in matrices {
                 setMatrix(fill, m)
@@ -278,7 +282,7 @@ public final class GLRenderer {
             let fillOutline = try program(ShaderSource.fillOutline, paint: f.outlinePaint)
             glUseProgram(fillOutline.id)
             try bindAttributes(fillOutline, g.outlineVertices, layout([("a_start", 2), ("a_end", 2), ("a_t", 1), ("a_side", 1)], f.outlinePaint))
-            setPaintUniforms(fillOutline, f.outlinePaint)
+            setPaintUniforms(fillOutline, f.outlinePaint, zoom: view.camera.zoom)
             glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.outlineIndices)
             glUniform2f(fillOutline.uniform("u_viewport"), viewport.0, viewport.1)
             for m in matrices {
@@ -295,7 +299,7 @@ public final class GLRenderer {
         let program = try self.program(ShaderSource.line, defines: (dashed ? ["DASH"] : []) + (gradient ? ["GRADIENT"] : []), paint: l.paint)
         glUseProgram(program.id)
         try bindAttributes(program, g.vertices, layout([("a_pos", 2), ("a_extrude", 2), ("a_normal", 2), ("a_distance", 1), ("a_direction", 1)], l.paint))
-        setPaintUniforms(program, l.paint)
+        setPaintUniforms(program, l.paint, zoom: view.camera.zoom)
         if dashed || gradient {
             try bindAttributes(program, g.fxVertices, [("a_fx", 4), ("a_dash_to", 3), ("a_dash_from", 3), ("a_tile", 3)])
             glUniform1f(program.uniform("u_tile_units_per_pixel"), Float(Double(1 << l.tileZoom) / view.worldSize))
@@ -366,7 +370,7 @@ public final class GLRenderer {
         glUseProgram(circle.id)
         try bindAttributes(circle, cornerBuffer, [("a_corner", 2)])
         try bindAttributes(circle, g.instances, layout([("a_center", 2)], c.paint), divisor: 1)
-        setPaintUniforms(circle, c.paint)
+        setPaintUniforms(circle, c.paint, zoom: view.camera.zoom)
         let pitchWithMap = c.layer.pitchAlignment == .map
         glUniform1i(circle.uniform("u_scale_with_map"), c.layer.pitchScale == .map ? 1 : 0)
         glUniform1i(circle.uniform("u_pitch_with_map"), pitchWithMap ? 1 : 0)

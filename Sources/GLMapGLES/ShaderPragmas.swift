@@ -3,7 +3,10 @@
 //   #pragma glmap: initialize <type> <name>    inside main()
 // expand, for one program variant, to `in <type> a_<name>;` + `<type> <name> = a_<name>;` when
 // the name is among the variant's attributes, else to `uniform <type> u_<name>;` +
-// `<type> <name> = u_<name>;`. Anything else after `#pragma glmap:` is an error, and so is an
+// `<type> <name> = u_<name>;`. A composite input (data and zoom) is two attributes, the values
+// at the tile zoom and the next, mixed by a uniform: `in <type> a_<name>; in <type> a_<name>_next;
+// uniform float u_<name>_t;` + `<type> <name> = mix(a_<name>, a_<name>_next, u_<name>_t);`
+// (MapLibre's composite-function binder). Anything else after `#pragma glmap:` is an error, and so is an
 // attribute the variant asks for that the shader does not define. Pragmas belong in vertex
 // shaders only (paint reaches the fragment shader through varyings).
 import Foundation
@@ -27,15 +30,20 @@ enum ShaderPragmas {
     }
 
     /// The source with every pragma expanded; `attributes` are the inputs read per vertex.
-    static func expand(_ source: String, attributes: Set<String>, file: String) throws -> String {
+    static func expand(_ source: String, attributes: Set<String>, composite: Set<String> = [], file: String) throws -> String {
         var lines: [String] = []
         var defined: Set<String> = []
         for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
             guard let (kind, input) = try parse(line, file: file) else { lines.append(String(line)); continue }
             let attribute = attributes.contains(input.name)
+            let mixed = attribute && composite.contains(input.name)
+            let (t, n) = (input.type, input.name)
             if kind == "define" {
                 defined.insert(input.name)
-                lines.append(attribute ? "in \(input.type) a_\(input.name);" : "uniform \(input.type) u_\(input.name);")
+                lines.append(mixed ? "in \(t) a_\(n); in \(t) a_\(n)_next; uniform float u_\(n)_t;"
+                             : attribute ? "in \(t) a_\(n);" : "uniform \(t) u_\(n);")
+            } else if mixed {
+                lines.append("    \(t) \(n) = mix(a_\(n), a_\(n)_next, u_\(n)_t);")
             } else {
                 guard defined.contains(input.name) else {
                     throw GLError(call: "glShaderSource", message: "Shaders/\(file): `#pragma glmap: initialize \(input.type) \(input.name)` has no define before it")
@@ -63,24 +71,22 @@ enum ShaderPragmas {
         return (words[0], Input(type: words[1], name: words[2]))
     }
 
-    /// Names declared `in <type> <name>;` at the start of a line (the vertex inputs a source has).
-    static func declaredAttributes(_ source: String) -> Set<String> {
-        var out: Set<String> = []
-        for line in source.split(separator: "\n") {
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == ";" })
-            guard words.count >= 3, words[0] == "in" else { continue }
-            out.insert(String(words[2]))
-        }
-        return out
-    }
+    /// Names declared `in <type> <name>;` (the vertex inputs a source has; several
+    /// declarations may share a line).
+    static func declaredAttributes(_ source: String) -> Set<String> { declared(source, "in") }
 
-    /// Names declared `uniform <type> <name>;` at the start of a line.
-    static func declaredUniforms(_ source: String) -> Set<String> {
+    /// Names declared `uniform <type> <name>;`.
+    static func declaredUniforms(_ source: String) -> Set<String> { declared(source, "uniform") }
+
+    static func declared(_ source: String, _ qualifier: String) -> Set<String> {
         var out: Set<String> = []
         for line in source.split(separator: "\n") {
-            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == ";" })
-            guard words.count >= 3, words[0] == "uniform" else { continue }
-            out.insert(String(words[2]))
+            let code = line.range(of: "//").map { line[..<$0.lowerBound] } ?? line
+            for statement in code.split(separator: ";") {
+                let words = statement.split(whereSeparator: { $0 == " " || $0 == "\t" })
+                guard words.count >= 3, words[0] == qualifier else { continue }
+                out.insert(String(words[words.count - 1]))
+            }
         }
         return out
     }

@@ -32,7 +32,10 @@ public enum Bucket {
     case circle(CircleBucket)
 
     /// Tessellates an evaluated layer, with positions relative to the centre of its geometry.
-    public static func make(_ layer: EvaluatedLayer) -> Bucket {
+    /// `next`: the same layer evaluated with `compositeZoom` = tile zoom + 1 (feature for feature),
+    /// whose composite paint values become the `a_<name>_next` attributes; nil when the layer has
+    /// none (they then repeat the tile zoom's values).
+    public static func make(_ layer: EvaluatedLayer, next: EvaluatedLayer? = nil) -> Bucket {
         var b = WorldBounds.empty
         switch layer {
         case .background: break
@@ -41,17 +44,29 @@ public enum Bucket {
         case .circle(let c): for feat in c.features { b.add(flat: feat.centers) }
         }
         let finite = !b.isEmpty && b.minX.isFinite && b.maxX.isFinite && b.minY.isFinite && b.maxY.isFinite
-        return make(layer, origin: finite ? ((b.minX + b.maxX) / 2, (b.minY + b.maxY) / 2) : (0, 0))
+        return make(layer, next: next, origin: finite ? ((b.minX + b.maxX) / 2, (b.minY + b.maxY) / 2) : (0, 0))
     }
 
     /// Tessellates an evaluated layer. `origin` is the unit-world point positions are relative to.
-    public static func make(_ layer: EvaluatedLayer, origin: (x: Double, y: Double)) -> Bucket {
+    public static func make(_ layer: EvaluatedLayer, next: EvaluatedLayer? = nil, origin: (x: Double, y: Double)) -> Bucket {
         switch layer {
         case .background(let b): return .background(b)
-        case .fill(let f): return .fill(FillBucket(f, origin: origin))
-        case .line(let l): return .line(LineBucket(l, origin: origin))
-        case .circle(let c): return .circle(CircleBucket(c, origin: origin))
+        case .fill(let f):
+            if case .fill(let n)? = next { return .fill(FillBucket(f, next: n, origin: origin)) }
+            return .fill(FillBucket(f, origin: origin))
+        case .line(let l):
+            if case .line(let n)? = next { return .line(LineBucket(l, next: n, origin: origin)) }
+            return .line(LineBucket(l, origin: origin))
+        case .circle(let c):
+            if case .circle(let n)? = next { return .circle(CircleBucket(c, next: n, origin: origin)) }
+            return .circle(CircleBucket(c, origin: origin))
         }
+    }
+
+    /// `next`'s features when they pair one to one with `features` (else nil).
+    static func aligned<F>(_ features: [F], _ next: [F]?) -> [F]? {
+        guard let next, next.count == features.count else { return nil }
+        return next
     }
 }
 

@@ -16,14 +16,15 @@ public struct CircleBucket {
     /// Floats per instance.
     public var stride: Int { VertexLayout.circle + paint.floatsPerVertex }
 
-    public init(_ layer: EvaluatedCircleLayer, origin: (x: Double, y: Double)) {
+    public init(_ layer: EvaluatedCircleLayer, next: EvaluatedCircleLayer? = nil, origin: (x: Double, y: Double)) {
         self.layer = layer
         self.origin = origin
-        paint = PaintLayout(program: "circle", features: layer.features, perFeature: layer.perFeature, value: EvaluatedCircle.paint)
+        paint = PaintLayout(program: "circle", features: layer.features, source: layer.paint, value: EvaluatedCircle.paint)
+        let nextFeatures = Bucket.aligned(layer.features, next?.features)
         let total = layer.features.reduce(0) { $0 + $1.centers.count / 2 }
         instances.reserveCapacity(total * (VertexLayout.circle + paint.floatsPerVertex))
-        for f in layer.features {
-            let values = paint.vertexValues(f, value: EvaluatedCircle.paint)
+        for (n, f) in layer.features.enumerated() {
+            let values = paint.vertexValues(f, next: nextFeatures?[n], value: EvaluatedCircle.paint)
             var i = 0
             while i + 1 < f.centers.count {
                 let x = f.centers[i], y = f.centers[i + 1]

@@ -23,12 +23,13 @@ public struct FillBucket {
     /// Floats per outline vertex.
     public var outlineStride: Int { VertexLayout.fillOutline + outlinePaint.floatsPerVertex }
 
-    public init(_ layer: EvaluatedFillLayer, origin: (x: Double, y: Double)) {
+    public init(_ layer: EvaluatedFillLayer, next: EvaluatedFillLayer? = nil, origin: (x: Double, y: Double)) {
         self.layer = layer
         self.origin = origin
-        paint = PaintLayout(program: "fill", features: layer.features, perFeature: layer.perFeature, value: EvaluatedFill.paint)
-        outlinePaint = PaintLayout(program: "fill_outline", features: layer.features, perFeature: layer.perFeature,
+        paint = PaintLayout(program: "fill", features: layer.features, source: layer.paint, value: EvaluatedFill.paint)
+        outlinePaint = PaintLayout(program: "fill_outline", features: layer.features, source: layer.paint,
                                    value: EvaluatedFill.paint)
+        let nextFeatures = Bucket.aligned(layer.features, next?.features)
         let stride = VertexLayout.fill + paint.floatsPerVertex
         let outlineStride = VertexLayout.fillOutline + outlinePaint.floatsPerVertex
         let triangulator = EarcutTriangulator()
@@ -40,20 +41,21 @@ public struct FillBucket {
             outlineVertices.reserveCapacity(vertexCount * 4 * outlineStride)
             outlineIndices.reserveCapacity(vertexCount * 6)
         }
-        for f in layer.features {
+        for (i, f) in layer.features.enumerated() {
+            let fillPaint = paint.vertexValues(f, next: nextFeatures?[i], value: EvaluatedFill.paint)
+            let edgePaint = outlinePaint.vertexValues(f, next: nextFeatures?[i], value: EvaluatedFill.paint)
             for poly in f.polygons {
-                add(poly, f, triangulator)
+                add(poly, fillPaint, edgePaint, triangulator)
             }
         }
     }
 
-    mutating func add(_ poly: ProjectedPolygon, _ f: EvaluatedFill, _ triangulator: EarcutTriangulator) {
+    mutating func add(_ poly: ProjectedPolygon, _ fillPaint: [Float], _ edgePaint: [Float], _ triangulator: EarcutTriangulator) {
         let coords = poly.coords
         guard coords.allSatisfy({ $0.isFinite }) else { return }
         bounds.add(flat: coords)
         let base = UInt32(vertices.count / stride)
         let n = coords.count / 2
-        let fillPaint = paint.vertexValues(f, value: EvaluatedFill.paint)
         vertices.reserveCapacity(vertices.count + n * stride)
         for i in 0..<n {
             vertices.append(Float(coords[2 * i] - origin.x))
@@ -65,7 +67,6 @@ public struct FillBucket {
         }
 
         guard layer.antialias else { return }
-        let edgePaint = outlinePaint.vertexValues(f, value: EvaluatedFill.paint)
         for r in poly.ringRanges where r.count >= 2 {
             for i in r {
                 let j = i + 1 < r.upperBound ? i + 1 : r.lowerBound
