@@ -24,7 +24,8 @@ import os
 import sys
 
 RULE, LOOSE = 0.00025, 0.002
-QUIRKS = ("circle-tile-edge", "native-multipoint-joined")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from generate import NATIVE_QUIRKS as QUIRKS  # noqa: E402
 
 
 def load(cases_dir, tsv):
@@ -81,7 +82,7 @@ def print_report(s):
     print(f"differential: {s['cases']} cases, {s['oracle_errors']} without a MapLibre Native image, "
           f"{s['compared']} compared, {s['glmap_errors']} glmap errors")
     for name, label in (("all", "all compared cases"), ("without_native_quirks", "without Native-quirk cases"),
-                        ("native_quirks", "Native-quirk cases (circle-tile-edge, native-multipoint-joined; GL JS wins)")):
+                        ("native_quirks", "Native-quirk cases (" + ", ".join(QUIRKS) + "; GL JS wins)")):
         g = s[name]
         print(f"  {label}: {g['count']}: within 0.00025 {g['within_0.00025']} ({pct(g['within_0.00025'], g['count'])}), "
               f"within 0.002 {g['within_0.002']} ({pct(g['within_0.002'], g['count'])})")
@@ -119,6 +120,8 @@ CLASSES = [
      lambda st, m, t: "circle-tile-edge" in t),
     ("Native quirk, GL JS wins: MultiPoint under fill/line joined into one line (native-multipoint-joined)",
      lambda st, m, t: "native-multipoint-joined" in t),
+    ("Native quirk, GL JS wins: overlapping MultiPolygon parts, overlap left unfilled (native-multipolygon-overlap)",
+     lambda st, m, t: "native-multipolygon-overlap" in t),
     ("fill layer over LineString/MultiLineString/GeometryCollection: MapLibre fills the rings and draws the outline",
      lambda st, m, t: any(x in t for x in ("geom:fill/LineString", "geom:fill/MultiLineString", "geom:fill/GeometryCollection"))),
     ("vertices quantised to the tile grid (source maxzoom below the zoom, or zoom > 18)",

@@ -28,6 +28,8 @@ are reported apart (NATIVE_QUIRKS):
   GL JS draws each once.
 - `native-multipoint-joined`: a MultiPoint under a fill or line layer: MapLibre Native joins the
   points into one line (and ring), GL JS keeps them apart and draws nothing.
+- `native-multipolygon-overlap`: MultiPolygon parts that overlap: MapLibre Native leaves the overlap
+  unfilled (even-odd), GL JS fills each part.
 """
 from __future__ import annotations
 
@@ -42,7 +44,7 @@ import sys
 GEOMETRY_TYPES = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon",
                   "GeometryCollection"]
 LAYER_TYPES = ["background", "fill", "line", "circle"]
-NATIVE_QUIRKS = ["circle-tile-edge", "native-multipoint-joined"]
+NATIVE_QUIRKS = ["circle-tile-edge", "native-multipoint-joined", "native-multipolygon-overlap"]
 CATEGORIES = ["x", "y", "z"]
 NAMED_COLORS = ["red", "blue", "green", "orange", "purple", "teal", "navy", "gold", "black", "white",
                 "tomato", "steelblue", "darkgreen", "hotpink"]
@@ -243,9 +245,19 @@ class Gen:
         if gtype == "Polygon":
             return {"type": "Polygon", "coordinates": [[P(p) for p in ring] for ring in self.polygon()]}
         if gtype == "MultiPolygon":
-            return {"type": "MultiPolygon",
-                    "coordinates": [[[P(p) for p in ring] for ring in self.polygon()]
-                                    for _ in range(self.r.randrange(2, 4))]}
+            # Parts kept apart (bounding boxes disjoint, a few tries): MapLibre Native unions the
+            # parts of a polygon feature even-odd, so an overlap comes out as a hole, where GL JS
+            # fills both parts (tagged native-multipolygon-overlap when the tries fail).
+            parts = []
+            for _ in range(self.r.randrange(2, 4)):
+                for attempt in range(12):
+                    cand = self.polygon()
+                    if not any(bbox_overlap(cand[0], q[0]) for q in parts):
+                        break
+                if any(rings_overlap(cand[0], q[0]) for q in parts):
+                    self.tags.add("native-multipolygon-overlap")
+                parts.append(cand)
+            return {"type": "MultiPolygon", "coordinates": [[[P(p) for p in ring] for ring in poly] for poly in parts]}
         kids = [self.pick(GEOMETRY_TYPES[:6] if self.chance(0.2) else ["Point", "LineString", "MultiLineString",
                                                                         "Polygon", "MultiPolygon"])
                 for _ in range(self.r.randrange(1, 4))]
@@ -568,6 +580,37 @@ class Gen:
             if not (need < wx < tile - need and need < wy < tile - need):
                 return True
         return False
+
+
+def bbox_overlap(a, b):
+    ax0, ax1 = min(p[0] for p in a), max(p[0] for p in a)
+    ay0, ay1 = min(p[1] for p in a), max(p[1] for p in a)
+    bx0, bx1 = min(p[0] for p in b), max(p[0] for p in b)
+    by0, by1 = min(p[1] for p in b), max(p[1] for p in b)
+    return ax0 <= bx1 and bx0 <= ax1 and ay0 <= by1 and by0 <= ay1
+
+
+def _inside(pt, ring):
+    x, y = pt
+    c = False
+    for i in range(len(ring) - 1):
+        (x1, y1), (x2, y2) = ring[i], ring[i + 1]
+        if (y1 > y) != (y2 > y) and x < (x2 - x1) * (y - y1) / (y2 - y1) + x1:
+            c = not c
+    return c
+
+
+def _cross(p1, p2, p3, p4):
+    def orient(a, b, c):
+        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+    return (orient(p1, p2, p3) * orient(p1, p2, p4) < 0) and (orient(p3, p4, p1) * orient(p3, p4, p2) < 0)
+
+
+def rings_overlap(a, b):
+    """Whether two simple rings (screen px) overlap: an edge crossing or one inside the other."""
+    if _inside(a[0], b) or _inside(b[0], a):
+        return True
+    return any(_cross(a[i], a[i + 1], b[j], b[j + 1]) for i in range(len(a) - 1) for j in range(len(b) - 1))
 
 
 def coords_of(geom):

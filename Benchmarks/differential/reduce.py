@@ -194,7 +194,7 @@ def candidates(style):
                                                         all(isinstance(x, (int, float)) for x in v)):
                     for c in constants_of(v):
                         s = copy.deepcopy(style)
-                        s["layers"][li][section][name] = c if not isinstance(c, list) else c
+                        s["layers"][li][section][name] = c
                         yield f"{name} of {l['id']} → {json.dumps(c)}", s
         f = l.get("filter")
         if isinstance(f, list) and f and f[0] in ("all", "any") and len(f) > 2:
@@ -208,11 +208,10 @@ def candidates(style):
                 s = copy.deepcopy(style)
                 s["sources"][sid]["data"]["features"][i]["geometry"] = g
                 yield f"simplify geometry of feature {i} of {sid} ({feat['geometry']['type']} → {g['type']})", s
-    cam = style
     t = style["metadata"]["test"]
-    if cam.get("bearing"):
+    if style.get("bearing"):
         s = copy.deepcopy(style); s["bearing"] = 0; yield "bearing 0", s
-    if cam.get("pitch"):
+    if style.get("pitch"):
         s = copy.deepcopy(style); s["pitch"] = 0; yield "pitch 0", s
     if t.get("pixelRatio", 1) != 1:
         s = copy.deepcopy(style); s["metadata"]["test"]["pixelRatio"] = 1; yield "ratio 1", s
@@ -288,8 +287,6 @@ def main():
     log.append(f"final: {final[0]} {final[1]} {final[2]}  after {steps} candidates")
     with open(os.path.join(a.out, "reduce.log"), "w", encoding="utf-8") as fh:
         fh.write(f"reduced from {os.path.abspath(a.case)}\n" + "\n".join(log) + "\n")
-    for f in ("diff.png",):
-        pass
     saved = os.path.join(a.out, "case")
     if os.path.isdir(saved):
         for f in os.listdir(saved):

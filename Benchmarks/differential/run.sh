@@ -52,7 +52,8 @@ if [ "$reduce" -gt 0 ]; then
 import json, os, sys
 out, n = sys.argv[1], int(sys.argv[2])
 rows = [l.rstrip("\n").split("\t") for l in open(os.path.join(out, "results.tsv"))][1:]
-quirks = ("circle-tile-edge", "native-multipoint-joined")
+sys.path.insert(0, "Benchmarks/differential")
+from generate import NATIVE_QUIRKS as quirks
 def tags(cid):
     return json.load(open(os.path.join(out, "cases", cid, "style.json")))["metadata"]["differential"]["tags"]
 bad = [(float(r[2]) if r[2] else 1.0, r[0]) for r in rows if r[1] != "oracle-error" and (r[1] == "glmap-error" or float(r[2]) > 0.00025)]

@@ -162,6 +162,12 @@ final class DifferentialFixture: @unchecked Sendable {
         try Data().write(to: building.appendingPathComponent("complete"))
         try? FileManager.default.removeItem(at: root)
         try FileManager.default.moveItem(at: building, to: root)
+        // Sets drawn for earlier generator versions are dead weight: drop them.
+        let suffix = "-seed\(DifferentialTests.seed)-n\(DifferentialTests.count)-max\(DifferentialTests.maxSize)"
+        for old in (try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? []
+        where old != name && old.hasSuffix(suffix) {
+            try? FileManager.default.removeItem(at: cache.appendingPathComponent(old))
+        }
         return root
     }
 
