@@ -344,12 +344,16 @@ final class SnapshotterTests: XCTestCase {
         XCTAssertThrowsError(try other.setStyleJSON(#"{"version": 8, "layers": [}"#)) { e in
             XCTAssertTrue("\(e)".contains("invalid JSON at 1:27"), "\(e)")
         }
-        other.styleJSON = #"{"version": 8, "sources": {}, "layers": [{"id": "x", "type": "hillshade"}]}"#
+        other.styleJSON = #"{"version": 8, "sources": {}, "layers": [{"id": "x", "type": "background", "paint": {"background-opacity": 3}}]}"#
         XCTAssertEqual(other.allLayerIdentifiers, ["l"], "the old style is kept")
         XCTAssertThrowsError(try other.snapshot()) { e in
             guard case .invalidStyle(let styleError)? = e as? SnapshotError else { return XCTFail("\(e)") }
-            XCTAssertEqual(styleError.issues.first?.path, "layers[0].type")
+            XCTAssertEqual(styleError.issues.first?.path, "layers[0].paint.background-opacity")
         }
+        // What glmap skips (a hillshade layer) is a warning on the snapshot, as glmap render warns.
+        try other.setStyleJSON(#"{"version": 8, "sources": {}, "layers": [{"id": "h", "type": "hillshade", "source": "dem"}]}"#)
+        let warned = try other.snapshot()
+        XCTAssertEqual(warned.warnings.count, 1, "\(warned.warnings)")
     }
 
     // MARK: Camera

@@ -334,7 +334,7 @@ public final class Snapshotter {
         } catch {
             throw SnapshotError(error)
         }
-        let warnings = scene.warnings.map(\.description)
+        let warnings = scene.warningMessages
         guard let overlayHandler else { return Snapshot(image: image, pixelRatio: ratio, warnings: warnings) }
         let overlay = SnapshotOverlay(image: image, pixelRatio: ratio,
                                       view: ViewTransform(camera: camera, width: w, height: h))
