@@ -38,6 +38,10 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebp",
+                       providers: [.apt(["libwebp-dev"])]),
 
         // Pipeline stages.
         .target(name: "GLMapCore"),
@@ -54,7 +58,8 @@ let package = Package(
         .target(name: "GLMapPNG", dependencies: ["GLMapCore", "CPNG", "CDeflate"]),
         .target(name: "GLMap",
                 dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation",
-                               "GLMapGLES", "GLMapReference", "GLMapPNG", "CSQLite"]),
+                               "GLMapGLES", "GLMapReference", "GLMapPNG", "CSQLite",
+                               "CTurboJPEG", "CWebP"]),
         // Golden-image testing: render-test cases, the pixelmatch rule, runner, JUnit and HTML reports.
         .target(name: "GLMapTesting", dependencies: ["GLMap", "GLMapCore", "GLMapPNG"]),
         // `glmap serve`: HTTP on libmicrohttpd, a pool of renderers, the encoded tile cache.

@@ -64,6 +64,11 @@ public final class Scene {
 
     /// Loads a style file (or "-" for standard input) and its sources.
     public convenience init(styleFile path: String, strict: Bool = false, limits: InputLimits = .default) throws {
+        try self.init(style: Scene.loadStyle(file: path, limits: limits), strict: strict, limits: limits)
+    }
+
+    /// Reads and parses a style file (or "-" for standard input) without loading its sources.
+    public static func loadStyle(file path: String, limits: InputLimits = .default) throws -> StyleDocument {
         let bytes: [UInt8]
         if path == "-" {
             bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
@@ -78,8 +83,7 @@ public final class Scene {
             }
             bytes = [UInt8](d)
         }
-        try self.init(style: Scene.parseStyle(bytes, file: path == "-" ? nil : path, limits: limits),
-                      strict: strict, limits: limits)
+        return try Scene.parseStyle(bytes, file: path == "-" ? nil : path, limits: limits)
     }
 
     /// Parses and validates style JSON bytes under `limits` (size, string length, nesting); the

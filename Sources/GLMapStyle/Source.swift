@@ -23,6 +23,8 @@ public struct Source: Equatable, Sendable {
     public var tolerance: Double
     /// Tile buffer in tile pixels (`buffer`, default 128).
     public var buffer: Double
+    /// The source's `attribution` text (HTML allowed, as in the spec), if any.
+    public var attribution: String? = nil
 
     public init(id: String, data: GeoJSONData, maxzoom: Double = 18, lineMetrics: Bool = false,
                 tolerance: Double = 0.375, buffer: Double = 128) {

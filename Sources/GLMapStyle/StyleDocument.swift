@@ -31,6 +31,11 @@ public struct StyleDocument {
     public var file: String?
     /// What the spec allows but glmap leaves out of the render (reported as warnings).
     public var skipped: [SkippedFeature] = []
+    /// The style's `name`, if it has one.
+    public var name: String? = nil
+    /// Whether the style gives `center` / `zoom` itself (else the defaults [0, 0] and 0 apply).
+    public var hasCenter = false
+    public var hasZoom = false
 
     /// The camera the style asks for.
     public var camera: Camera {

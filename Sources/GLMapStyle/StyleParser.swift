@@ -101,8 +101,12 @@ struct StyleParser {
         } else {
             fail("layers", "missing required property (expected an array)")
         }
-        return StyleDocument(center: center, zoom: zoom, bearing: bearing, pitch: pitch, sources: sources,
-                             layers: layers, globalState: globalState, file: file)
+        var doc = StyleDocument(center: center, zoom: zoom, bearing: bearing, pitch: pitch, sources: sources,
+                                layers: layers, globalState: globalState, file: file)
+        doc.name = root["name"]?.stringValue
+        doc.hasCenter = root["center"] != nil
+        doc.hasZoom = root["zoom"] != nil
+        return doc
     }
 
     mutating func number(_ v: JSONValue?, path: String, default d: Double, min: Double? = nil, max: Double? = nil) -> Double {
@@ -151,7 +155,9 @@ struct StyleParser {
         }
         let tolerance = number(o["tolerance"], path: "\(path).tolerance", default: 0.375, min: 0)
         let buffer = number(o["buffer"], path: "\(path).buffer", default: 128, min: 0, max: 512)
-        return Source(id: id, data: data, maxzoom: maxzoom, lineMetrics: lineMetrics, tolerance: tolerance, buffer: buffer)
+        var source = Source(id: id, data: data, maxzoom: maxzoom, lineMetrics: lineMetrics, tolerance: tolerance, buffer: buffer)
+        source.attribution = o["attribution"]?.stringValue
+        return source
     }
 
     mutating func parseLayer(_ v: JSONValue, path: String, sources: [String: Source], rawSources: JSONObject?) -> Layer? {

@@ -104,7 +104,7 @@ final class OutputRulesCLITests: XCTestCase {
     func testTilesToStandardOutputIsRefused() {
         let r = run(["tiles", "-s", exampleStyle, "-z", "0", "-o", "-"])
         XCTAssertEqual(r.code, 2)
-        XCTAssertEqual(r.stderr, "glmap: --output -: a tile pyramid is many files and cannot go to standard output; give a directory (DIR/z/x/y.png) or FILE.mbtiles\n")
+        XCTAssertEqual(r.stderr, "glmap: --output -: a tile pyramid is many files and cannot go to standard output; give a directory (DIR/z/x/y.png), FILE.mbtiles or FILE.pmtiles\n")
         XCTAssertEqual(r.stdout, [])
         XCTAssertFalse(FileManager.default.fileExists(atPath: "-"))
     }
@@ -113,7 +113,7 @@ final class OutputRulesCLITests: XCTestCase {
         FileManager.default.createFile(atPath: path("plain"), contents: Data("keep".utf8))
         let r = run(["tiles", "-s", exampleStyle, "-z", "0", "-o", path("plain")])
         XCTAssertEqual(r.code, 2)
-        XCTAssertEqual(r.stderr, "glmap: --output \(path("plain")) is an existing file, not a directory; give a directory (DIR/z/x/y.png) or FILE.mbtiles\n")
+        XCTAssertEqual(r.stderr, "glmap: --output \(path("plain")) is an existing file, not a directory; give a directory (DIR/z/x/y.png), FILE.mbtiles or FILE.pmtiles\n")
         XCTAssertFalse(r.stderr.contains("NSCocoaErrorDomain"))
         XCTAssertEqual(try String(contentsOfFile: path("plain"), encoding: .utf8), "keep")
         XCTAssertEqual(files(), ["plain"])
@@ -122,7 +122,7 @@ final class OutputRulesCLITests: XCTestCase {
     func testTilesIntoAnImageNamedDirectoryIsRefused() {
         let r = run(["tiles", "-s", exampleStyle, "-z", "0", "-o", path("tiles.png")])
         XCTAssertEqual(r.code, 2)
-        XCTAssertEqual(r.stderr, "glmap: --output \(path("tiles.png")) names an image file, but tiles go to a directory (DIR/z/x/y.png) or FILE.mbtiles\n")
+        XCTAssertEqual(r.stderr, "glmap: --output \(path("tiles.png")) names an image file, but tiles go to a directory (DIR/z/x/y.png), FILE.mbtiles or FILE.pmtiles\n")
         XCTAssertEqual(files(), [])
     }
 
@@ -130,7 +130,7 @@ final class OutputRulesCLITests: XCTestCase {
         FileManager.default.createFile(atPath: path("a.mbtiles"), contents: Data("old".utf8))
         let r = run(["tiles", "-s", exampleStyle, "-z", "0", "-o", path("a.mbtiles"), "--backend", "cpu"])
         XCTAssertEqual(r.code, 2)
-        XCTAssertEqual(r.stderr, "glmap: --output \(path("a.mbtiles")) already exists; pass --overwrite to replace it\n")
+        XCTAssertEqual(r.stderr, "glmap: --output \(path("a.mbtiles")) already exists; pass --overwrite to replace it (or --resume to continue an interrupted run)\n")
         XCTAssertEqual(try String(contentsOfFile: path("a.mbtiles"), encoding: .utf8), "old")
         let o = run(["tiles", "-s", exampleStyle, "-z", "0", "-o", path("a.mbtiles"), "--backend", "cpu", "--overwrite", "-q"])
         XCTAssertEqual(o.code, 0, o.stderr)

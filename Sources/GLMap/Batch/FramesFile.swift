@@ -32,6 +32,11 @@ public struct FramesFileError: GLMapError, Equatable {
     public var message: String
     public var kind: FailureKind { .invalidInput }
     public var description: String { "\(file):\(line): \(message)" }
+
+    /// A problem at `line` of `file`.
+    public init(file: String, line: Int, message: String) {
+        self.file = file; self.line = line; self.message = message
+    }
 }
 
 /// Parses frames files (JSON Lines) for `glmap render --frames`.

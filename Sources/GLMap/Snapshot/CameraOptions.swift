@@ -1,18 +1,6 @@
 import Foundation
 import GLMapCore
 
-/// Insets from the edges of the view in CSS pixels (UIKit's `UIEdgeInsets` shape).
-public struct EdgeInsets: Equatable, Sendable {
-    /// Insets in CSS pixels.
-    public var top: Double, left: Double, bottom: Double, right: Double
-    /// Insets from each edge.
-    public init(top: Double, left: Double, bottom: Double, right: Double) {
-        self.top = top; self.left = left; self.bottom = bottom; self.right = right
-    }
-    /// No insets.
-    public static let zero = EdgeInsets(top: 0, left: 0, bottom: 0, right: 0)
-}
-
 #if !canImport(UIKit)
 /// UIKit's name for edge insets, so code written for iOS compiles on Linux.
 public typealias UIEdgeInsets = EdgeInsets

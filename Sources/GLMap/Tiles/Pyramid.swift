@@ -6,7 +6,7 @@ import GLMapCore
 /// ≡ i (mod n), so the shards are disjoint, their union is the pyramid, and each gets a fair mix
 /// of cheap low-zoom and dense high-zoom tiles.
 public struct Pyramid: Equatable, Sendable {
-    /// A longitude/latitude box in degrees.
+    /// A longitude/latitude box in degrees; west > east crosses the antimeridian.
     public struct BBox: Equatable, Sendable {
         public var west, south, east, north: Double
         /// The whole Web Mercator world.
@@ -23,7 +23,9 @@ public struct Pyramid: Equatable, Sendable {
                   [w, s, e, n].allSatisfy({ $0.isFinite }) else {
                 throw InputFailure("--bbox expects W,S,E,N in degrees (e.g. -10,35,30,60), got \"\(text)\"")
             }
-            guard w >= -180, e <= 180, w < e else { throw InputFailure("--bbox: need -180 ≤ west < east ≤ 180, got west \(w), east \(e)") }
+            guard w >= -180, e <= 180, w >= -180, e >= -180, w <= 180, w != e else {
+                throw InputFailure("--bbox: need -180 ≤ west, east ≤ 180 and west ≠ east (west > east crosses the antimeridian), got west \(w), east \(e)")
+            }
             guard s >= -90, n <= 90, s < n else { throw InputFailure("--bbox: need -90 ≤ south < north ≤ 90, got south \(s), north \(n)") }
             return BBox(west: w, south: s, east: e, north: n)
         }
@@ -58,7 +60,30 @@ public struct Pyramid: Equatable, Sendable {
         return a...b
     }
 
-    /// The x and y ranges covered at zoom `z` (edges touching a tile boundary do not add a tile).
+    /// The tile columns covered at zoom `z`, west to east (across the antimeridian: from the
+    /// west edge to the last column, then from column 0 to the east edge). Computed when read.
+    public func columns(z: Int) -> Columns {
+        guard bbox.west > bbox.east else {
+            let x = range(z: z).x
+            return Columns(first: x.lowerBound, firstCount: x.count, wrappedCount: 0)
+        }
+        let n = 1 << z
+        let west = TileAddress.containing(lon: bbox.west, lat: 0, z: z).x
+        let ex = WebMercator.project(lon: bbox.east, lat: 0).x * Double(n)
+        let east = min(max(Int(ex.rounded(.up)) - 1, 0), n - 1)
+        return Columns(first: west, firstCount: n - west, wrappedCount: min(east + 1, west))
+    }
+
+    /// A zoom's tile columns: `firstCount` columns from `first`, then `wrappedCount` from column 0.
+    public struct Columns: RandomAccessCollection, Equatable, Sendable {
+        let first: Int, firstCount: Int, wrappedCount: Int
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { firstCount + wrappedCount }
+        public subscript(i: Int) -> Int { i < firstCount ? first + i : i - firstCount }
+    }
+
+    /// The x and y ranges covered at zoom `z` (edges touching a tile boundary do not add a tile);
+    /// x is meaningful only for a box that does not cross the antimeridian (see `columns`).
     public func range(z: Int) -> (x: ClosedRange<Int>, y: ClosedRange<Int>) {
         let nw = TileAddress.containing(lon: bbox.west, lat: bbox.north, z: z)
         // Step just inside the east/south edges so a box ending on a tile edge stops there.
@@ -71,7 +96,7 @@ public struct Pyramid: Equatable, Sendable {
 
     /// Number of tiles, computed from the ranges (nothing is allocated; at most 4^25/3 ≈ 3.8·10^14).
     public var count: Int {
-        zooms.reduce(0) { total, z in let r = range(z: z); return total + r.x.count * r.y.count }
+        zooms.reduce(0) { total, z in total + columns(z: z).count * range(z: z).y.count }
     }
 
     /// Every tile, in order: by zoom, then x, then y (produced on demand, never stored).
@@ -87,9 +112,9 @@ public struct Pyramid: Equatable, Sendable {
     public func tile(at position: Int) -> TileAddress {
         var p = position
         for z in zooms {
-            let r = range(z: z)
-            let n = r.x.count * r.y.count
-            if p < n { return TileAddress(unchecked: z, r.x.lowerBound + p / r.y.count, r.y.lowerBound + p % r.y.count) }
+            let rows = range(z: z).y, columns = columns(z: z)
+            let n = columns.count * rows.count
+            if p < n { return TileAddress(unchecked: z, columns[p / rows.count], rows.lowerBound + p % rows.count) }
             p -= n
         }
         preconditionFailure("tile position \(position) is past the pyramid's \(self.count) tiles")

@@ -12,27 +12,29 @@ import GLMapCore
 /// Checks and prepares the output of a tile pyramid.
 public enum TileOutput {
     /// Refuses outputs that cannot hold the pyramid (see the contract above).
-    public static func check(_ output: String, mbtiles: Bool, overwrite: Bool) throws {
+    /// `archive` names the archive format ("MBTiles", "PMTiles") when `output` is one; `overwrite`
+    /// allows replacing an existing archive (`--overwrite`, or `--resume`, which continues it).
+    public static func check(_ output: String, archive: String?, overwrite: Bool) throws {
         if output == "-" {
-            throw InputFailure("--output -: a tile pyramid is many files and cannot go to standard output; give a directory (DIR/z/x/y.png) or FILE.mbtiles")
+            throw InputFailure("--output -: a tile pyramid is many files and cannot go to standard output; give a directory (DIR/z/x/y.png), FILE.mbtiles or FILE.pmtiles")
         }
-        if output.isEmpty { throw InputFailure("--output is empty; give a directory (DIR/z/x/y.png) or FILE.mbtiles") }
+        if output.isEmpty { throw InputFailure("--output is empty; give a directory (DIR/z/x/y.png), FILE.mbtiles or FILE.pmtiles") }
         var st = stat()
         let exists = stat(output, &st) == 0
         let isDirectory = exists && (st.st_mode & S_IFMT) == S_IFDIR
-        if mbtiles {
-            if isDirectory { throw InputFailure("--output \(output) is a directory; an MBTiles output must be a file name") }
+        if let archive {
+            if isDirectory { throw InputFailure("--output \(output) is a directory; an \(archive) output must be a file name") }
             if exists && !overwrite {
-                throw InputFailure("--output \(output) already exists; pass --overwrite to replace it")
+                throw InputFailure("--output \(output) already exists; pass --overwrite to replace it (or --resume to continue an interrupted run)")
             }
             return
         }
         if exists && !isDirectory {
-            throw InputFailure("--output \(output) is an existing file, not a directory; give a directory (DIR/z/x/y.png) or FILE.mbtiles")
+            throw InputFailure("--output \(output) is an existing file, not a directory; give a directory (DIR/z/x/y.png), FILE.mbtiles or FILE.pmtiles")
         }
         let ext = (output as NSString).pathExtension.lowercased()
         if !exists && ["png", "jpg", "jpeg", "webp"].contains(ext) {
-            throw InputFailure("--output \(output) names an image file, but tiles go to a directory (DIR/z/x/y.png) or FILE.mbtiles")
+            throw InputFailure("--output \(output) names an image file, but tiles go to a directory (DIR/z/x/y.png), FILE.mbtiles or FILE.pmtiles")
         }
     }
 
