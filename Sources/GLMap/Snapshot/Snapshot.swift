@@ -9,7 +9,7 @@ public struct Snapshot: Sendable {
     public let image: RGBAImage
     /// Device pixels per CSS pixel the image was drawn at.
     public let pixelRatio: Double
-    /// Source data problems that were tolerated (the source drew nothing), as the CLI warns.
+    /// What was tolerated, as `glmap render` warns: style features glmap skips, unusable source data.
     public let warnings: [String]
 
     /// Width in device pixels.
@@ -19,10 +19,11 @@ public struct Snapshot: Sendable {
     /// Straight-alpha RGBA bytes, 4 per pixel, rows top to bottom.
     public var pixels: [UInt8] { image.pixels }
 
-    /// The image as PNG (the same bytes `glmap render` writes for the same style and camera).
+    /// The image as PNG: the same bytes `glmap render` writes for the same style and camera (its
+    /// default compression, one image's data compressed in pieces on all cores as the CLI does).
     public func pngData() throws -> Data {
         do {
-            return Data(try PNGEncoder.encode(image))
+            return Data(try PNGEncoder.encode(image, compression: .default, threads: PNGEncoder.allCores))
         } catch {
             throw SnapshotError(error)
         }

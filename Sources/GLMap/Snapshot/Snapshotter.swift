@@ -275,12 +275,21 @@ public final class Snapshotter {
                              bearing: cameraOptions.bearing ?? d.bearing, pitch: CGFloat(cameraOptions.pitch ?? d.pitch))
     }
 
-    /// The camera that shows all `coordinates` inside the view less `padding` (MapLibre's
-    /// fitBounds); nil when there are none or the padding leaves no room.
+    /// The camera that shows all `coordinates` inside the view less `padding`, as MapLibre Native's
+    /// `cameraForLatLngBounds` fits their bounding box (`Camera.fitting`, the fit `glmap render
+    /// --bounds` uses): at `bearing` and `pitch` (default 0), zoom at most 24, the padding already
+    /// applied to the centre (the result's `padding` is zero). Nil when there are no finite
+    /// coordinates, the padding leaves no room, or the box reaches past the horizon at that pitch.
     public func camera(for coordinates: [LocationCoordinate2D], padding: EdgeInsets = .zero,
                        bearing: Double? = nil, pitch: Double? = nil) -> CameraOptions? {
-        CameraOptions.fitting(coordinates, width: Double(options.size.width), height: Double(options.size.height),
-                              padding: padding, bearing: bearing ?? 0, pitch: pitch ?? 0)
+        guard coordinates.allSatisfy({ $0.latitude.isFinite && $0.longitude.isFinite }),
+              let bounds = LngLatBounds.enclosing(coordinates.map { ($0.longitude, $0.latitude) }) else { return nil }
+        let w = Double(options.size.width), h = Double(options.size.height)
+        let start = cameraOptions.renderCamera(width: w, height: h, defaults: styleCamera)
+        guard let c = try? Camera.fitting(bounds, width: w, height: h, padding: padding, bearing: bearing ?? 0,
+                                          pitch: pitch ?? 0, from: start) else { return nil }
+        return CameraOptions(center: LocationCoordinate2D(latitude: c.latitude, longitude: c.longitude), padding: .zero,
+                             zoom: CGFloat(c.zoom), bearing: c.bearing, pitch: CGFloat(c.pitch))
     }
 
     // MARK: Rendering
@@ -334,7 +343,7 @@ public final class Snapshotter {
         } catch {
             throw SnapshotError(error)
         }
-        let warnings = scene.warnings.map(\.description)
+        let warnings = scene.warningMessages
         guard let overlayHandler else { return Snapshot(image: image, pixelRatio: ratio, warnings: warnings) }
         let overlay = SnapshotOverlay(image: image, pixelRatio: ratio,
                                       view: ViewTransform(camera: camera, width: w, height: h))
