@@ -23,6 +23,9 @@ func runPNGBenchmark(_ args: [String]) throws {
         ("libdeflate 4, none", { try DeflatePNGWriter.encode(image, level: 4, filter: .none) }),
         ("libdeflate 6, none", { try DeflatePNGWriter.encode(image, level: 6, filter: .none) }),
         ("libdeflate 9, none", { try DeflatePNGWriter.encode(image, level: 9, filter: .none) }),
+        ("libdeflate 6, none, \(PNGEncoder.allCores) pieces in parallel", { try DeflatePNGWriter.encode(image, level: 6, filter: .none, threads: PNGEncoder.allCores) }),
+        ("libdeflate 1, none, \(PNGEncoder.allCores) pieces in parallel", { try DeflatePNGWriter.encode(image, level: 1, filter: .none, threads: PNGEncoder.allCores) }),
+        ("libdeflate 6, none, 4 pieces in parallel", { try DeflatePNGWriter.encode(image, level: 6, filter: .none, threads: 4) }),
     ]
     print("method\tmedian-ms\tbytes")
     for (name, f) in methods {

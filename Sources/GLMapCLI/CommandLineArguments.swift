@@ -30,7 +30,8 @@ public struct CommandLineArguments {
 
     public private(set) var values: [String: String] = [:]
     public private(set) var flags: Set<String> = []
-    private var repeated: [String: [String]] = [:]
+    /// Every value of each option, in order (for options that may repeat, such as `serve --style`).
+    public private(set) var repeated: [String: [String]] = [:]
 
     /// Parses `args` (without the program and subcommand names) against `options`.
     public init(_ args: [String], options: [Option]) throws {
@@ -47,12 +48,19 @@ public struct CommandLineArguments {
                 }
             } else if a.hasPrefix("-") && a.count == 2 {
                 let c = a.last!
-                guard let o = options.first(where: { $0.short == c }) else { throw UsageError("unknown option \(a)") }
+                guard let o = options.first(where: { $0.short == c }) else {
+                    throw UsageError("unknown option \(a)" + CommandLineArguments.suggestion(for: String(c), options))
+                }
                 name = o.long
+            } else if a.hasPrefix("-") && a.count > 2 {
+                let bare = String(a.dropFirst()).split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+                throw UsageError("unknown option \(a): long options start with two dashes" + CommandLineArguments.suggestion(for: bare, options))
             } else {
-                throw UsageError("unexpected argument \"\(a)\"")
+                throw UsageError("unexpected argument \"\(a)\" (every value follows its option, e.g. --style FILE)")
             }
-            guard let o = options.first(where: { $0.long == name }) else { throw UsageError("unknown option --\(name)") }
+            guard let o = options.first(where: { $0.long == name }) else {
+                throw UsageError("unknown option --\(name)" + CommandLineArguments.suggestion(for: name, options))
+            }
             if o.takesValue {
                 var value: String?
                 if let inline { value = inline } else if o.optionalValue {
@@ -73,6 +81,12 @@ public struct CommandLineArguments {
             }
             i += 1
         }
+    }
+
+    /// " (did you mean --style?)" for the option nearest to a mistyped name, or "".
+    public static func suggestion(for name: String, _ options: [Option]) -> String {
+        guard let s = Suggestion.closest(to: name, among: options.map(\.long)) else { return "" }
+        return " (did you mean --\(s)?)"
     }
 
     public func string(_ name: String) -> String? { values[name] }

@@ -25,7 +25,7 @@ public enum RenderCommand {
         .init("padding", help: "CSS pixels kept free on each edge by --bounds / --fit (default 0)"),
         .init("source", repeatable: true, help: "ID=FILE: replace GeoJSON source ID's data with FILE (- reads standard input); repeatable"),
         .init("backend", help: "auto (default: GPU through EGL, else CPU), gpu or cpu"),
-        .init("strict", value: false, help: "treat source data problems as errors (exit 2) instead of warnings"),
+        .init("strict", value: false, help: "treat warnings (unusable source data, what glmap skips) as errors (exit 2)"),
         .init("frames", help: "JSON Lines file: one frame a line (lon, lat, zoom, bearing, pitch, width, height, ratio, output); missing fields come from these options"),
         .init("png-level", help: "PNG compression: default (libdeflate level 6) or fast (libdeflate level 1)"),
         .init("jobs", "j", help: "PNG encoder threads for --frames (default: the number of cores)"),
@@ -40,6 +40,7 @@ public enum RenderCommand {
                         [--backend auto|gpu|cpu] [--strict] [--png-level default|fast]
                         [--format png|jpeg|webp] [--quality 1-100] [--lossless]
            glmap render --style FILE --frames FRAMES.jsonl [options as defaults] [--jobs N] [--quiet]
+           glmap render --help
 
     Renders a MapLibre style headlessly (OpenGL ES 3 through EGL) and writes a PNG, JPEG or WebP
     (by --format or the output's extension; JPEG has no alpha: transparent pixels are composited
@@ -134,7 +135,7 @@ public enum RenderCommand {
         }
         try SourceOverride.apply(overrides, to: &style, stdin: io.readStdin)
         let scene = try Scene(style: style, strict: a.flag("strict"))
-        for w in scene.warnings { io.writeStderr("glmap: warning: \(w)\n") }
+        for w in scene.warningMessages { io.writeStderr("glmap: warning: \(w)\n") }
         if let fit {
             opts = try scene.fitted(opts, to: fit, padding: EdgeInsets(all: padding))
         } else if frames == nil && !style.hasCenter && !style.hasZoom && opts.longitude == nil && opts.latitude == nil && opts.zoom == nil {
@@ -164,7 +165,7 @@ public enum RenderCommand {
             io.writeStderr("glmap: no usable EGL/GLES (\(reason)); rendering on the CPU\n")
         }
         let image = try renderer.render(scene, options: opts)   // premultiplied
-        let bytes = try format(for: output, matte: scene.matte(zoom: opts.camera(default: scene.style.camera).zoom)).encode(premultiplied: image)
+        let bytes = try format(for: output, matte: scene.matte(zoom: opts.camera(default: scene.style.camera).zoom)).encode(premultiplied: image, threads: PNGEncoder.allCores)
         if output == "-" {
             io.writeStdout(bytes)
         } else {

@@ -21,7 +21,9 @@ public enum TilesCommand {
         .init("resume", value: false, help: "continue an interrupted run: skip the tiles already written (archives: the OUT.partial journal; directories: existing files)"),
         .init("png-level", help: "PNG compression: default or fast"),
         .init("backend", help: "auto (default), gpu or cpu"),
-        .init("strict", value: false, help: "treat source data problems as errors (exit 2)"),
+        .init("strict", value: false, help: "treat warnings (unusable source data, what glmap skips) as errors (exit 2)"),
+        .init("max-tiles", help: "refuse pyramids of more tiles than this (default \(Pyramid.defaultTileLimit))"),
+        .init("overwrite", value: false, help: "replace an existing FILE.mbtiles or FILE.pmtiles (refused without it or --resume)"),
         .init("quiet", "q", value: false, help: "no progress bar or summary on stderr"),
         .init("help", value: false, help: "show this help"),
     ]
@@ -30,14 +32,20 @@ public enum TilesCommand {
     usage: glmap tiles --style FILE --zoom 0-5 --output DIR|FILE.mbtiles|FILE.pmtiles [--bbox W,S,E,N]
                        [--tile-size 256|512] [--ratio 1|2] [--format png|jpeg|webp] [--quality Q]
                        [--lossless] [--jobs N] [--shard I/N|auto|auto/N] [--resume]
+                       [--png-level default|fast] [--backend auto|gpu|cpu] [--strict]
+                       [--max-tiles N] [--overwrite] [--quiet]
            glmap tiles merge OUT.mbtiles|OUT.pmtiles IN… [--quiet]
+           glmap tiles --help
 
     Renders every tile of the zoom range inside the box from one scene (parsed, evaluated and
     uploaded once per zoom). Archives (MBTiles rows in TMS order, PMTiles v3 clustered) store
     identical tiles once, carry the style's name, the sources' attribution, bounds, center, zooms
     and format, and appear only when complete; meanwhile tiles go to OUT.partial, which --resume
-    continues after an interruption. `merge` joins the archives of --shard runs (any mix of
-    MBTiles and PMTiles) into one, refusing tiles that two inputs hold with different bytes.
+    continues after an interruption. An existing archive is replaced only with --overwrite.
+    Zooms go from 0 to \(Pyramid.maxZoom), as for glmap render. The tile count is printed before
+    anything is rendered; more than --max-tiles (default \(Pyramid.defaultTileLimit)) is refused.
+    `merge` joins the archives of --shard runs (any mix of MBTiles and PMTiles) into one, refusing
+    tiles that two inputs hold with different bytes.
 
     options:
     \(CommandLineArguments.helpLines(options))
@@ -78,23 +86,26 @@ public enum TilesCommand {
         }
         let resume = a.flag("resume")
 
-        var tiles = pyramid.shard(shard.index, of: shard.count)
-        if archiveKind == nil {
-            if resume {   // a directory: tiles whose file is there are done (files are written atomically)
-                tiles = tiles.filter { !FileManager.default.fileExists(atPath: $0.path(in: output, ratio: ratio, fileExtension: formatKind.fileExtension)) }
-            }
-            // Create DIR/z/x for this shard's tiles up front (the encoder threads only write files).
-            var columns: Set<String> = []
-            for t in tiles { columns.insert("\(output)/\(t.z)/\(t.x)") }
-            for c in columns.sorted() {
-                do { try FileManager.default.createDirectory(atPath: c, withIntermediateDirectories: true) } catch {
-                    throw IOFailure(path: c, message: "cannot create the tile directory: \(error.localizedDescription)")
-                }
-            }
+        let maxTiles = try a.int("max-tiles") ?? Pyramid.defaultTileLimit
+        guard maxTiles >= 1 else { throw UsageError("--max-tiles expects at least 1, got \(maxTiles)") }
+        let shardTiles = pyramid.shard(shard.index, of: shard.count)
+        guard shardTiles.count <= maxTiles else {
+            throw UsageError("--zoom \(zoomText)\(a.string("bbox").map { " --bbox \($0)" } ?? "") covers \(grouped(shardTiles.count)) tiles"
+                             + (shard.count > 1 ? " in shard \(shard.index)/\(shard.count)" : "")
+                             + ", more than the limit of \(grouped(maxTiles)); pass --max-tiles \(shardTiles.count) to render them all, or narrow --zoom or --bbox")
+        }
+        try TileOutput.check(output, archive: archiveKind.map { $0 == .pmtiles ? "PMTiles" : "MBTiles" }, overwrite: a.flag("overwrite") || resume)
+        if !a.flag("quiet") {
+            io.writeStderr("glmap: \(grouped(shardTiles.count)) tile\(shardTiles.count == 1 ? "" : "s") (zoom \(zoomText)\(shard.count > 1 ? ", shard \(shard.index)/\(shard.count)" : "")) → \(output)\n")
+        }
+        // The tiles to draw: the shard, streamed; when resuming, those not written yet (a list).
+        var remaining: [TileAddress]?
+        if archiveKind == nil && resume {   // a directory: tiles whose file is there are done (files are written atomically)
+            remaining = shardTiles.filter { !FileManager.default.fileExists(atPath: $0.path(in: output, ratio: ratio, fileExtension: formatKind.fileExtension)) }
         }
 
         let scene = try Scene(styleFile: stylePath, strict: a.flag("strict"))
-        for w in scene.warnings { io.writeStderr("glmap: warning: \(w)\n") }
+        for w in scene.warningMessages { io.writeStderr("glmap: warning: \(w)\n") }
         let format = try ImageFormat.make(formatKind, quality: quality, lossless: lossless, pngCompression: compression,
                                           matte: scene.matte(zoom: Double(pyramid.zooms.lowerBound)))
         var writer: TileArchiveWriter?
@@ -106,8 +117,8 @@ public enum TilesCommand {
             let job = "style \(String(TileSpool.fnv1a(styleBytes), radix: 16)) zoom \(zoomText) bbox \(bbox.west),\(bbox.south),\(bbox.east),\(bbox.north) tile-size \(tileSize) ratio \(ratio) format \(format) shard \(shard.index)/\(shard.count)"
             let w = try TileArchiveWriter(path: output, kind: archiveKind, metadata: metadata, job: job, resume: resume)
             if !w.done.isEmpty {
-                tiles = tiles.filter { !w.done.contains($0) }
-                io.writeStderr("glmap: resuming: \(w.done.count) tiles already written, \(tiles.count) to go\n")
+                remaining = shardTiles.filter { !w.done.contains($0) }
+                io.writeStderr("glmap: resuming: \(w.done.count) tiles already written, \(remaining!.count) to go\n")
             }
             writer = w
         }
@@ -115,18 +126,20 @@ public enum TilesCommand {
         if let reason = batch.fallbackReason {
             io.writeStderr("glmap: no usable EGL/GLES (\(reason)); rendering on the CPU\n")
         }
-        let progress = BatchProgress(total: tiles.count, mode: BatchProgress.mode(quiet: a.flag("quiet")), noun: "tiles", write: io.writeStderr)
+        let tileCount = remaining?.count ?? shardTiles.count
+        let tileAt: @Sendable (Int) -> TileAddress = { [remaining] i in remaining?[i] ?? shardTiles[i] }
+        let progress = BatchProgress(total: tileCount, mode: BatchProgress.mode(quiet: a.flag("quiet")), noun: "tiles", write: io.writeStderr)
         let pool = EncoderPool(workers: jobs, format: format)
-        let finalTiles = tiles
         do {
-            let summary = try batch.run(count: finalTiles.count, options: { finalTiles[$0].renderOptions(tileSize: tileSize, ratio: ratio) }, deliver: { i in
-                let tile = finalTiles[i]
+            let summary = try batch.run(count: tileCount, options: { tileAt($0).renderOptions(tileSize: tileSize, ratio: ratio) }, deliver: { i in
+                let tile = tileAt(i)
                 if let writer { return { try writer.add(tile, data: $0) } }
                 let path = tile.path(in: output, ratio: ratio, fileExtension: formatKind.fileExtension)
-                return { try AtomicFileWriter.write($0, to: path) }
+                // DIR/z/x is made when its first tile is written, so nothing is allocated per tile up front.
+                return { try TileOutput.makeColumn(output, tile); try AtomicFileWriter.write($0, to: path) }
             }, pool: pool, progress: progress, noun: "tiles")
             // A tile that failed twice on the GPU exits 1 (an archive missing it is not written).
-            try summary.finish(noun: "tiles", describe: { "tile \(finalTiles[$0].z)/\(finalTiles[$0].x)/\(finalTiles[$0].y)" }, write: io.writeStderr)
+            try summary.finish(noun: "tiles", describe: { let t = tileAt($0); return "tile \(t.z)/\(t.x)/\(t.y)" }, write: io.writeStderr)
             try writer?.finish()
         } catch {
             if let writer {
@@ -136,6 +149,17 @@ public enum TilesCommand {
             throw error
         }
         return 0
+    }
+
+    /// 1234567 → "1,234,567".
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return out
     }
 
     /// `glmap tiles merge OUT IN…`.

@@ -18,7 +18,10 @@ public enum DeflatePNGWriter {
     /// Encodes straight-alpha RGBA8 with libdeflate at `level` (1…12) and the given row filters.
     /// With `unpremultiply`, `image` holds premultiplied alpha and each row is converted to straight
     /// alpha (truncating, as `RGBAImage.unpremultiplied`) on its way into the PNG rows.
-    public static func encode(_ image: RGBAImage, level: Int32, filter: Filter, unpremultiply: Bool = false) throws -> [UInt8] {
+    /// With `threads` > 1 the image data is compressed in that many independent pieces at once
+    /// (`ChunkedDeflate`, as pigz does) when it is large enough; the result is one valid stream.
+    public static func encode(_ image: RGBAImage, level: Int32, filter: Filter, unpremultiply: Bool = false,
+                              threads: Int = 1) throws -> [UInt8] {
         let width = image.width, height = image.height
         let stride = width * 4
         let rowLength = stride + 1
@@ -71,6 +74,14 @@ public enum DeflatePNGWriter {
         var tail: [UInt8] = []
         chunk(&tail, "IEND", [][...])
 
+        if threads > 1, let z = filtered.withUnsafeBufferPointer({
+            ChunkedDeflate.zlib($0.baseAddress!, count: $0.count, level: level, pieces: threads)
+        }) {
+            var png = head
+            png.reserveCapacity(head.count + z.count + 12 + tail.count)
+            chunk(&png, "IDAT", z[...])
+            return png + tail
+        }
         // The IDAT chunk is compressed in place: length, type, data, CRC over type + data.
         var failed = false
         let png = [UInt8](unsafeUninitializedCapacity: head.count + 12 + bound + tail.count) { out, initialized in

@@ -81,7 +81,8 @@ struct FillPainter {
                     if f.w >= minW { points.removeLast(2) }          // the first point repeated
                 }
                 let end = points.count
-                guard end - start >= 6 else { points.removeSubrange(start..<end); continue }
+                // Two points still draw their outline (there and back), as the GPU's ring edges do.
+                guard end - start >= 4 else { points.removeSubrange(start..<end); continue }
                 // Signed area (shoelace); with this rasteriser a negative area counts +1 inside.
                 var area = 0.0
                 var j = end - 2

@@ -94,8 +94,11 @@ public struct ProjectedFeature: Sendable {
     }
 
     static func append(_ g: Geometry, feature f: Feature, index: Int, into out: inout [ProjectedFeature]) {
+        // Rendered features come from tiles, whose geometry type is a number (1 point, 2 line,
+        // 3 polygon), so `["geometry-type"]` reads the singular name for Multi* geometries too
+        // (maplibre-style-spec's EvaluationContext.geometryType on a tile feature).
         func ctx(_ g: Geometry) -> FeatureContext {
-            FeatureContext(id: f.id, properties: f.properties, geometryType: g.typeName, geometry: g)
+            FeatureContext(id: f.id, properties: f.properties, geometryType: tileTypeName(g), geometry: g)
         }
         func flat(_ ps: [Position]) -> [Double] {
             var a: [Double] = []
@@ -143,6 +146,16 @@ public struct ProjectedFeature: Sendable {
             out.append(ProjectedFeature(index: index, context: ctx(g), type: .polygon, polygons: ps))
         case .geometryCollection(let gs):
             for m in gs { append(m, feature: f, index: index, into: &out) }
+        }
+    }
+
+    /// The type name a tile feature made from `g` reports: Point, LineString or Polygon.
+    static func tileTypeName(_ g: Geometry) -> String {
+        switch g {
+        case .point, .multiPoint: return "Point"
+        case .lineString, .multiLineString: return "LineString"
+        case .polygon, .multiPolygon: return "Polygon"
+        case .geometryCollection: return g.typeName
         }
     }
 

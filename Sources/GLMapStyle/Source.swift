@@ -6,6 +6,9 @@ public enum GeoJSONData: Equatable, Sendable {
     case inline(JSONValue)
     /// A reference: a path relative to the style file, `file://…`, or `local://…` (render-test form).
     case reference(String)
+    /// A `data` value that cannot be GeoJSON (e.g. a number): the source loads as empty with a
+    /// warning, like any source whose data cannot be used. The message says what was found.
+    case unusable(String)
 }
 
 /// A style source. glmap draws `geojson` sources.

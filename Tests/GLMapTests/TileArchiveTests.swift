@@ -178,8 +178,8 @@ final class TileArchiveTests: XCTestCase {
 
     func testBBoxAcrossTheAntimeridian() throws {
         let p = try Pyramid(zooms: 2...3, bbox: Pyramid.BBox.parse("170,-10,-170,10"))
-        XCTAssertEqual(p.columns(z: 2), [3, 0])
-        XCTAssertEqual(p.columns(z: 3), [7, 0])
+        XCTAssertEqual(Array(p.columns(z: 2)), [3, 0])
+        XCTAssertEqual(Array(p.columns(z: 3)), [7, 0])
         XCTAssertEqual(p.count, 2 * 2 + 2 * 2)
         let out = path("am")
         tiles(style(), "2", out, ["--bbox", "170,-10,-170,10"])

@@ -30,6 +30,7 @@ extension BatchRenderer {
         gl = nil
         gl = try GLRenderer()
         gl?.maxTileSize = tileSize
+        replacements += 1
     }
 
     /// The GPU pipeline of `run`: draw frame n+1 while frame n is read back, with recovery.

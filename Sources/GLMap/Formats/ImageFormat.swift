@@ -85,10 +85,11 @@ public enum ImageFormat: Equatable, Sendable {
         }
     }
 
-    /// Encodes a premultiplied frame in this format.
-    public func encode(premultiplied image: RGBAImage) throws -> [UInt8] {
+    /// Encodes a premultiplied frame in this format; PNG compresses on `threads` threads (one frame
+    /// of a batch: 1, the batch's encoder pool spreads frames; a single image: every core).
+    public func encode(premultiplied image: RGBAImage, threads: Int = 1) throws -> [UInt8] {
         switch self {
-        case .png(let c): return try PNGEncoder.encode(premultiplied: image, compression: c)
+        case .png(let c): return try PNGEncoder.encode(premultiplied: image, compression: c, threads: threads)
         case .jpeg(let q, let matte): return try JPEGEncoder.encode(premultiplied: image, quality: q, matte: matte)
         case .webp(let q, let lossless): return try WebPEncoder.encode(premultiplied: image, quality: q, lossless: lossless)
         }
