@@ -38,6 +38,10 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebp",
+                       providers: [.apt(["libwebp-dev"])]),
 
         // Pipeline stages.
         .target(name: "GLMapCore"),
@@ -54,7 +58,8 @@ let package = Package(
         .target(name: "GLMapPNG", dependencies: ["GLMapCore", "CPNG", "CDeflate"]),
         .target(name: "GLMap",
                 dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation",
-                               "GLMapGLES", "GLMapReference", "GLMapPNG", "CSQLite"]),
+                               "GLMapGLES", "GLMapReference", "GLMapPNG", "CSQLite",
+                               "CTurboJPEG", "CWebP"]),
         // Golden-image testing: render-test cases, the pixelmatch rule, runner, JUnit and HTML reports.
         .target(name: "GLMapTesting", dependencies: ["GLMap", "GLMapCore", "GLMapPNG"]),
         // `glmap serve`: HTTP on libmicrohttpd, a pool of renderers, the encoded tile cache.
@@ -82,7 +87,10 @@ let package = Package(
                     exclude: ["RenderConformance-known-failures.txt", "BackendAgreement-known-differences.txt",
                               "MapLibreNativeCases", "Differential-known-failures.txt"]),
         .testTarget(name: "GLMapServerTests", dependencies: ["GLMapServer", "GLMap", "GLMapCLI", "GLMapPNG", "GLMapGLES"]),
+        .testTarget(name: "GLMapTestingTests", dependencies: ["GLMapTesting", "GLMapCore", "GLMapPNG"]),
         .testTarget(name: "glmapCLITests", dependencies: ["GLMapCLI", "GLMap", "GLMapTesting"]),
+        // The Swift API as a library user sees it: these tests import GLMap and nothing else.
+        .testTarget(name: "GLMapAPITests", dependencies: ["GLMap"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -21,9 +21,13 @@ Left out, because the 2024 MapLibre Native in pymgl 0.5 lacks them (see
 with line-dasharray, hcl/lab colour spaces, interpolation to or from translucent colours.
 
 metadata.differential.tags names what a case exercises; the harness classifies failures by them.
-`circle-tile-edge` marks a translucent or overlapping circle within MapLibre's tile buffer of a tile
-edge: MapLibre Native (still mode) keeps buffered points in both tiles and draws them twice, GL JS
-draws each once, and glmap follows GL JS, so such cases are reported apart.
+Two tags mark places where MapLibre Native and GL JS differ and glmap follows GL JS, so such cases
+are reported apart (NATIVE_QUIRKS):
+- `circle-tile-edge`: a translucent or overlapping circle within MapLibre's tile buffer of a tile
+  edge: MapLibre Native (still mode) keeps buffered points in both tiles and draws them twice,
+  GL JS draws each once.
+- `native-multipoint-joined`: a MultiPoint under a fill or line layer: MapLibre Native joins the
+  points into one line (and ring), GL JS keeps them apart and draws nothing.
 """
 from __future__ import annotations
 
@@ -38,6 +42,7 @@ import sys
 GEOMETRY_TYPES = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon",
                   "GeometryCollection"]
 LAYER_TYPES = ["background", "fill", "line", "circle"]
+NATIVE_QUIRKS = ["circle-tile-edge", "native-multipoint-joined"]
 CATEGORIES = ["x", "y", "z"]
 NAMED_COLORS = ["red", "blue", "green", "orange", "purple", "teal", "navy", "gold", "black", "white",
                 "tomato", "steelblue", "darkgreen", "hotpink"]
@@ -193,28 +198,34 @@ class Gen:
         return pts
 
     def ring(self, cx, cy, rmin, rmax, n, reverse=False):
+        """A star-shaped (so simple) ring around (cx, cy); also returns the radius of a disc
+        around the centre that the ring surely contains (0 when an angular gap reaches 180°)."""
         angs = sorted(self.r.uniform(0, 2 * math.pi) for _ in range(n))
-        pts = [(cx + math.cos(a) * self.r.uniform(rmin, rmax), cy + math.sin(a) * self.r.uniform(rmin, rmax))
-               for a in angs]
+        radii = [self.r.uniform(rmin, rmax) for _ in angs]
+        pts = [(cx + math.cos(a) * d, cy + math.sin(a) * d) for a, d in zip(angs, radii)]
+        gaps = [(angs[(i + 1) % n] - angs[i]) % (2 * math.pi) for i in range(n)]
+        inner = rmin * math.cos(max(gaps) / 2) if max(gaps) < math.pi else 0.0
         if reverse:
             pts.reverse()
-        return pts + [pts[0]]
+        return pts + [pts[0]], inner
 
     def polygon(self):
         cx, cy = self.rand_xy(0.6)
         rmax = self.extent * self.r.uniform(0.08, 0.6)
         rmin = rmax * self.r.uniform(0.5, 0.9)
-        rings = [self.ring(cx, cy, rmin, rmax, self.r.randrange(3, 14))]
-        if self.chance(0.4):
+        outer, inner = self.ring(cx, cy, rmin, rmax, self.r.randrange(3, 14))
+        rings = [outer]
+        # Holes stay strictly inside the outer ring and apart from each other (valid polygons:
+        # earcut's output on invalid ones is not what this harness compares).
+        if inner > 0 and self.chance(0.4):
             self.tags.add("holes")
-            for _ in range(self.r.randrange(1, 3)):
-                hr = rmin * self.r.uniform(0.15, 0.45)
-                ang = self.r.uniform(0, 2 * math.pi)
-                off = (rmin - hr) * self.r.uniform(0, 0.6)
+            n_holes = self.r.randrange(1, 3)
+            for k in range(n_holes):
+                hr = inner * self.r.uniform(0.15, 0.4)
+                ang = (k * math.pi) + self.r.uniform(-0.3, 0.3)
+                off = self.r.uniform(hr * 1.1, inner * 0.9 - hr) if n_holes > 1 else self.r.uniform(0, inner * 0.9 - hr)
                 rings.append(self.ring(cx + math.cos(ang) * off, cy + math.sin(ang) * off, hr * 0.6, hr,
-                                       self.r.randrange(3, 8), reverse=True))
-                if self.chance(0.5):
-                    break
+                                       self.r.randrange(3, 8), reverse=True)[0])
         return rings
 
     def geometry(self, gtype, circle_safe=None):
@@ -235,7 +246,9 @@ class Gen:
             return {"type": "MultiPolygon",
                     "coordinates": [[[P(p) for p in ring] for ring in self.polygon()]
                                     for _ in range(self.r.randrange(2, 4))]}
-        kids = [self.pick(GEOMETRY_TYPES[:6]) for _ in range(self.r.randrange(1, 4))]
+        kids = [self.pick(GEOMETRY_TYPES[:6] if self.chance(0.2) else ["Point", "LineString", "MultiLineString",
+                                                                        "Polygon", "MultiPolygon"])
+                for _ in range(self.r.randrange(1, 4))]
         return {"type": "GeometryCollection", "geometries": [self.geometry(k, circle_safe) for k in kids]}
 
     def properties(self):
@@ -422,7 +435,7 @@ class Gen:
             if self.chance(0.5):
                 layer["minzoom"] = round(max(0, z + self.r.uniform(-2, 1)), 1)
             else:
-                layer["maxzoom"] = round(min(24, z + self.r.uniform(-1, 2)), 1)
+                layer["maxzoom"] = round(min(24, max(0.5, z + self.r.uniform(-1, 2))), 1)
             self.tags.add("layer-zoom-range")
 
     def visibility(self, layout):
@@ -538,6 +551,14 @@ class Gen:
                 return (x, y)
         return None
 
+    def circles_may_overlap(self, coords, margin):
+        pts = [project(lon, lat, self.world) for lon, lat in coords]
+        for i in range(len(pts)):
+            for j in range(i + 1, len(pts)):
+                if abs(pts[i][0] - pts[j][0]) < 2 * margin and abs(pts[i][1] - pts[j][1]) < 2 * margin:
+                    return True
+        return False
+
     def near_tile_edge(self, feature_coords, maxzoom, margin):
         tile, buf = self.tile_grid(maxzoom)
         need = buf + margin
@@ -627,7 +648,7 @@ def make_case(seed: int, index: int, max_size: int) -> tuple[str, dict]:
             g.tags.add("layer:background")
             continue
         g.tags.add("layer:" + t)
-        own = g.chance(0.75 if t == "circle" else 0.45)
+        own = g.chance(0.85 if t == "circle" else 0.45)
         body = {"fill": g.fill_layer, "circle": g.circle_layer}.get(t)
         body = body(i) if body else g.line_layer(i, gradient_ok=True)
         layer = {"id": f"l{i}-{t}", "type": t}
@@ -635,7 +656,7 @@ def make_case(seed: int, index: int, max_size: int) -> tuple[str, dict]:
             sid = f"s{i}"
             preferred = {"fill": ["Polygon", "MultiPolygon"], "line": ["LineString", "MultiLineString"],
                          "circle": ["Point", "MultiPoint"]}[t]
-            own_types = preferred if g.chance(0.6) else g.r.sample(GEOMETRY_TYPES, g.r.randrange(1, 4))
+            own_types = preferred if g.chance(0.8 if t == "circle" else 0.6) else g.r.sample(GEOMETRY_TYPES, g.r.randrange(1, 4))
             src = {"type": "geojson", "data": None, "_types": own_types}
             if maxzoom != 18:
                 src["maxzoom"] = maxzoom
@@ -657,8 +678,12 @@ def make_case(seed: int, index: int, max_size: int) -> tuple[str, dict]:
     # Features: circle-only sources keep their points away from tile edges most of the time.
     circle_sources = {l["source"] for l in circle_layers}
     other_sources = {l["source"] for l in layers if l["type"] in ("fill", "line")}
+    line_fill_sources = {l["source"] for l in layers if l["type"] in ("fill", "line")}
     for sid, src in sources.items():
         types_here = src.pop("_types")
+        # MultiPoints under fill/line layers are a Native quirk (see NATIVE_QUIRKS): keep a few.
+        if sid in line_fill_sources and "MultiPoint" in types_here and g.chance(0.8):
+            types_here = [t for t in types_here if t != "MultiPoint"] or ["Point"]
         safe = None
         if sid in circle_sources and sid not in other_sources and g.chance(0.85):
             margin = max(circle_margin(l["paint"]) for l in circle_layers if l["source"] == sid)
@@ -673,10 +698,21 @@ def make_case(seed: int, index: int, max_size: int) -> tuple[str, dict]:
             continue
         p = l["paint"]
         coords = [c for f in src["data"]["features"] for c in coords_of(f["geometry"])]
-        if not coords or not (circle_translucent(p) or len(coords) > 1):
+        if not coords or not (circle_translucent(p) or g.circles_may_overlap(coords, circle_margin(p))):
             continue
         if cam["pitch"] > 0 or g.near_tile_edge(coords, src.get("maxzoom", 18), circle_margin(p)):
             g.tags.add("circle-tile-edge")
+    # MultiPoint under a fill or line layer: MapLibre Native turns a MultiPoint into one
+    # coordinate list, so its line and fill buckets join the points into a line or a ring; GL JS
+    # keeps each point apart (geojson_wrapper.ts loadGeometry) and draws nothing. glmap follows
+    # GL JS, so such cases are reported apart.
+    for l in layers:
+        if l["type"] in ("fill", "line") and l.get("layout", {}).get("visibility") != "none":
+            for f in sources[l["source"]]["data"]["features"]:
+                geo = f["geometry"]
+                kinds = [geo["type"]] + [k["type"] for k in geo.get("geometries", [])]
+                if "MultiPoint" in kinds:
+                    g.tags.add("native-multipoint-joined")
     for l in layers:
         if not l.get("layout"):
             l.pop("layout", None)

@@ -190,7 +190,7 @@ def candidates(style):
                 s = copy.deepcopy(style)
                 del s["layers"][li][section][name]
                 yield f"drop {name} of {l['id']}", s
-                if isinstance(v, (list, dict)) and not (name.endswith("translate") and isinstance(v, list) and
+                if name != "line-gradient" and isinstance(v, (list, dict)) and not (name.endswith("translate") and isinstance(v, list) and
                                                         all(isinstance(x, (int, float)) for x in v)):
                     for c in constants_of(v):
                         s = copy.deepcopy(style)

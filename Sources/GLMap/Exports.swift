@@ -9,6 +9,7 @@
 @_exported import struct GLMapCore.IOFailure
 @_exported import struct GLMapCore.InputLimits
 @_exported import struct GLMapCore.Camera
+@_exported import struct GLMapCore.EdgeInsets
 @_exported import struct GLMapStyle.StyleError
 @_exported import struct GLMapStyle.StyleIssue
 @_exported import enum GLMapStyle.LayerType

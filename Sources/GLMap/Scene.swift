@@ -2,7 +2,9 @@
 // A style with its sources loaded, decoded and projected once (Web Mercator unit world). Frames
 // of the same scene (other cameras, sizes, ratios) reuse it: no re-parsing or re-projection.
 // Sources that cannot be loaded are empty and listed in `warnings` (MapLibre draws nothing for
-// them); with `strict`, loading throws the first such problem instead. Lines and rings are ranked
+// them); with `strict`, loading throws the first such problem instead. What the style has that glmap
+// does not draw (`StyleDocument.skipped`) is left out and reported in `warningMessages`; with
+// `strict` it is a `StyleError` instead. Lines and rings are ranked
 // for simplification once here and simplified per tile zoom when evaluated (Simplification.swift).
 // Limits: inputs are read under `InputLimits` (default `.default`). A style past a limit is a
 // `StyleError` (exit 2); a source past one is a `SourceWarning` like any unloadable source.
@@ -25,6 +27,8 @@ public final class Scene {
     /// `GeoJSONSource` data) by source id, used instead of the source's own `data`.
     public init(style: StyleDocument, preloaded: [String: GLMapGeoJSON.FeatureCollection] = [:], strict: Bool = false,
                 limits: InputLimits = .default) throws {
+        // What glmap would skip (symbol layers, vector sources, patterns…) is an error under strict.
+        if strict && !style.skipped.isEmpty { throw SkippedFeature.strictError(style.skipped, file: style.file) }
         self.style = style
         let loader = SourceLoader(styleFile: style.file, limits: limits)
         var features: [String: [ProjectedFeature]] = [:]
@@ -52,8 +56,19 @@ public final class Scene {
         self.warnings = warnings
     }
 
+    /// Every warning to show, one line each: what of the style glmap skips (one line per reason,
+    /// naming the layers or sources), then each source whose data could not be used.
+    public var warningMessages: [String] {
+        SkippedFeature.summaries(style.skipped) + warnings.map(\.description)
+    }
+
     /// Loads a style file (or "-" for standard input) and its sources.
     public convenience init(styleFile path: String, strict: Bool = false, limits: InputLimits = .default) throws {
+        try self.init(style: Scene.loadStyle(file: path, limits: limits), strict: strict, limits: limits)
+    }
+
+    /// Reads and parses a style file (or "-" for standard input) without loading its sources.
+    public static func loadStyle(file path: String, limits: InputLimits = .default) throws -> StyleDocument {
         let bytes: [UInt8]
         if path == "-" {
             bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
@@ -68,8 +83,7 @@ public final class Scene {
             }
             bytes = [UInt8](d)
         }
-        try self.init(style: Scene.parseStyle(bytes, file: path == "-" ? nil : path, limits: limits),
-                      strict: strict, limits: limits)
+        return try Scene.parseStyle(bytes, file: path == "-" ? nil : path, limits: limits)
     }
 
     /// Parses and validates style JSON bytes under `limits` (size, string length, nesting); the

@@ -70,14 +70,19 @@ public enum TestCommand {
             throw InputFailure("no render-test case (a folder with style.json) under \(dirs.joined(separator: ", "))"
                                + (filter.map { " matching --filter \"\($0)\"" } ?? ""))
         }
-        let runner = RenderTestRunner(backend: backend, jobs: jobs, update: update, artifactsDirectory: report)
+        // Settle the backend once (auto: GPU, else CPU, said once), so every worker draws with the same one.
+        let probe = MapRenderer(backend: backend)
+        try probe.prepare()
+        if let reason = probe.fallbackReason { io.writeStderr("glmap: no usable EGL/GLES (\(reason)); rendering on the CPU\n") }
+        let runner = RenderTestRunner(backend: probe.activeBackend ?? backend, jobs: jobs, update: update, artifactsDirectory: report)
         let showProgress = !a.flag("quiet") && isatty(STDERR_FILENO) != 0
+        let columns = terminalColumns()
         let failedSoFar = Counter()
         let stderr = StderrSink(io.writeStderr)
         let results = runner.run(cases) { done, total, result in
             guard showProgress else { return }
             if !result.isPass && known.reasons[result.testCase.name] == nil { failedSoFar.increment() }
-            let line = ProgressBar.line(done: done, total: total, current: result.testCase.name, failed: failedSoFar.value)
+            let line = ProgressBar.line(done: done, total: total, current: result.testCase.name, failed: failedSoFar.value, columns: columns)
             stderr.write("\r\u{1B}[2K" + line + (done == total ? "\r\u{1B}[2K" : ""))
         }
         let summary = RenderTestSummary(results: results, known: known, checksFloor: filter == nil)
@@ -99,6 +104,13 @@ public enum TestCommand {
         out += summary.closingLine + "\n"
         io.writeStdout(Array(out.utf8))
         return summary.succeeded ? 0 : 1
+    }
+
+    /// The terminal's width (80 when it cannot be read).
+    static func terminalColumns() -> Int {
+        var size = winsize()
+        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
     }
 
     /// Fails early (exit 1, like an unwritable output) when a file's folder does not exist.

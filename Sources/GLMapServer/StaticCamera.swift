@@ -1,10 +1,10 @@
 // Static image cameras — contract
 // Input: a static route's view (center form, a lon/lat box, or `auto`), the image size in CSS px
 // and, for `auto`, the scene. Output: `RenderOptions` for that image. A box is fitted with
-// `fit(...)` (the box's Mercator extent inside the image less `padding` of each side, zoom
-// clamped to 0…22, centered on the box's Mercator middle); `auto` fits the bounding box of every
-// feature of every source the style's layers use, or shows the whole world when there is none.
-// `fit` is the one place the fitting rule lives, so it can be swapped for the library's own.
+// `fit(...)`, which is GLMapCore's `Camera.fitting` (MapLibre Native's cameraForLatLngBounds: the
+// box inside the image less `padding` of each side, zoom clamped to 0…22); `auto` fits the
+// bounding box of every feature of every source the style's layers use, or shows the whole world
+// when there is none.
 import Foundation
 import GLMap
 import GLMapCore
@@ -14,14 +14,19 @@ public enum StaticCamera {
     /// Fraction of each side left empty around a fitted box (tileserver-gl's default padding).
     public static let padding = 0.1
 
-    /// The camera (lon, lat, zoom) showing the unit-world box x0…x1, y0…y1 (y down) in width × height CSS px.
+    /// The camera (lon, lat, zoom) showing the unit-world box x0…x1, y0…y1 (y down) in width × height
+    /// CSS px with `padding` of each side left empty: MapLibre Native's cameraForLatLngBounds
+    /// (`Camera.fitting`, GLMapCore/CameraFit.swift), zoom clamped to 0…22.
     public static func fit(x0: Double, y0: Double, x1: Double, y1: Double, width: Int, height: Int,
                            padding: Double = StaticCamera.padding) -> (lon: Double, lat: Double, zoom: Double) {
-        let w = Double(width) * (1 - 2 * padding), h = Double(height) * (1 - 2 * padding)
-        let dx = max(x1 - x0, 1e-12), dy = max(y1 - y0, 1e-12)
-        let zoom = min(max(log2(min(w / (dx * WebMercator.tileSize), h / (dy * WebMercator.tileSize))), 0), 22)
-        let c = WebMercator.unproject(x: (x0 + x1) / 2, y: (y0 + y1) / 2)
-        return (c.lon, c.lat, zoom)
+        let nw = WebMercator.unproject(x: x0, y: y0), se = WebMercator.unproject(x: x1, y: y1)
+        let bounds = LngLatBounds(west: nw.lon, south: se.lat, east: se.lon, north: nw.lat)
+        let w = Double(width), h = Double(height)
+        let insets = GLMapCore.EdgeInsets(top: h * padding, left: w * padding, bottom: h * padding, right: w * padding)
+        // The router only lets through sizes ≥ 1 px and padding < 50 %, so fitting cannot fail;
+        // the world is the answer if it ever did.
+        guard let c = try? Camera.fitting(bounds, width: w, height: h, padding: insets, zoomRange: 0...22) else { return (0, 0, 0) }
+        return (c.longitude, c.latitude, c.zoom)
     }
 
     /// The unit-world bounding box of the scene's features (nil when it has none).

@@ -25,8 +25,8 @@ public struct KnownFailures: Sendable, Equatable {
         reasons = [:]
         floor = 0
         var floorSeen = false
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+        // "\r\n" is one Character in Swift, and a newline like "\n".
+        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let where_ = "\(file):\(index + 1)"
             if line.trimmingCharacters(in: .whitespaces).isEmpty || line.hasPrefix("#") { continue }
             let parts = line.split(separator: "\t", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }

@@ -11,6 +11,8 @@ AllocatorTuning.keepFrameBuffersInHeap()
 // SIGINT/SIGTERM: delete the output being written (finished ones stay) and exit 130/143.
 // `glmap serve` handles them itself (it drains the requests in flight, then exits 0).
 if CommandLine.arguments.dropFirst().first != "serve" { InFlightFiles.installSignalCleanup() }
-let code = GLMapCommand.run(Array(CommandLine.arguments.dropFirst()))
+// A closed stdin/stdout/stderr is reopened on /dev/null (and remembered); SIGPIPE becomes EPIPE.
+let closedStreams = StandardStreams.prepareForCommandLine()
+let code = GLMapCommand.run(Array(CommandLine.arguments.dropFirst()), io: .process(closed: closedStreams))
 InFlightFiles.exitIfInterrupted()
 exit(code)

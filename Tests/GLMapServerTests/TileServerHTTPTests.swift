@@ -220,6 +220,12 @@ final class TileServerHTTPTests: XCTestCase {
             XCTAssertFalse(body.contains("root:"), path)
         }
         XCTAssertEqual(try curl(s.base + "/health", ["-X", "POST"]).status, 405)
+        let head = try curl(s.base + "/styles/dc/10/292/391.png", ["-I"])
+        XCTAssertEqual(head.status, 200)
+        XCTAssertEqual(head.headers["content-type"], "image/png")
+        // curl -I writes the headers where the body would go: no PNG bytes came, but their length did.
+        XCTAssertFalse(head.body.starts(with: [0x89, 0x50, 0x4e, 0x47]))
+        XCTAssertEqual(head.headers["content-length"], String(try curl(s.base + "/styles/dc/10/292/391.png").body.count))
         XCTAssertEqual(try curl(s.base + "/health").status, 200)
     }
 

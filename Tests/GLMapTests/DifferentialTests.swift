@@ -74,6 +74,8 @@ struct DifferentialTests {
         // A fresh list for Differential-known-failures.txt, next to the cache.
         let listing = failing.map { "\($0)\t\(known.cases[$0] ?? "unclassified")" }.joined(separator: "\n")
         try? Data((listing + "\n").utf8).write(to: root.appendingPathComponent("failing.txt"))
+        #expect(known.generator == fixture.generatorHash,
+                "Differential-known-failures.txt was measured with generator \(known.generator ?? "?"), the fixed set now comes from \(fixture.generatorHash ?? "?"): regenerate it (Benchmarks/README.md, Differential testing)")
         #expect(noImage == 0, "MapLibre Native drew no image for \(noImage) cases (see oracle-error.txt in \(root.path))")
         #expect(within >= known.floor,
                 "\(within) cases agree, fewer than the floor of \(known.floor) in Differential-known-failures.txt; failing now: \(root.appendingPathComponent("failing.txt").path)")
@@ -171,35 +173,33 @@ final class DifferentialFixture: @unchecked Sendable {
 
     func measure(_ dir: URL) -> Outcome {
         lock.lock(); defer { lock.unlock() }
-        do {
-            var c = RenderTestCase(name: dir.lastPathComponent, directory: dir.path)
-            c.allowed = DifferentialTests.allowed
-            // A GL context is current on one thread only, and Swift Testing moves tests between
-            // threads: one renderer per thread.
-            let key = "glmap.differential.renderer"
-            let renderer = Thread.current.threadDictionary[key] as? MapRenderer ?? MapRenderer(backend: .gpu)
-            Thread.current.threadDictionary[key] = renderer
-            let result = RenderTestRunner(backend: .gpu).run(c, renderer: renderer)
-            guard let difference = result.difference else {
-                return Outcome(fraction: nil, summary: "glmap error: \(result.message)")
-            }
-            return Outcome(fraction: difference, summary: String(format: "%.5f of the pixels differ", difference))
-        } catch {
-            return Outcome(fraction: nil, summary: "glmap error: \(error)")
+        var c = RenderTestCase(name: dir.lastPathComponent, directory: dir.path)
+        c.allowed = DifferentialTests.allowed
+        // A GL context is current on one thread only, and Swift Testing moves tests between
+        // threads: one renderer per thread.
+        let key = "glmap.differential.renderer"
+        let renderer = Thread.current.threadDictionary[key] as? MapRenderer ?? MapRenderer(backend: .gpu)
+        Thread.current.threadDictionary[key] = renderer
+        let result = RenderTestRunner(backend: .gpu).run(c, renderer: renderer)
+        guard let difference = result.difference else {
+            return Outcome(fraction: nil, summary: "glmap error: \(result.message)")
         }
+        return Outcome(fraction: difference, summary: String(format: "%.5f of the pixels differ", difference))
     }
 
     /// Known failures (case → class) and the pass-count floor.
-    static func knownFailures() throws -> (cases: [String: String], floor: Int) {
+    static func knownFailures() throws -> (cases: [String: String], floor: Int, generator: String?) {
         let text = try String(contentsOf: knownFailuresFile, encoding: .utf8)
         var cases: [String: String] = [:]
         var floor = 0
+        var generator: String?
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) where !line.hasPrefix("#") {
             let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
             if parts[0] == "floor" { floor = Int(parts.last ?? "") ?? 0; continue }
+            if parts[0] == "generator" { generator = parts.last; continue }
             cases[parts[0]] = parts.count > 1 ? parts[1] : "(no class given)"
         }
-        return (cases, floor)
+        return (cases, floor, generator)
     }
 
     static func run(_ exe: String, _ args: [String]) -> (status: Int32, output: String) {

@@ -40,6 +40,8 @@ public final class BatchRenderer {
     public let keysByIntegerZoom: Bool
     /// How many evaluation keys (evaluated layers + GPU buffers) are kept.
     public var cacheCapacity = 3
+    /// The format frame `i` is encoded in, when it differs from the pool's (nil: the pool's).
+    public var frameFormat: (@Sendable (Int) -> ImageFormat?)?
     /// How many times the scene was evaluated and tessellated (cache misses).
     public private(set) var evaluations = 0
     /// How many times an unusable GL renderer was replaced by a new one (new context).
@@ -164,7 +166,7 @@ public final class BatchRenderer {
             } else {
                 for i in 0..<count {
                     let o = try options(i)
-                    try pool.submit(try render(o), deliver: deliver(i))
+                    try pool.submit(try render(o), format: frameFormat?(i), deliver: deliver(i))
                     progress?.update(pool.completed)
                 }
             }

@@ -3,7 +3,9 @@ import GLMapGeoJSON
 
 /// A GeoJSON feature id: a string or a number.
 public enum FeatureIdentifier: Equatable, Hashable, Sendable, Codable {
+    /// A string id.
     case string(String)
+    /// A numeric id.
     case number(Double)
 
     /// Decodes a string or a number.
@@ -35,6 +37,7 @@ public struct Feature: Equatable, Sendable {
     public var identifier: FeatureIdentifier?
     /// The feature's `properties` (what `["get", name]` reads).
     public var properties: JSONObject?
+    /// Where the feature is (nil: unlocated).
     public var geometry: Geometry?
 
     /// A feature with `geometry`, no id and no properties.
@@ -42,6 +45,15 @@ public struct Feature: Equatable, Sendable {
 
     /// A feature from a geometry value such as `Point` or `Polygon`.
     public init(geometry: Point) { self.init(geometry: .point(geometry)) }
+
+    /// The feature as a GeoJSON object.
+    var json: JSONValue {
+        var o = JSONObject([("type", "Feature")])
+        if let identifier { o["id"] = identifier.json }
+        o["properties"] = .object(properties ?? JSONObject())
+        o["geometry"] = geometry?.json ?? .null
+        return .object(o)
+    }
 
     /// The feature in glmap's internal model.
     var model: GLMapGeoJSON.Feature {
@@ -76,10 +88,16 @@ extension Feature: Codable {
 
 /// A GeoJSON `FeatureCollection`.
 public struct FeatureCollection: Equatable, Sendable {
+    /// The features in draw order.
     public var features: [Feature]
 
     /// A collection of `features`.
     public init(features: [Feature]) { self.features = features }
+
+    /// The collection as a GeoJSON object.
+    var json: JSONValue {
+        .object(JSONObject([("type", "FeatureCollection"), ("features", .array(features.map(\.json)))]))
+    }
 
     /// The collection in glmap's internal model (no JSON in between).
     var model: GLMapGeoJSON.FeatureCollection {

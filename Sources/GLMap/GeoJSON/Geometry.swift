@@ -1,9 +1,11 @@
 // GeoJSON geometry types (RFC 7946) for the Swift API: Codable with JSONDecoder/JSONEncoder, and
 // converted straight to glmap's internal model (`GLMapGeoJSON.Geometry`) for rendering.
+import GLMapCore
 import GLMapGeoJSON
 
 /// A GeoJSON `Point`.
 public struct Point: Equatable, Sendable {
+    /// The positions (GeoJSON `coordinates`).
     public var coordinates: LocationCoordinate2D
     /// A point at `coordinates`.
     public init(_ coordinates: LocationCoordinate2D) { self.coordinates = coordinates }
@@ -11,6 +13,7 @@ public struct Point: Equatable, Sendable {
 
 /// A GeoJSON `MultiPoint`.
 public struct MultiPoint: Equatable, Sendable {
+    /// The positions (GeoJSON `coordinates`).
     public var coordinates: [LocationCoordinate2D]
     /// Points at `coordinates`.
     public init(_ coordinates: [LocationCoordinate2D]) { self.coordinates = coordinates }
@@ -18,6 +21,7 @@ public struct MultiPoint: Equatable, Sendable {
 
 /// A GeoJSON `LineString`.
 public struct LineString: Equatable, Sendable {
+    /// The positions (GeoJSON `coordinates`).
     public var coordinates: [LocationCoordinate2D]
     /// A line through `coordinates`.
     public init(_ coordinates: [LocationCoordinate2D]) { self.coordinates = coordinates }
@@ -25,6 +29,7 @@ public struct LineString: Equatable, Sendable {
 
 /// A GeoJSON `MultiLineString`.
 public struct MultiLineString: Equatable, Sendable {
+    /// The positions (GeoJSON `coordinates`).
     public var coordinates: [[LocationCoordinate2D]]
     /// Lines through each array of `coordinates`.
     public init(_ coordinates: [[LocationCoordinate2D]]) { self.coordinates = coordinates }
@@ -32,6 +37,7 @@ public struct MultiLineString: Equatable, Sendable {
 
 /// A GeoJSON `Polygon`: the outer ring first, then holes.
 public struct Polygon: Equatable, Sendable {
+    /// The positions (GeoJSON `coordinates`).
     public var coordinates: [[LocationCoordinate2D]]
     /// A polygon from its rings (outer ring first, then holes).
     public init(_ coordinates: [[LocationCoordinate2D]]) { self.coordinates = coordinates }
@@ -39,6 +45,7 @@ public struct Polygon: Equatable, Sendable {
 
 /// A GeoJSON `MultiPolygon`.
 public struct MultiPolygon: Equatable, Sendable {
+    /// The positions (GeoJSON `coordinates`).
     public var coordinates: [[[LocationCoordinate2D]]]
     /// Polygons from their rings.
     public init(_ coordinates: [[[LocationCoordinate2D]]]) { self.coordinates = coordinates }
@@ -46,6 +53,7 @@ public struct MultiPolygon: Equatable, Sendable {
 
 /// A GeoJSON `GeometryCollection`.
 public struct GeometryCollection: Equatable, Sendable {
+    /// The member geometries.
     public var geometries: [Geometry]
     /// A collection of `geometries`.
     public init(geometries: [Geometry]) { self.geometries = geometries }
@@ -60,6 +68,25 @@ public indirect enum Geometry: Equatable, Sendable {
     case multiLineString(MultiLineString)
     case multiPolygon(MultiPolygon)
     case geometryCollection(GeometryCollection)
+
+    /// The geometry as a GeoJSON object.
+    var json: JSONValue {
+        func p(_ c: LocationCoordinate2D) -> JSONValue { [.number(c.longitude), .number(c.latitude)] }
+        func object(_ type: String, _ coordinates: JSONValue) -> JSONValue {
+            .object(JSONObject([("type", .string(type)), ("coordinates", coordinates)]))
+        }
+        switch self {
+        case .point(let g): return object("Point", p(g.coordinates))
+        case .multiPoint(let g): return object("MultiPoint", .array(g.coordinates.map(p)))
+        case .lineString(let g): return object("LineString", .array(g.coordinates.map(p)))
+        case .multiLineString(let g): return object("MultiLineString", .array(g.coordinates.map { .array($0.map(p)) }))
+        case .polygon(let g): return object("Polygon", .array(g.coordinates.map { .array($0.map(p)) }))
+        case .multiPolygon(let g):
+            return object("MultiPolygon", .array(g.coordinates.map { .array($0.map { .array($0.map(p)) }) }))
+        case .geometryCollection(let g):
+            return .object(JSONObject([("type", "GeometryCollection"), ("geometries", .array(g.geometries.map(\.json)))]))
+        }
+    }
 
     /// The geometry in glmap's internal model (no JSON in between).
     var model: GLMapGeoJSON.Geometry {

@@ -1,11 +1,13 @@
-/// A latitude in degrees.
+/// An angle in degrees (a latitude or a longitude).
 public typealias LocationDegrees = Double
 /// A direction (bearing) in degrees clockwise from north.
 public typealias LocationDirection = Double
 
 /// A longitude/latitude pair in degrees (WGS 84); GeoJSON writes it as `[longitude, latitude]`.
 public struct LocationCoordinate2D: Equatable, Hashable, Sendable {
+    /// Degrees north (negative: south).
     public var latitude: LocationDegrees
+    /// Degrees east (negative: west).
     public var longitude: LocationDegrees
 
     /// A coordinate from latitude and longitude in degrees.

@@ -1,17 +1,6 @@
 import Foundation
 import GLMapCore
 
-/// Insets from the edges of the view in CSS pixels (UIKit's `UIEdgeInsets` shape).
-public struct EdgeInsets: Equatable, Sendable {
-    public var top: Double, left: Double, bottom: Double, right: Double
-    /// Insets from each edge.
-    public init(top: Double, left: Double, bottom: Double, right: Double) {
-        self.top = top; self.left = left; self.bottom = bottom; self.right = right
-    }
-    /// No insets.
-    public static let zero = EdgeInsets(top: 0, left: 0, bottom: 0, right: 0)
-}
-
 #if !canImport(UIKit)
 /// UIKit's name for edge insets, so code written for iOS compiles on Linux.
 public typealias UIEdgeInsets = EdgeInsets
@@ -64,10 +53,12 @@ extension CameraOptions {
     /// The camera that fits `coordinates` in a `width × height` view less `padding` at `bearing`
     /// (MapLibre's fitBounds: the bounds of the points in the rotated frame, zoom from the tighter
     /// axis, the centre shifted by half the padding difference). Pitch is passed through; the fit
-    /// is computed looking straight down. Nil for no coordinates or padding that leaves no room.
+    /// is computed looking straight down. Nil for no (or non-finite) coordinates or padding that
+    /// leaves no room.
     static func fitting(_ coordinates: [LocationCoordinate2D], width: Double, height: Double, padding: EdgeInsets,
                         bearing: Double, pitch: Double, maxZoom: Double = 24) -> CameraOptions? {
-        guard !coordinates.isEmpty else { return nil }
+        guard !coordinates.isEmpty, coordinates.allSatisfy({ $0.latitude.isFinite && $0.longitude.isFinite }),
+              width.isFinite, height.isFinite, bearing.isFinite else { return nil }
         let a = bearing * .pi / 180
         let points = coordinates.map { c -> (Double, Double) in
             let u = WebMercator.project(lon: c.longitude, lat: c.latitude)

@@ -47,6 +47,7 @@ public enum SnapshotError: Error, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The message: the style's JSON paths, or what was out of range or failed.
     public var description: String {
         switch self {
         case .invalidStyle(let e): return e.description

@@ -30,7 +30,11 @@ public final class Snapshotter {
     private var sources: [(id: String, source: StoredSource)] = []
     private var layers: [JSONObject] = []
     private var cameraOptions = CameraOptions()
-    private var document: StyleDocument
+    /// The validated style (nil until the first change: an empty style, camera at 0, 0, zoom 0).
+    private var document: StyleDocument?
+    private var styleCamera: Camera { document?.camera ?? Camera() }
+    /// The style file the style was loaded from: its sources' relative paths resolve against it.
+    private var styleFile: String?
     private var scene: Scene?
     /// The error of the last `styleJSON` assignment that failed; the next snapshot throws it.
     private var styleJSONError: StyleError?
@@ -42,7 +46,6 @@ public final class Snapshotter {
         self.options = options
         self.root = JSONObject([("version", 8)])
         self.renderer = MapRenderer(backend: backend)
-        self.document = try! StyleDocument.parse(json: ["version": 8, "sources": [:], "layers": []])
     }
 
     // MARK: Style JSON
@@ -64,9 +67,26 @@ public final class Snapshotter {
     }
 
     /// Replaces the whole style with style JSON text; throws the style's errors (nothing changes then).
+    /// Relative source paths resolve against the working directory.
     public func setStyleJSON(_ json: String) throws {
-        let doc = try Scene.parseStyle(Array(json.utf8), file: nil)
-        guard case .object(let o) = try JSONParser.parse(json) else { return }
+        try replaceStyle(Array(json.utf8), file: nil)
+    }
+
+    /// Replaces the whole style with a style file (as `glmap render --style` reads it): errors
+    /// name the file, and relative source paths resolve against its directory.
+    public func loadStyle(fromFile path: String) throws {
+        if let size = InputLimits.fileSize(atPath: path), size > InputLimits.default.maxStyleFileBytes {
+            throw Scene.styleTooLarge(size: size, file: path, limits: .default)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw IOFailure(path: path, message: "cannot be read (missing, a directory, or no permission)")
+        }
+        try replaceStyle([UInt8](data), file: path)
+    }
+
+    private func replaceStyle(_ bytes: [UInt8], file: String?) throws {
+        var doc = try Scene.parseStyle(bytes, file: file)
+        guard case .object(let o) = try JSONParser.parse(bytes) else { return }
         var newRoot = JSONObject()
         var newSources: [(id: String, source: StoredSource)] = []
         var newLayers: [JSONObject] = []
@@ -81,6 +101,8 @@ public final class Snapshotter {
             }
         }
         root = newRoot; sources = newSources; layers = newLayers
+        styleFile = file
+        doc.file = file
         document = doc
         scene = nil
         styleJSONError = nil
@@ -108,7 +130,8 @@ public final class Snapshotter {
         if let issue = Snapshotter.nonFiniteNumber(in: json, path: "") {
             throw StyleError(file: nil, issues: [issue])
         }
-        let doc = try StyleDocument.parse(json: json, file: nil)
+        var doc = try StyleDocument.parse(json: json, file: nil)
+        doc.file = styleFile   // relative source paths resolve against the loaded style file
         sources = newSources
         layers = newLayers
         document = doc
@@ -246,7 +269,7 @@ public final class Snapshotter {
 
     /// The camera now: set fields, and the style's own for the rest.
     public var cameraState: CameraOptions {
-        let d = document.camera
+        let d = styleCamera
         return CameraOptions(center: cameraOptions.center ?? LocationCoordinate2D(latitude: d.latitude, longitude: d.longitude),
                              padding: cameraOptions.padding ?? .zero, zoom: CGFloat(cameraOptions.zoom ?? d.zoom),
                              bearing: cameraOptions.bearing ?? d.bearing, pitch: CGFloat(cameraOptions.pitch ?? d.pitch))
@@ -287,7 +310,7 @@ public final class Snapshotter {
             throw SnapshotError.invalidOptions("size must be whole CSS pixels of at least 1x1, got \(w)x\(h)")
         }
         let ratio = Double(options.pixelRatio)
-        let camera = cameraOptions.renderCamera(width: w, height: h, defaults: document.camera)
+        let camera = cameraOptions.renderCamera(width: w, height: h, defaults: styleCamera)
         let renderOptions = RenderOptions(width: Int(w), height: Int(h), ratio: ratio, longitude: camera.longitude,
                                           latitude: camera.latitude, zoom: camera.zoom, bearing: camera.bearing,
                                           pitch: camera.pitch)
@@ -299,6 +322,7 @@ public final class Snapshotter {
         }
         let scene: Scene
         do {
+            if document == nil { try commit(sources: sources, layers: layers) }
             scene = try self.scene ?? makeScene()
         } catch {
             throw SnapshotError(error)
@@ -324,6 +348,7 @@ public final class Snapshotter {
         for (id, source) in sources {
             if case .typed(let t) = source, let c = (t.data ?? .empty).collection { preloaded[id] = c }
         }
+        guard let document else { throw SnapshotError.renderFailed("internal: no validated style") }
         return try Scene(style: document, preloaded: preloaded)
     }
 }

@@ -3,7 +3,9 @@ import GLMapStyle
 /// A `background` layer with every background property glmap draws, typed (MapLibre style spec names in lowerCamelCase).
 /// Unset properties (nil) use the spec default. Each property is bound to its row of `BackgroundProperties`.
 public struct BackgroundLayer: Layer, Equatable {
+    /// The layer's unique id in the style.
     public var id: String
+    /// The layer type.
     public var type: LayerType { .background }
     /// Background layers have no source.
     public var source: String? { get { nil } set {} }

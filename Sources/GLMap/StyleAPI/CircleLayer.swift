@@ -3,7 +3,9 @@ import GLMapStyle
 /// A `circle` layer with every circle property glmap draws, typed (MapLibre style spec names in lowerCamelCase).
 /// Unset properties (nil) use the spec default. Each property is bound to its row of `CircleProperties`.
 public struct CircleLayer: Layer, Equatable {
+    /// The layer's unique id in the style.
     public var id: String
+    /// The layer type.
     public var type: LayerType { .circle }
     /// The id of the source whose features are drawn.
     public var source: String?

@@ -71,7 +71,7 @@ extension Exp {
             case .null: return .null
             case .expression(let e): return e.json
             case .array(let a): return .array(a.map(\.json))
-            case .object(let o): return .object(JSONObject(o.keys.sorted().map { ($0, o[$0]!.json) }))
+            case .object(let o): return .object(JSONObject(o.sorted { $0.key < $1.key }.map { ($0.key, $0.value.json) }))
             }
         }
 
@@ -83,7 +83,7 @@ extension Exp {
             case .string(let s): self = .string(s)
             case .array(let a):
                 if case .string(let op)? = a.first, Operator(rawValue: op) != nil {
-                    self = .expression(Exp(json: json)!)
+                    self = .expression(Exp(operatorName: op, arguments: a.dropFirst().map(Argument.init(json:))))
                 } else {
                     self = .array(a.map(Argument.init(json:)))
                 }
@@ -103,51 +103,66 @@ public protocol ExpressionArgumentConvertible {
 }
 
 extension Exp: ExpressionArgumentConvertible {
+    /// This value as one argument.
     public var expressionArguments: [Exp.Argument] { [.expression(self)] }
 }
 extension Exp.Argument: ExpressionArgumentConvertible {
+    /// This value as one argument.
     public var expressionArguments: [Exp.Argument] { [self] }
 }
 extension Double: ExpressionArgumentConvertible {
+    /// This value as one argument.
     public var expressionArguments: [Exp.Argument] { [.number(self)] }
 }
 extension Int: ExpressionArgumentConvertible {
+    /// This value as one argument.
     public var expressionArguments: [Exp.Argument] { [.number(Double(self))] }
 }
 extension String: ExpressionArgumentConvertible {
+    /// This value as one argument.
     public var expressionArguments: [Exp.Argument] { [.string(self)] }
 }
 extension Bool: ExpressionArgumentConvertible {
+    /// This value as one argument.
     public var expressionArguments: [Exp.Argument] { [.boolean(self)] }
 }
 extension StyleColor: ExpressionArgumentConvertible {
+    /// This value as one argument.
     public var expressionArguments: [Exp.Argument] { [.string(rawValue)] }
 }
 extension Exp.Operator: ExpressionArgumentConvertible {
     /// An operator on its own is a zero-argument expression (`.zoom` → `["zoom"]`, `.linear` → `["linear"]`).
+    /// This value as one argument.
     public var expressionArguments: [Exp.Argument] { [.expression(Exp(self))] }
 }
 extension Array: ExpressionArgumentConvertible where Element: ExpressionArgumentConvertible {
     /// An array is one JSON array argument (a `match` label list or a literal's value).
+    /// This value as one argument.
     public var expressionArguments: [Exp.Argument] { [.array(flatMap(\.expressionArguments))] }
 }
 extension Dictionary: ExpressionArgumentConvertible where Key: ExpressionArgumentConvertible & Comparable,
                                                             Value: ExpressionArgumentConvertible {
     /// A dictionary of stops contributes `key, value` pairs in ascending key order.
     public var expressionArguments: [Exp.Argument] {
-        keys.sorted().flatMap { $0.expressionArguments + self[$0]!.expressionArguments }
+        sorted { $0.key < $1.key }.flatMap { $0.key.expressionArguments + $0.value.expressionArguments }
     }
 }
 
 /// Builds the argument list of an `Exp` from the statements of a closure.
 @resultBuilder
 public enum ExpressionArgumentBuilder {
+    /// One statement: its arguments.
     public static func buildExpression(_ value: any ExpressionArgumentConvertible) -> [Exp.Argument] {
         value.expressionArguments
     }
+    /// All statements in order.
     public static func buildBlock(_ parts: [Exp.Argument]...) -> [Exp.Argument] { parts.flatMap { $0 } }
+    /// An `if` without `else`.
     public static func buildOptional(_ part: [Exp.Argument]?) -> [Exp.Argument] { part ?? [] }
+    /// The `if` branch.
     public static func buildEither(first part: [Exp.Argument]) -> [Exp.Argument] { part }
+    /// The `else` branch.
     public static func buildEither(second part: [Exp.Argument]) -> [Exp.Argument] { part }
+    /// A `for` loop.
     public static func buildArray(_ parts: [[Exp.Argument]]) -> [Exp.Argument] { parts.flatMap { $0 } }
 }

@@ -3,7 +3,9 @@ import GLMapStyle
 /// A `fill` layer with every fill property glmap draws, typed (MapLibre style spec names in lowerCamelCase).
 /// Unset properties (nil) use the spec default. Each property is bound to its row of `FillProperties`.
 public struct FillLayer: Layer, Equatable {
+    /// The layer's unique id in the style.
     public var id: String
+    /// The layer type.
     public var type: LayerType { .fill }
     /// The id of the source whose features are drawn.
     public var source: String?

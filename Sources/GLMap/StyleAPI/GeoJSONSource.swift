@@ -35,14 +35,12 @@ public enum GeoJSONSourceData: Equatable, Sendable {
         switch self {
         case .featureCollection, .feature, .geometry, .empty:
             if placeholder { return ["type": "FeatureCollection", "features": []] }
-            let bytes: Data
             switch self {
-            case .featureCollection(let c): bytes = try JSONEncoder().encode(c)
-            case .feature(let f): bytes = try JSONEncoder().encode(f)
-            case .geometry(let g): bytes = try JSONEncoder().encode(g)
+            case .featureCollection(let c): return c.json
+            case .feature(let f): return f.json
+            case .geometry(let g): return g.json
             default: return ["type": "FeatureCollection", "features": []]
             }
-            return try JSONParser.parse([UInt8](bytes), limits: .unlimitedForEncodedData)
         case .string(let s):
             if s.drop(while: { $0.isWhitespace }).first == "{" {
                 do {
@@ -55,16 +53,6 @@ public enum GeoJSONSourceData: Equatable, Sendable {
         case .url(let u):
             return .string(u.isFileURL ? u.path : u.absoluteString)
         }
-    }
-}
-
-extension InputLimits {
-    /// Limits for re-reading JSON glmap itself wrote from Swift values (no size limits).
-    static var unlimitedForEncodedData: InputLimits {
-        var l = InputLimits.default
-        l.maxStyleFileBytes = Int.max
-        l.maxStringBytes = Int.max
-        return l
     }
 }
 

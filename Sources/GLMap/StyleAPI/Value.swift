@@ -2,7 +2,9 @@ import GLMapCore
 
 /// A style property value: a constant or an expression.
 public enum Value<T: StyleEncodable>: Equatable, Sendable {
+    /// A value that is the same everywhere.
     case constant(T)
+    /// A value computed per zoom or feature.
     case expression(Exp)
 
     var json: JSONValue {
@@ -34,7 +36,9 @@ public protocol StyleEncodable: Equatable, Sendable {
 }
 
 extension Double: StyleEncodable {
+    /// The value as style JSON.
     public var styleJSON: JSONValue { .number(self) }
+    /// The value from style JSON (nil when of another kind).
     public init?(styleJSON: JSONValue) {
         guard case .number(let n) = styleJSON else { return nil }
         self = n
@@ -42,7 +46,9 @@ extension Double: StyleEncodable {
 }
 
 extension Bool: StyleEncodable {
+    /// The value as style JSON.
     public var styleJSON: JSONValue { .bool(self) }
+    /// The value from style JSON (nil when of another kind).
     public init?(styleJSON: JSONValue) {
         guard case .bool(let b) = styleJSON else { return nil }
         self = b
@@ -50,7 +56,9 @@ extension Bool: StyleEncodable {
 }
 
 extension String: StyleEncodable {
+    /// The value as style JSON.
     public var styleJSON: JSONValue { .string(self) }
+    /// The value from style JSON (nil when of another kind).
     public init?(styleJSON: JSONValue) {
         guard case .string(let s) = styleJSON else { return nil }
         self = s
@@ -58,7 +66,9 @@ extension String: StyleEncodable {
 }
 
 extension StyleColor: StyleEncodable {
+    /// The value as style JSON.
     public var styleJSON: JSONValue { .string(rawValue) }
+    /// The value from style JSON (nil when of another kind).
     public init?(styleJSON: JSONValue) {
         guard case .string(let s) = styleJSON else { return nil }
         self.init(rawValue: s)
@@ -66,7 +76,9 @@ extension StyleColor: StyleEncodable {
 }
 
 extension Array: StyleEncodable where Element: StyleEncodable {
+    /// The value as style JSON.
     public var styleJSON: JSONValue { .array(map(\.styleJSON)) }
+    /// The value from style JSON (nil when of another kind).
     public init?(styleJSON: JSONValue) {
         // An array whose first element is an operator name is an expression, not a constant.
         guard case .array(let a) = styleJSON else { return nil }
@@ -84,7 +96,9 @@ extension Array: StyleEncodable where Element: StyleEncodable {
 public protocol StyleEnum: StyleEncodable, RawRepresentable, CaseIterable where RawValue == String {}
 
 extension StyleEnum {
+    /// The value as style JSON.
     public var styleJSON: JSONValue { .string(rawValue) }
+    /// The value from style JSON (nil when of another kind).
     public init?(styleJSON: JSONValue) {
         guard case .string(let s) = styleJSON else { return nil }
         self.init(rawValue: s)
