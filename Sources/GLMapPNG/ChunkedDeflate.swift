@@ -4,8 +4,10 @@
 // joined: every piece but the last is libdeflate's raw deflate output with its final block's
 // BFINAL bit cleared and an empty stored block appended (zlib's Z_SYNC_FLUSH marker, which also
 // aligns the next piece to a byte), the last piece ends the stream; the Adler-32 covers all
-// bytes. Back-references never cross a piece boundary, so pieces cost a little ratio (pieces are
-// large: ≥ 256 KiB). libdeflate has no flush API, so the end of a piece's last block is found by
+// bytes. The split depends on the input size only (pieces of about `pieceSize` bytes, evenly
+// sized), never on the thread count, so an image always gives the same bytes; `threads` only sets
+// how many pieces compress at once. Back-references never cross a piece boundary, so pieces cost
+// a little ratio (about 0.1 % on 1024² map frames with 1 MiB pieces). libdeflate has no flush API, so the end of a piece's last block is found by
 // walking its blocks (`DeflateBlockWalker`: headers, Huffman tables, symbols; no output is
 // produced). Any surprise there (a stream it cannot walk) returns nil and the caller compresses
 // the whole input as one stream instead, so the output is always valid.
@@ -13,32 +15,35 @@ import CDeflate
 import Foundation
 
 /// Compresses pieces of one zlib stream in parallel with libdeflate.
-public enum ChunkedDeflate {
+enum ChunkedDeflate {
     /// Raw deflate of one piece, ready to concatenate: `bytes` (a non-final piece ends
     /// byte-aligned after its sync-flush marker).
     struct Piece { var bytes: [UInt8] }
 
-    /// Compresses `count` bytes at `base` as independent parts of `pieceSize` bytes (the last takes
-    /// the remainder), `threads` of them at once; nil when the input makes one piece or a part could
-    /// not be compressed or walked (then compress as one stream). The split depends on the data's
-    /// size only, so the bytes are the same whatever `threads` is.
-    static func zlib(_ base: UnsafePointer<UInt8>, count: Int, level: Int32, pieceSize: Int = pieceSize, threads: Int) -> [UInt8]? {
-        let n = max(1, count / max(pieceSize, 1))
+    /// The number of pieces for `count` bytes (1: compress as one stream).
+    static func pieceCount(_ count: Int, pieceSize: Int = pieceSize) -> Int {
+        max(1, (count + pieceSize / 2) / max(1, pieceSize))
+    }
+
+    /// Compresses `count` bytes at `base` as `pieceCount(count)` independent parts, `threads` of
+    /// them at once; nil when the input is one piece or a part could not be compressed or walked
+    /// (then compress it as one stream).
+    static func zlib(_ base: UnsafePointer<UInt8>, count: Int, level: Int32, threads: Int,
+                     pieceSize: Int = pieceSize) -> [UInt8]? {
+        let n = pieceCount(count, pieceSize: pieceSize)
         guard n > 1 else { return nil }
         let size = (count + n - 1) / n
         let results = PieceResults(count: n)
         let workers = max(1, min(threads, n))
-        let work = { (i: Int) in
-            let start = i * size, end = min(count, start + size)
-            results.set(i, compress(base + start, count: end - start, level: level, final: i == n - 1))
-        }
-        if workers == 1 {
-            for i in 0..<n { work(i) }
-        } else {
-            DispatchQueue.concurrentPerform(iterations: workers) { w in
-                for i in Swift.stride(from: w, to: n, by: workers) { work(i) }
+        func work(_ w: Int) {
+            var i = w
+            while i < n {
+                let start = i * size, end = min(count, start + size)
+                results.set(i, compress(base + start, count: end - start, level: level, final: i == n - 1))
+                i += workers
             }
         }
+        if workers == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: work) }
         var out: [UInt8] = [0x78, 0x9C]   // deflate, 32 KiB window, check bits; no preset dictionary
         for i in 0..<n {
             guard let piece = results.get(i) else { return nil }
@@ -49,8 +54,8 @@ public enum ChunkedDeflate {
         return out
     }
 
-    /// Bytes of filtered rows per piece (1 MiB: a 1024² frame is 4 pieces, a 256² tile one stream).
-    public static let pieceSize = 1 << 20
+    /// Bytes per piece (inputs under 1.5 pieces stay one stream).
+    static let pieceSize = 1 << 20
 
     /// One piece as raw deflate; a non-final one with BFINAL cleared and a sync-flush marker.
     static func compress(_ data: UnsafePointer<UInt8>, count: Int, level: Int32, final: Bool) -> Piece? {

@@ -30,8 +30,8 @@ public enum PNGCompression: Sendable {
 /// Encodes RGBA images as PNG (glmap's writer over libdeflate; libpng's as the baseline).
 public enum PNGEncoder {
     /// Encodes straight-alpha RGBA8 (call `image.unpremultiplied()` first) as an 8-bit RGBA PNG.
-    /// `threads`: how many cores compress this one image (pieces of one stream, `ChunkedDeflate`);
-    /// 1 where images are already encoded in parallel (the batch encoder pool).
+    /// `threads`: how many cores compress this one image (its pieces, `ChunkedDeflate`; the bytes
+    /// do not depend on it); 1 where images are already encoded in parallel (the batch encoder pool).
     public static func encode(_ image: RGBAImage, compression: PNGCompression = .default, threads: Int = 1) throws -> [UInt8] {
         try checkSize(image)
         return try DeflatePNGWriter.encode(image, level: compression == .fast ? 1 : 6, filter: .none, threads: threads)

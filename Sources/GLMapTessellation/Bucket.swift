@@ -5,7 +5,9 @@
 // (so float32 keeps precision at high zoom; the GL side folds the origin into the matrix in Double).
 // Camera independence: fills are triangulated in world space, lines carry extrusion vectors
 // (widths applied in the shader), circles are one instance each, so a new camera needs no new
-// tessellation. Data-driven paint values are per-vertex (per-instance for circles) attributes.
+// tessellation. Paint follows `PaintLayout`: only data-driven values are per-vertex (per-instance
+// for circles) attributes, data-and-zoom ones as the pair at the tile zoom and the next;
+// constants and zoom-only values are uniforms, set per frame.
 // Invariants: every index < vertex count; no NaN in any vertex; non-finite input is dropped.
 import GLMapCore
 import GLMapStyle

@@ -46,10 +46,16 @@ final class ChunkedDeflateTests: XCTestCase {
         let img = Self.image(width: 700, height: 900)
         let data = img.pixels
         for level: Int32 in [1, 6, 9] {
-            for pieces in [2, 3, 4, 7] {
-                let z = try XCTUnwrap(data.withUnsafeBufferPointer { ChunkedDeflate.zlib($0.baseAddress!, count: $0.count, level: level, pieceSize: $0.count / pieces, threads: pieces) },
-                                      "level \(level), \(pieces) pieces: the walker gave up")
-                XCTAssertEqual(try inflateZlib(z, expected: data.count), data, "level \(level), \(pieces) pieces")
+            for pieceSize in [64 << 10, 256 << 10, 1 << 20] {
+                var outputs: [[UInt8]] = []
+                for threads in [1, 3] {
+                    let z = try XCTUnwrap(data.withUnsafeBufferPointer {
+                        ChunkedDeflate.zlib($0.baseAddress!, count: $0.count, level: level, threads: threads, pieceSize: pieceSize)
+                    }, "level \(level), pieces of \(pieceSize): the walker gave up")
+                    XCTAssertEqual(try inflateZlib(z, expected: data.count), data, "level \(level), pieces of \(pieceSize), \(threads) threads")
+                    outputs.append(z)
+                }
+                XCTAssertEqual(outputs[0], outputs[1], "the bytes do not depend on the thread count")
             }
         }
     }
@@ -59,13 +65,19 @@ final class ChunkedDeflateTests: XCTestCase {
         let noise = (0..<(1 << 20)).map { _ -> UInt8 in s = s &* 6364136223846793005 &+ 1; return UInt8(s >> 56) }  // stored blocks
         let flat = [UInt8](repeating: 42, count: 1 << 20)                                                         // one long match
         for data in [noise, flat] {
-            let z = try XCTUnwrap(data.withUnsafeBufferPointer { ChunkedDeflate.zlib($0.baseAddress!, count: $0.count, level: 6, pieceSize: $0.count / 3, threads: 3) })
+            let z = try XCTUnwrap(data.withUnsafeBufferPointer {
+                ChunkedDeflate.zlib($0.baseAddress!, count: $0.count, level: 6, threads: 2, pieceSize: 300_000)
+            })
             XCTAssertEqual(try inflateZlib(z, expected: data.count), data)
         }
     }
 
-    func testSmallInputsStayOneStream() {
-        let data = [UInt8](repeating: 1, count: 2 * ChunkedDeflate.pieceSize - 1)
+    func testThePieceCountDependsOnTheSizeOnly() {
+        let size = ChunkedDeflate.pieceSize
+        XCTAssertEqual(ChunkedDeflate.pieceCount(size), 1)
+        XCTAssertEqual(ChunkedDeflate.pieceCount(size * 3 / 2 - 1), 1)
+        XCTAssertEqual(ChunkedDeflate.pieceCount(1024 * 1025 * 4), 4, "a 1024² frame: four pieces")
+        let data = [UInt8](repeating: 1, count: size)
         XCTAssertNil(data.withUnsafeBufferPointer { ChunkedDeflate.zlib($0.baseAddress!, count: $0.count, level: 6, threads: 4) })
     }
 
@@ -87,13 +99,19 @@ final class ChunkedDeflateTests: XCTestCase {
     func testPNGFromPiecesDecodesWithLibPNG() throws {
         for (w, h) in [(1024, 1024), (333, 2000)] {
             let img = Self.image(width: w, height: h, seed: UInt64(w))
-            let one = try DeflatePNGWriter.encode(img, level: 6, filter: .none, pieceSize: .max)
+            let one = try DeflatePNGWriter.encode(img, level: 6, filter: .none)
             let parallel = try DeflatePNGWriter.encode(img, level: 6, filter: .none, threads: 4)
-            XCTAssertNotEqual(one, parallel, "\(w)x\(h): the pieces path was taken")
-            XCTAssertEqual(parallel, try DeflatePNGWriter.encode(img, level: 6, filter: .none, threads: 1),
-                           "\(w)x\(h): the same bytes whatever the number of threads")
+            XCTAssertEqual(one, parallel, "\(w)x\(h): the same bytes on 1 and 4 threads")
+            XCTAssertGreaterThan(ChunkedDeflate.pieceCount((w * 4 + 1) * h), 1, "\(w)x\(h): compressed in pieces")
             XCTAssertEqual(try PNGDecoder.decode(parallel).pixels, img.pixels, "\(w)x\(h)")
-            XCTAssertLessThan(Double(parallel.count), Double(one.count) * 1.02, "\(w)x\(h): pieces cost under 2 % of the size")
+            // The single-stream size for comparison: libdeflate over the same filtered rows.
+            var rows: [UInt8] = []
+            for y in 0..<h { rows.append(0); rows += img.pixels[(y * w * 4)..<((y + 1) * w * 4)] }
+            let c = libdeflate_alloc_compressor(6)!
+            defer { libdeflate_free_compressor(c) }
+            var out = [UInt8](repeating: 0, count: rows.count + 1024)
+            let single = out.withUnsafeMutableBytes { libdeflate_zlib_compress(c, rows, rows.count, $0.baseAddress, $0.count) }
+            XCTAssertLessThan(Double(parallel.count), Double(single + 100) * 1.02, "\(w)x\(h): pieces cost under 2 % of the size")
         }
     }
 }
