@@ -3,6 +3,7 @@
 #
 #   swift build -c release --product glmap && bash Benchmarks/serve-load.sh
 #   REQUESTS=5000 CONCURRENCY=16 JOBS=2 ZOOMS=0-6 STYLE=../shared/scenes/world.style.json bash Benchmarks/serve-load.sh
+#   REQUESTS=40000 BASELINE=0 bash Benchmarks/serve-load.sh     # RSS soak, glmap only
 #
 # Tiles: the 256-px XYZ pyramid ZOOMS (z0–6 of the world: 5,461 tiles), shuffled with a fixed
 # seed, the first REQUESTS of them (distinct up to the pyramid's size, then the same order again;
@@ -99,6 +100,7 @@ open(tmp + "/rps.txt", "w").write("%f %f" % (len(latencies) / wall, cpu_ms))
 EOF
 kill -TERM "$server"; wait "$server" || true; server=""
 echo "# load average between: $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ "${BASELINE:-1}" = 0 ]; then exit 0; fi   # BASELINE=0: glmap only (e.g. a long RSS soak)
 
 "$PY" - "$STYLE" "$TMP" <<'EOF'
 import json, math, os, sys, time

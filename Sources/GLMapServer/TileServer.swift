@@ -214,7 +214,7 @@ public final class TileServer: @unchecked Sendable {
             cacheState = "miss"
             guard let job = pool.submit(style: style, options: options, key: key) else {
                 metrics.count("queue_rejections")
-                return .text(503, "the render queue is full (\(pool.capacity) waiting); retry later", headers: [("Retry-After", "1")])
+                return .text(503, "the render queue is full (\(pool.capacity) waiting) or the server is stopping; retry later", headers: [("Retry-After", "1")])
             }
             switch pool.wait(job, until: Date().addingTimeInterval(configuration.timeout)) {
             case nil:

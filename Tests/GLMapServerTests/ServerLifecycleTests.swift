@@ -66,7 +66,14 @@ final class ServerLifecycleTests: XCTestCase {
             result.response = try? curl("http://127.0.0.1:\(port)/styles/dc/static/-77.02,38.9,12/2048x2048@2x.png")
             done.signal()
         }.start()
-        usleep(400_000)
+        // SIGTERM once the request is in flight (/metrics counts itself too, so 2 in flight).
+        let inFlightDeadline = Date().addingTimeInterval(30)
+        while Date() < inFlightDeadline {
+            let m = String(decoding: (try? curl("http://127.0.0.1:\(port)/metrics"))?.body ?? [], as: UTF8.self)
+            if let line = m.split(separator: "\n").first(where: { $0.hasPrefix("glmap_http_requests_in_flight ") }),
+               let n = Int(line.split(separator: " ").last ?? ""), n >= 2 { break }
+            usleep(20_000)
+        }
         kill(p.processIdentifier, SIGTERM)
         XCTAssertEqual(done.wait(timeout: .now() + 60), .success)
         let response = try XCTUnwrap(result.response)
