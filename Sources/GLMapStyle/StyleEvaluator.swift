@@ -99,14 +99,19 @@ public struct StyleEvaluator {
             var items: [(key: Double?, item: EvaluatedFill)] = []
             let fillColorOf = getter(P.color, layer, color), opacityOf = getter(P.opacity, layer, number)
             let outlineOf = layer.values[P.outlineColor.name] == nil ? nil : getter(P.outlineColor, layer, color)
+            let source = layer.source.flatMap { sources[$0] }
+            let tiler = FillTiler(frameZoom: zoom, sourceMaxzoom: source?.maxzoom ?? 18, sourceBuffer: source?.buffer ?? 128)
             for f in features where f.type != .point && passes(layer, f) {
                 let c = f.context
                 let fillColor = fillColorOf(c)
-                let polygons = f.type == .lineString ? RingClassification.polygons(fromLines: f.lines) : f.polygons
-                if polygons.isEmpty { continue }
-                items.append((sortKey(P.sortKey, layer, c),
-                              EvaluatedFill(polygons: polygons, color: fillColor, opacity: opacityOf(c),
-                                            outlineColor: outlineOf?(c) ?? fillColor)))
+                let lines = f.type == .lineString
+                let polygons = lines ? RingClassification.polygons(fromLines: f.lines) : f.polygons
+                if polygons.isEmpty && !lines { continue }
+                var fill = EvaluatedFill(polygons: polygons, color: fillColor, opacity: opacityOf(c),
+                                         outlineColor: outlineOf?(c) ?? fillColor)
+                fill.tiles = lines ? tiler.tiles(lines: f.lines) : tiler.tiles(polygons: f.polygons)
+                if fill.tiles.isEmpty { continue }
+                items.append((sortKey(P.sortKey, layer, c), fill))
             }
             return .fill(EvaluatedFillLayer(
                 id: layer.id, antialias: value(P.antialias, in: layer).boolean ?? true,
@@ -211,14 +216,17 @@ extension StyleEvaluator {
         let opacityOf = getter(P.opacity, layer, number), widthOf = getter(P.width, layer, number)
         let gapWidthOf = getter(P.gapWidth, layer, number), offsetOf = getter(P.offset, layer, number)
         let blurOf = getter(P.blur, layer, number)
+        // Positions snapped to the tile grid (8192 units a tile side), as MapLibre's tiles hold them.
+        let source = layer.source.flatMap { sources[$0] }
+        let tiler = FillTiler(frameZoom: zoom, sourceMaxzoom: source?.maxzoom ?? 18, sourceBuffer: source?.buffer ?? 128)
         for f in features where f.type != .point && passes(layer, f) {
             let c = f.context
             var parts: [(coords: [Double], closed: Bool)] = []
             if f.type == .lineString {
-                parts = f.lines.map { ($0, false) }
+                parts = f.lines.map { (tiler.snap($0), false) }
             } else {
                 for poly in f.polygons {
-                    for r in poly.ringRanges { parts.append((Array(poly.coords[(r.lowerBound * 2)..<(r.upperBound * 2)]), true)) }
+                    for r in poly.ringRanges { parts.append((tiler.snap(Array(poly.coords[(r.lowerBound * 2)..<(r.upperBound * 2)])), true)) }
                 }
             }
             var line = EvaluatedLine(
@@ -233,7 +241,6 @@ extension StyleEvaluator {
             items.append((sortKey(P.sortKey, layer, c), line))
         }
         let gradient = layer.values[P.gradient.name]
-        let source = layer.source.flatMap { sources[$0] }
         var result = EvaluatedLineLayer(
             id: layer.id, cap: LineCapStyle(rawValue: string(P.cap, layer)) ?? .butt,
             miterLimit: number(P.miterLimit, layer), roundLimit: number(P.roundLimit, layer),

@@ -27,10 +27,137 @@ public struct FillBucket {
             outlineIndices.reserveCapacity(vertexCount * 6)
         }
         for f in layer.features {
-            for poly in f.polygons {
-                add(poly, f, triangulator)
+            if f.tiles.isEmpty {
+                for poly in f.polygons { add(poly, f, triangulator) }
+                continue
+            }
+            for t in f.tiles {
+                for poly in t.polygons {
+                    if t.clipped { addClipped(poly, f, tile: t, triangulator) } else { add(poly, f, triangulator) }
+                }
             }
         }
+    }
+
+    /// Adds one tile's polygon: earcut in the tile's own units (as MapLibre's bucket runs it), then
+    /// every triangle and outline edge cut to the tile's square (MapLibre's stencil clip).
+    mutating func addClipped(_ poly: ProjectedPolygon, _ f: EvaluatedFill, tile t: FillTile, _ triangulator: EarcutTriangulator) {
+        let coords = poly.coords
+        guard coords.allSatisfy({ $0.isFinite }) else { return }
+        let k = Double(1 << t.zoom) * FillTiler.extent
+        let ox = Double(t.x) * FillTiler.extent, oy = Double(t.y) * FillTiler.extent
+        let e = FillTiler.extent
+        // Tile units: integers after the snap.
+        var local = [Double](repeating: 0, count: coords.count)
+        for i in stride(from: 0, to: coords.count, by: 2) {
+            local[i] = (coords[i] * k).rounded() - ox
+            local[i + 1] = (coords[i + 1] * k).rounded() - oy
+        }
+        var tri: [UInt32] = []
+        _ = local.withUnsafeBufferPointer {
+            triangulator.triangulate($0, holeIndices: poly.holeIndices, dimensions: 2, appendingTo: &tri, indexOffset: 0)
+        }
+        func world(_ u: Double, _ v: Double) -> (Double, Double) { ((u + ox) / k, (v + oy) / k) }
+        func vertex(_ u: Double, _ v: Double) {
+            let (x, y) = world(u, v)
+            bounds.add(x, y)
+            vertices.append(Float(x - origin.x))
+            vertices.append(Float(y - origin.y))
+            vertices.append(color: f.color)
+            vertices.append(Float(f.opacity))
+        }
+        var i = 0
+        while i + 2 < tri.count {
+            var pts: [(Double, Double)] = [(local[2 * Int(tri[i])], local[2 * Int(tri[i]) + 1]),
+                                           (local[2 * Int(tri[i + 1])], local[2 * Int(tri[i + 1]) + 1]),
+                                           (local[2 * Int(tri[i + 2])], local[2 * Int(tri[i + 2]) + 1])]
+            i += 3
+            if !pts.allSatisfy({ $0.0 >= 0 && $0.0 <= e && $0.1 >= 0 && $0.1 <= e }) {
+                pts = Self.clipToSquare(pts, e)
+                if pts.count < 3 { continue }
+            }
+            let base = UInt32(vertices.count / VertexLayout.fill)
+            for p in pts { vertex(p.0, p.1) }
+            for j in 1..<(pts.count - 1) { indices.append(contentsOf: [base, base + UInt32(j), base + UInt32(j + 1)]) }
+        }
+        guard layer.antialias else { return }
+        for r in poly.ringRanges where r.count >= 2 {
+            for a in r {
+                let b = a + 1 < r.upperBound ? a + 1 : r.lowerBound
+                if a == b { continue }
+                guard let seg = Self.clipSegment(local[2 * a], local[2 * a + 1], local[2 * b], local[2 * b + 1], e) else { continue }
+                let (ax, ay) = world(seg.0, seg.1), (bx, by) = world(seg.2, seg.3)
+                outlineEdge(ax, ay, bx, by, f)
+            }
+        }
+    }
+
+    /// Sutherland–Hodgman against the square [0, e]².
+    static func clipToSquare(_ poly: [(Double, Double)], _ e: Double) -> [(Double, Double)] {
+        var pts = poly
+        for edge in 0..<4 {
+            guard !pts.isEmpty else { break }
+            func inside(_ p: (Double, Double)) -> Bool {
+                switch edge { case 0: return p.0 >= 0; case 1: return p.0 <= e; case 2: return p.1 >= 0; default: return p.1 <= e }
+            }
+            func cross(_ p: (Double, Double), _ q: (Double, Double)) -> (Double, Double) {
+                switch edge {
+                case 0, 1:
+                    let x = edge == 0 ? 0 : e
+                    let t = (x - p.0) / (q.0 - p.0)
+                    return (x, p.1 + (q.1 - p.1) * t)
+                default:
+                    let y = edge == 2 ? 0 : e
+                    let t = (y - p.1) / (q.1 - p.1)
+                    return (p.0 + (q.0 - p.0) * t, y)
+                }
+            }
+            var out: [(Double, Double)] = []
+            var prev = pts[pts.count - 1]
+            for p in pts {
+                if inside(p) {
+                    if !inside(prev) { out.append(cross(prev, p)) }
+                    out.append(p)
+                } else if inside(prev) {
+                    out.append(cross(prev, p))
+                }
+                prev = p
+            }
+            pts = out
+        }
+        return pts
+    }
+
+    /// Liang–Barsky: the part of segment a→b inside [0, e]², or nil.
+    static func clipSegment(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ e: Double) -> (Double, Double, Double, Double)? {
+        var t0 = 0.0, t1 = 1.0
+        let dx = bx - ax, dy = by - ay
+        for (p, q) in [(-dx, ax), (dx, e - ax), (-dy, ay), (dy, e - ay)] {
+            if p == 0 { if q < 0 { return nil }; continue }
+            let r = q / p
+            if p < 0 { if r > t1 { return nil }; if r > t0 { t0 = r } } else { if r < t0 { return nil }; if r < t1 { t1 = r } }
+        }
+        if t1 <= t0 { return nil }
+        return (ax + dx * t0, ay + dy * t0, ax + dx * t1, ay + dy * t1)
+    }
+
+    /// One 1-px outline edge (four vertices, two triangles).
+    mutating func outlineEdge(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ f: EvaluatedFill) {
+        if ax == bx && ay == by { return }
+        let b = UInt32(outlineVertices.count / VertexLayout.fillOutline)
+        for t: Float in [0, 1] {
+            for side: Float in [-1, 1] {
+                outlineVertices.append(Float(ax - origin.x))
+                outlineVertices.append(Float(ay - origin.y))
+                outlineVertices.append(Float(bx - origin.x))
+                outlineVertices.append(Float(by - origin.y))
+                outlineVertices.append(t)
+                outlineVertices.append(side)
+                outlineVertices.append(color: f.outlineColor)
+                outlineVertices.append(Float(f.opacity))
+            }
+        }
+        outlineIndices.append(contentsOf: [b, b + 1, b + 3, b, b + 3, b + 2])
     }
 
     mutating func add(_ poly: ProjectedPolygon, _ f: EvaluatedFill, _ triangulator: EarcutTriangulator) {
