@@ -13,8 +13,16 @@ import GLMapPNG
 struct SceneNativeAgreementTests {
     struct Frame: CustomTestStringConvertible, Sendable {
         let scene: String, width: Int, ratio: Double
-        var testDescription: String { "\(scene)@\(width)x\(Int(ratio))" }
+        /// Fill outlines drawn (false: fill-antialias off on both sides).
+        var outlines = true
+        var testDescription: String { "\(scene)@\(width)x\(Int(ratio))\(outlines ? "" : " no-outline")" }
     }
+
+    /// Frames that differ by a known MapLibre Native vs GL JS class (README "Conformance"), with
+    /// the reason. Each must still differ (a known issue that stops occurring is reported).
+    static let knownDifferences: [String: String] = [
+        "helsinki@1024x1": "MapLibre Native draws fill-antialias outlines as 2-px GL lines (gfx::Lines{2.0f}; llvmpipe honours the width), GL JS 1 px (render test fill-outline-color/fill fails at 2 px); with fill-antialias off on both sides this frame agrees (0.00006 measured with 2-px outlines)",
+    ]
 
     static let scenesDir = sharedDir.appendingPathComponent("scenes")
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -22,7 +30,8 @@ struct SceneNativeAgreementTests {
 
     static var frames: [Frame] {
         ["cities", "helsinki", "montreal", "nyc_boroughs", "us_states", "world"].flatMap {
-            [Frame(scene: $0, width: 1024, ratio: 1), Frame(scene: $0, width: 512, ratio: 2)]
+            [Frame(scene: $0, width: 1024, ratio: 1), Frame(scene: $0, width: 512, ratio: 2),
+             Frame(scene: $0, width: 1024, ratio: 1, outlines: false), Frame(scene: $0, width: 512, ratio: 2, outlines: false)]
         }
     }
 
@@ -40,6 +49,7 @@ struct SceneNativeAgreementTests {
         p.executableURL = URL(fileURLWithPath: python)
         p.arguments = [script.path, scenesDir.appendingPathComponent("\(f.scene).style.json").path, out.path,
                        String(f.width), String(f.width), String(f.ratio), "--write-style", style.path]
+            + (f.outlines ? [] : ["--no-fill-outline"])
         p.environment = ProcessInfo.processInfo.environment.merging(["EGL_PLATFORM": "surfaceless"]) { a, _ in a }
         let err = Pipe()
         p.standardError = err
@@ -77,10 +87,17 @@ struct SceneNativeAgreementTests {
         let mismatches = try Pixelmatch.compare(actual, expected, options: options, diff: &diff)
         let fraction = Double(mismatches) / Double(actual.width * actual.height)
         print(String(format: "scene native agreement: %@ mismatch %.5f", f.testDescription, fraction))
-        if fraction > 0.00025 {
-            try PNGEncoder.write(actual, to: dir.appendingPathComponent("actual.png").path)
-            if let diff { try PNGEncoder.write(diff, to: dir.appendingPathComponent("diff.png").path) }
-            Issue.record("\(f.testDescription): mismatch \(String(format: "%.5f", fraction)) > 0.00025 against MapLibre Native; images in \(dir.path)")
+        let check = {
+            if fraction > 0.00025 {
+                try? PNGEncoder.write(actual, to: dir.appendingPathComponent("actual.png").path)
+                if let diff { try? PNGEncoder.write(diff, to: dir.appendingPathComponent("diff.png").path) }
+                Issue.record("\(f.testDescription): mismatch \(String(format: "%.5f", fraction)) > 0.00025 against MapLibre Native; images in \(dir.path)")
+            }
+        }
+        if let reason = Self.knownDifferences[f.testDescription] {
+            withKnownIssue(Comment(rawValue: reason)) { check() }
+        } else {
+            check()
         }
     }
 }

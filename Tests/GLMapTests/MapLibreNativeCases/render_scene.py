@@ -2,8 +2,10 @@
 """Draws a scene of ../shared/scenes with MapLibre Native (pymgl), its circle layers left out
 unless --with-circles, from the style's own camera:
 
-    .venv/bin/python Tests/GLMapTests/MapLibreNativeCases/render_scene.py STYLE OUT.png W H RATIO [--with-circles] [--write-style PATH]
+    .venv/bin/python Tests/GLMapTests/MapLibreNativeCases/render_scene.py STYLE OUT.png W H RATIO [--with-circles] [--no-fill-outline] [--write-style PATH]
 
+--no-fill-outline sets fill-antialias false on every fill layer (MapLibre Native draws the
+antialiasing outline as a 2-px GL line, gfx::Lines{2.0f}, where GL JS's render tests show 1 px).
 --write-style also writes the style as drawn (circle layers left out, data paths absolute) for
 glmap to draw the same thing.
 GeoJSON files the style names (relative paths, file:// or local://) are read and handed to the
@@ -24,6 +26,10 @@ def main(argv):
     style = json.load(open(style_path, encoding="utf-8"))
     if "--with-circles" not in argv:
         style["layers"] = [l for l in style["layers"] if l.get("type") != "circle"]
+    if "--no-fill-outline" in argv:   # MapLibre Native strokes fill outlines 2 px wide, GL JS 1 px
+        for l in style["layers"]:
+            if l.get("type") == "fill":
+                l.setdefault("paint", {})["fill-antialias"] = False
     if "--write-style" in argv:
         copy = json.loads(json.dumps(style))
         for s in copy.get("sources", {}).values():
