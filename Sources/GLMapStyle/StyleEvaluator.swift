@@ -225,8 +225,14 @@ extension StyleEvaluator {
             if f.type == .lineString {
                 parts = f.lines.map { (tiler.snap($0), false) }
             } else {
+                // Rings wound as geojson-vt winds them for every tile (outer one way, holes the
+                // other): line-offset and the gap side follow that winding, not the file's.
                 for poly in f.polygons {
-                    for r in poly.ringRanges { parts.append((tiler.snap(Array(poly.coords[(r.lowerBound * 2)..<(r.upperBound * 2)])), true)) }
+                    for (k, r) in poly.ringRanges.enumerated() {
+                        var ring = Array(poly.coords[(r.lowerBound * 2)..<(r.upperBound * 2)])
+                        FillTiler.rewind(&ring, 0..<(ring.count / 2), outer: k == 0)
+                        parts.append((tiler.snap(ring), true))
+                    }
                 }
             }
             var line = EvaluatedLine(

@@ -10,7 +10,8 @@ import GLMapPNG
 /// where the case came from and why the expected image is what MapLibre draws) and the
 /// expected.png drawn by MapLibre Native through pymgl (`render_expected.py` in that folder).
 /// Each case is its own test, on the GPU and on the CPU reference renderer, under the render
-/// tests' rule (pixelmatch, threshold 0.1285, at most 0.00025 of the pixels differing).
+/// tests' rule (pixelmatch, threshold 0.1285, at most 0.00025 of the pixels differing). A case
+/// whose CPU drawing is known to differ says why in metadata.knownCPUDifference.
 struct MapLibreNativeCaseTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("MapLibreNativeCases")
@@ -33,6 +34,14 @@ struct MapLibreNativeCaseTests {
         #expect(json["metadata"]?["origin"]?.stringValue != nil, "\(name): metadata.origin must say where the case came from")
         let actual = try RenderConformanceTests.render(c, renderer: MapRenderer(backend: backend))
         let (difference, diff) = try RenderConformanceTests.compare(actual, c)
+        // metadata.knownCPUDifference: why the CPU reference does not match yet (reported as a
+        // known issue, which must keep occurring: a fix shows up as "known issue not recorded").
+        if backend == .cpu, let reason = json["metadata"]?["knownCPUDifference"]?.stringValue {
+            withKnownIssue(Comment(rawValue: reason)) {
+                if difference > c.allowed { Issue.record("\(name) (cpu): difference \(String(format: "%.5f", difference)) > allowed \(c.allowed)") }
+            }
+            return
+        }
         if difference > c.allowed {
             let out = FileManager.default.temporaryDirectory
                 .appendingPathComponent("glmap-maplibre-native-cases-\(ProcessInfo.processInfo.processIdentifier)/\(backend)/\(name)")
