@@ -33,15 +33,17 @@ public struct FillBucket {
             }
             for t in f.tiles {
                 for poly in t.polygons {
-                    if t.clipped { addClipped(poly, f, tile: t, triangulator) } else { add(poly, f, triangulator) }
+                    addTiled(poly, f, tile: t, triangulator)
                 }
             }
         }
     }
 
-    /// Adds one tile's polygon: earcut in the tile's own units (as MapLibre's bucket runs it), then
-    /// every triangle and outline edge cut to the tile's square (MapLibre's stencil clip).
-    mutating func addClipped(_ poly: ProjectedPolygon, _ f: EvaluatedFill, tile t: FillTile, _ triangulator: EarcutTriangulator) {
+    /// Adds one tile's polygon: earcut in the tile's own units (as MapLibre's bucket runs it: exact
+    /// integers, so earcut's orientation tests on degenerate or invalid rings decide as MapLibre's
+    /// do), then, for a clipped tile, every triangle and outline edge cut to the tile's square
+    /// (MapLibre's stencil clip).
+    mutating func addTiled(_ poly: ProjectedPolygon, _ f: EvaluatedFill, tile t: FillTile, _ triangulator: EarcutTriangulator) {
         let coords = poly.coords
         guard coords.allSatisfy({ $0.isFinite }) else { return }
         let k = Double(1 << t.zoom) * FillTiler.extent
@@ -66,16 +68,24 @@ public struct FillBucket {
             vertices.append(color: f.color)
             vertices.append(Float(f.opacity))
         }
+        // The ring vertices once; triangles inside the square index them, a triangle crossing the
+        // square's border is cut and gets vertices of its own.
+        let shared = UInt32(vertices.count / VertexLayout.fill)
+        for j in stride(from: 0, to: local.count, by: 2) { vertex(local[j], local[j + 1]) }
+        func inside(_ k: UInt32) -> Bool {
+            let u = local[2 * Int(k)], v = local[2 * Int(k) + 1]
+            return u >= 0 && u <= e && v >= 0 && v <= e
+        }
         var i = 0
         while i + 2 < tri.count {
-            var pts: [(Double, Double)] = [(local[2 * Int(tri[i])], local[2 * Int(tri[i]) + 1]),
-                                           (local[2 * Int(tri[i + 1])], local[2 * Int(tri[i + 1]) + 1]),
-                                           (local[2 * Int(tri[i + 2])], local[2 * Int(tri[i + 2]) + 1])]
+            let a = tri[i], b = tri[i + 1], c = tri[i + 2]
             i += 3
-            if !pts.allSatisfy({ $0.0 >= 0 && $0.0 <= e && $0.1 >= 0 && $0.1 <= e }) {
-                pts = Self.clipToSquare(pts, e)
-                if pts.count < 3 { continue }
+            if !t.clipped || (inside(a) && inside(b) && inside(c)) {
+                indices.append(contentsOf: [shared + a, shared + b, shared + c])
+                continue
             }
+            let pts = Self.clipToSquare([a, b, c].map { (local[2 * Int($0)], local[2 * Int($0) + 1]) }, e)
+            if pts.count < 3 { continue }
             let base = UInt32(vertices.count / VertexLayout.fill)
             for p in pts { vertex(p.0, p.1) }
             for j in 1..<(pts.count - 1) { indices.append(contentsOf: [base, base + UInt32(j), base + UInt32(j + 1)]) }
@@ -85,7 +95,8 @@ public struct FillBucket {
             for a in r {
                 let b = a + 1 < r.upperBound ? a + 1 : r.lowerBound
                 if a == b { continue }
-                guard let seg = Self.clipSegment(local[2 * a], local[2 * a + 1], local[2 * b], local[2 * b + 1], e) else { continue }
+                let full = (local[2 * a], local[2 * a + 1], local[2 * b], local[2 * b + 1])
+                guard let seg = t.clipped ? Self.clipSegment(full.0, full.1, full.2, full.3, e) : full else { continue }
                 let (ax, ay) = world(seg.0, seg.1), (bx, by) = world(seg.2, seg.3)
                 outlineEdge(ax, ay, bx, by, f)
             }
