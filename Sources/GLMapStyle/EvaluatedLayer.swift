@@ -22,6 +22,9 @@ public struct EvaluatedFill: Sendable {
     public var opacity: Double
     /// The antialiasing outline colour (fill-outline-color, else fill-color).
     public var outlineColor: Color
+    /// What each tile draws (`FillTiler`): the geometry cut, snapped and, for lines, grouped into
+    /// rings as MapLibre's tiles hold it. Empty: draw `polygons` as they are.
+    public var tiles: [FillTile] = []
 }
 
 /// A `fill` layer evaluated at one zoom: features in draw order (sort key applied).

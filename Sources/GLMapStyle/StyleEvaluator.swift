@@ -143,14 +143,19 @@ public struct StyleEvaluator {
             var items: [(key: Double?, item: EvaluatedFill)] = []
             let fillColorOf = colorGetter(P.color, layer), opacityOf = numberGetter(P.opacity, layer)
             let outlineOf = layer.values[P.outlineColor.name] == nil ? nil : colorGetter(P.outlineColor, layer)
+            let source = layer.source.flatMap { sources[$0] }
+            let tiler = FillTiler(frameZoom: zoom, sourceMaxzoom: source?.maxzoom ?? 18, sourceBuffer: source?.buffer ?? 128)
             for f in features where f.type != .point && passes(layer, f) {
                 let c = f.context
                 let fillColor = fillColorOf(c)
-                let polygons = f.type == .lineString ? RingClassification.polygons(fromLines: f.lines) : f.polygons
-                if polygons.isEmpty { continue }
-                items.append((sortKey(P.sortKey, layer, c),
-                              EvaluatedFill(polygons: polygons, color: fillColor, opacity: opacityOf(c),
-                                            outlineColor: outlineOf?(c) ?? fillColor)))
+                let lines = f.type == .lineString
+                let polygons = lines ? RingClassification.polygons(fromLines: f.lines) : f.polygons
+                if polygons.isEmpty && !lines { continue }
+                var fill = EvaluatedFill(polygons: polygons, color: fillColor, opacity: opacityOf(c),
+                                         outlineColor: outlineOf?(c) ?? fillColor)
+                fill.tiles = lines ? tiler.tiles(lines: f.lines) : tiler.tiles(polygons: f.polygons)
+                if fill.tiles.isEmpty { continue }
+                items.append((sortKey(P.sortKey, layer, c), fill))
             }
             var result = EvaluatedFillLayer(
                 id: layer.id, antialias: value(P.antialias, in: layer).boolean ?? true,
@@ -261,14 +266,23 @@ extension StyleEvaluator {
         let opacityOf = numberGetter(P.opacity, layer), widthOf = numberGetter(P.width, layer)
         let gapWidthOf = numberGetter(P.gapWidth, layer), offsetOf = numberGetter(P.offset, layer)
         let blurOf = numberGetter(P.blur, layer)
+        // Positions snapped to the tile grid (8192 units a tile side), as MapLibre's tiles hold them.
+        let source = layer.source.flatMap { sources[$0] }
+        let tiler = FillTiler(frameZoom: zoom, sourceMaxzoom: source?.maxzoom ?? 18, sourceBuffer: source?.buffer ?? 128)
         for f in features where f.type != .point && passes(layer, f) {
             let c = f.context
             var parts: [(coords: [Double], closed: Bool)] = []
             if f.type == .lineString {
-                parts = f.lines.map { ($0, false) }
+                parts = f.lines.map { (tiler.snap($0), false) }
             } else {
+                // Rings wound as geojson-vt winds them for every tile (outer one way, holes the
+                // other): line-offset and the gap side follow that winding, not the file's.
                 for poly in f.polygons {
-                    for r in poly.ringRanges { parts.append((Array(poly.coords[(r.lowerBound * 2)..<(r.upperBound * 2)]), true)) }
+                    for (k, r) in poly.ringRanges.enumerated() {
+                        var ring = Array(poly.coords[(r.lowerBound * 2)..<(r.upperBound * 2)])
+                        FillTiler.rewind(&ring, 0..<(ring.count / 2), outer: k == 0)
+                        parts.append((tiler.snap(ring), true))
+                    }
                 }
             }
             var line = EvaluatedLine(
@@ -283,7 +297,6 @@ extension StyleEvaluator {
             items.append((sortKey(P.sortKey, layer, c), line))
         }
         let gradient = layer.values[P.gradient.name]
-        let source = layer.source.flatMap { sources[$0] }
         var result = EvaluatedLineLayer(
             id: layer.id, cap: LineCapStyle(rawValue: layout.string(P.cap, layer)) ?? .butt,
             miterLimit: layout.number(P.miterLimit, layer), roundLimit: layout.number(P.roundLimit, layer),

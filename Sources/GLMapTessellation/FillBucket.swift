@@ -44,10 +44,145 @@ public struct FillBucket {
         for (i, f) in layer.features.enumerated() {
             let fillPaint = paint.vertexValues(f, next: nextFeatures?[i], value: EvaluatedFill.paint)
             let edgePaint = outlinePaint.vertexValues(f, next: nextFeatures?[i], value: EvaluatedFill.paint)
-            for poly in f.polygons {
-                add(poly, fillPaint, edgePaint, triangulator)
+            if f.tiles.isEmpty {
+                for poly in f.polygons { add(poly, fillPaint, edgePaint, triangulator) }
+                continue
+            }
+            for t in f.tiles {
+                for poly in t.polygons { addTiled(poly, fillPaint, edgePaint, tile: t, triangulator) }
             }
         }
+    }
+
+    /// Adds one tile's polygon: earcut in the tile's own units (as MapLibre's bucket runs it: exact
+    /// integers, so earcut's orientation tests on degenerate or invalid rings decide as MapLibre's
+    /// do), then, for a clipped tile, every triangle and outline edge cut to the tile's square
+    /// (MapLibre's stencil clip).
+    mutating func addTiled(_ poly: ProjectedPolygon, _ fillPaint: [Float], _ edgePaint: [Float], tile t: FillTile,
+                          _ triangulator: EarcutTriangulator) {
+        let coords = poly.coords
+        guard coords.allSatisfy({ $0.isFinite }) else { return }
+        let k = Double(1 << t.zoom) * FillTiler.extent
+        let ox = Double(t.x) * FillTiler.extent, oy = Double(t.y) * FillTiler.extent
+        let e = FillTiler.extent
+        // Tile units: integers after the snap.
+        var local = [Double](repeating: 0, count: coords.count)
+        for i in Swift.stride(from: 0, to: coords.count, by: 2) {
+            local[i] = (coords[i] * k).rounded() - ox
+            local[i + 1] = (coords[i + 1] * k).rounded() - oy
+        }
+        var tri: [UInt32] = []
+        _ = local.withUnsafeBufferPointer {
+            triangulator.triangulate($0, holeIndices: poly.holeIndices, dimensions: 2, appendingTo: &tri, indexOffset: 0)
+        }
+        func world(_ u: Double, _ v: Double) -> (Double, Double) { ((u + ox) / k, (v + oy) / k) }
+        func vertex(_ u: Double, _ v: Double) {
+            let (x, y) = world(u, v)
+            bounds.add(x, y)
+            vertices.append(Float(x - origin.x))
+            vertices.append(Float(y - origin.y))
+            vertices.append(contentsOf: fillPaint)
+        }
+        // The ring vertices once; triangles inside the square index them, a triangle crossing the
+        // square's border is cut and gets vertices of its own.
+        let shared = UInt32(vertices.count / stride)
+        for j in Swift.stride(from: 0, to: local.count, by: 2) { vertex(local[j], local[j + 1]) }
+        func inside(_ k: UInt32) -> Bool {
+            let u = local[2 * Int(k)], v = local[2 * Int(k) + 1]
+            return u >= 0 && u <= e && v >= 0 && v <= e
+        }
+        var i = 0
+        while i + 2 < tri.count {
+            let a = tri[i], b = tri[i + 1], c = tri[i + 2]
+            i += 3
+            if !t.clipped || (inside(a) && inside(b) && inside(c)) {
+                indices.append(contentsOf: [shared + a, shared + b, shared + c])
+                continue
+            }
+            let pts = Self.clipToSquare([a, b, c].map { (local[2 * Int($0)], local[2 * Int($0) + 1]) }, e)
+            if pts.count < 3 { continue }
+            let base = UInt32(vertices.count / stride)
+            for p in pts { vertex(p.0, p.1) }
+            for j in 1..<(pts.count - 1) { indices.append(contentsOf: [base, base + UInt32(j), base + UInt32(j + 1)]) }
+        }
+        guard layer.antialias else { return }
+        for r in poly.ringRanges where r.count >= 2 {
+            for a in r {
+                let b = a + 1 < r.upperBound ? a + 1 : r.lowerBound
+                if a == b { continue }
+                let full = (local[2 * a], local[2 * a + 1], local[2 * b], local[2 * b + 1])
+                guard let seg = t.clipped ? Self.clipSegment(full.0, full.1, full.2, full.3, e) : full else { continue }
+                let (ax, ay) = world(seg.0, seg.1), (bx, by) = world(seg.2, seg.3)
+                outlineEdge(ax, ay, bx, by, edgePaint)
+            }
+        }
+    }
+
+    /// Sutherland–Hodgman against the square [0, e]².
+    static func clipToSquare(_ poly: [(Double, Double)], _ e: Double) -> [(Double, Double)] {
+        var pts = poly
+        for edge in 0..<4 {
+            guard !pts.isEmpty else { break }
+            func inside(_ p: (Double, Double)) -> Bool {
+                switch edge { case 0: return p.0 >= 0; case 1: return p.0 <= e; case 2: return p.1 >= 0; default: return p.1 <= e }
+            }
+            func cross(_ p: (Double, Double), _ q: (Double, Double)) -> (Double, Double) {
+                switch edge {
+                case 0, 1:
+                    let x = edge == 0 ? 0 : e
+                    let t = (x - p.0) / (q.0 - p.0)
+                    return (x, p.1 + (q.1 - p.1) * t)
+                default:
+                    let y = edge == 2 ? 0 : e
+                    let t = (y - p.1) / (q.1 - p.1)
+                    return (p.0 + (q.0 - p.0) * t, y)
+                }
+            }
+            var out: [(Double, Double)] = []
+            var prev = pts[pts.count - 1]
+            for p in pts {
+                if inside(p) {
+                    if !inside(prev) { out.append(cross(prev, p)) }
+                    out.append(p)
+                } else if inside(prev) {
+                    out.append(cross(prev, p))
+                }
+                prev = p
+            }
+            pts = out
+        }
+        return pts
+    }
+
+    /// Liang–Barsky: the part of segment a→b inside [0, e]², or nil.
+    static func clipSegment(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ e: Double) -> (Double, Double, Double, Double)? {
+        var t0 = 0.0, t1 = 1.0
+        let dx = bx - ax, dy = by - ay
+        for (p, q) in [(-dx, ax), (dx, e - ax), (-dy, ay), (dy, e - ay)] {
+            if p == 0 { if q < 0 { return nil }; continue }
+            let r = q / p
+            if p < 0 { if r > t1 { return nil }; if r > t0 { t0 = r } } else { if r < t0 { return nil }; if r < t1 { t1 = r } }
+        }
+        if t1 <= t0 { return nil }
+        return (ax + dx * t0, ay + dy * t0, ax + dx * t1, ay + dy * t1)
+    }
+
+    /// One 1-px outline edge (four vertices, two triangles).
+    mutating func outlineEdge(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ edgePaint: [Float]) {
+        if ax == bx && ay == by { return }
+        let b = UInt32(outlineVertices.count / outlineStride)
+        for t: Float in [0, 1] {
+            for side: Float in [-1, 1] {
+                outlineVertices.append(Float(ax - origin.x))
+                outlineVertices.append(Float(ay - origin.y))
+                outlineVertices.append(Float(bx - origin.x))
+                outlineVertices.append(Float(by - origin.y))
+                outlineVertices.append(t)
+                outlineVertices.append(side)
+                outlineVertices.append(contentsOf: edgePaint)
+            }
+        }
+        outlineIndices.append(contentsOf: [b, b + 1, b + 3, b, b + 3, b + 2])
     }
 
     mutating func add(_ poly: ProjectedPolygon, _ fillPaint: [Float], _ edgePaint: [Float], _ triangulator: EarcutTriangulator) {
@@ -71,22 +206,7 @@ public struct FillBucket {
             for i in r {
                 let j = i + 1 < r.upperBound ? i + 1 : r.lowerBound
                 if j == i { continue }
-                let ax = coords[2 * i], ay = coords[2 * i + 1], bx = coords[2 * j], by = coords[2 * j + 1]
-                if ax == bx && ay == by { continue }
-                let b = UInt32(outlineVertices.count / outlineStride)
-                for t: Float in [0, 1] {
-                    for side: Float in [-1, 1] {
-                        outlineVertices.append(Float(ax - origin.x))
-                        outlineVertices.append(Float(ay - origin.y))
-                        outlineVertices.append(Float(bx - origin.x))
-                        outlineVertices.append(Float(by - origin.y))
-                        outlineVertices.append(t)
-                        outlineVertices.append(side)
-                        outlineVertices.append(contentsOf: edgePaint)
-                    }
-                }
-                // Corners (t, side): 0 (0,-1), 1 (0,+1), 2 (1,-1), 3 (1,+1).
-                outlineIndices.append(contentsOf: [b, b + 1, b + 3, b, b + 3, b + 2])
+                outlineEdge(coords[2 * i], coords[2 * i + 1], coords[2 * j], coords[2 * j + 1], edgePaint)
             }
         }
     }

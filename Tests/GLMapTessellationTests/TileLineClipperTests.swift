@@ -1,5 +1,6 @@
 import XCTest
 @testable import GLMapTessellation
+@testable import GLMapStyle
 
 /// Per-tile clipping of lines (geojson-vt semantics) used for MapLibre's dash phase.
 final class TileLineClipperTests: XCTestCase {

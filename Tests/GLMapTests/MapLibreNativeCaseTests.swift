@@ -11,7 +11,8 @@ import GLMapTesting
 /// where the case came from and why the expected image is what MapLibre draws) and the
 /// expected.png drawn by MapLibre Native through pymgl (`render_expected.py` in that folder).
 /// Each case is its own test, on the GPU and on the CPU reference renderer, under the render
-/// tests' rule (pixelmatch, threshold 0.1285, at most 0.00025 of the pixels differing).
+/// tests' rule (pixelmatch, threshold 0.1285, at most 0.00025 of the pixels differing). A case
+/// whose CPU drawing is known to differ says why in metadata.knownCPUDifference.
 struct MapLibreNativeCaseTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("MapLibreNativeCases")
@@ -31,6 +32,14 @@ struct MapLibreNativeCaseTests {
             .appendingPathComponent("glmap-maplibre-native-cases-\(ProcessInfo.processInfo.processIdentifier)/\(backend)")
         let runner = RenderTestRunner(backend: backend, artifactsDirectory: out.path, keepsPassingImages: false)
         let result = runner.run(c, renderer: MapRenderer(backend: backend))
+        // metadata.knownCPUDifference: why the CPU reference does not match yet (reported as a
+        // known issue, which must keep occurring: a fix shows up as "known issue not recorded").
+        if backend == .cpu, let reason = json["metadata"]?["knownCPUDifference"]?.stringValue {
+            withKnownIssue(Comment(rawValue: reason)) {
+                if !result.isPass { Issue.record("\(name) (cpu): \(result.message)") }
+            }
+            return
+        }
         if !result.isPass {
             Issue.record("\(name) (\(backend)): \(result.message); actual.png and diff.png under \(out.path)")
         }

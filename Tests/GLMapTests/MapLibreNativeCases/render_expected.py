@@ -9,7 +9,8 @@ Each case is a folder with a render-test style.json: metadata.test.width/height/
 written as CASE_DIR/expected.png (straight alpha, as pymgl returns it). Where MapLibre GL JS
 and MapLibre Native disagree, GL JS is the reference: such a case lists in
 metadata.expectedWithoutLayers the layers GL JS draws nothing for, and MapLibre Native then
-draws the style without them (metadata.origin gives the GL JS evidence). pymgl 0.5 crashes when
+draws the style without them; metadata.expectedSourceOverrides (source id → members) changes
+sources for MapLibre Native's drawing in the same way (metadata.origin gives the GL JS evidence). pymgl 0.5 crashes when
 a Map is created after an earlier one was destroyed, so every Map is kept alive to the end.
 """
 import json
@@ -26,6 +27,8 @@ def render(style_path, out_path):
     style = json.load(open(style_path, encoding="utf-8"))
     drop = set(style.get("metadata", {}).get("expectedWithoutLayers", []))
     style["layers"] = [l for l in style["layers"] if l.get("id") not in drop]
+    for sid, over in style.get("metadata", {}).get("expectedSourceOverrides", {}).items():
+        style["sources"][sid].update(over)
     t = style.get("metadata", {}).get("test", {})
     w, h, r = t.get("width", 512), t.get("height", 512), t.get("pixelRatio", 1)
     lon, lat = (style.get("center") or [0, 0])[:2]
