@@ -6,7 +6,8 @@ import GLMapStyle
 
 /// `glmap render`: flags follow MapLibre's `mbgl-render`.
 public enum RenderCommand {
-    static let options: [CommandLineArguments.Option] = [
+    /// The options this command accepts.
+    public static let options: [CommandLineArguments.Option] = [
         .init("style", "s", help: "style JSON file (MapLibre style spec v8); - reads standard input"),
         .init("output", "o", help: "PNG file to write (default out.png); - writes standard output"),
         .init("width", "w", help: "image width in CSS pixels (default 512)"),
@@ -69,7 +70,7 @@ public enum RenderCommand {
             frames = try FramesFile.load(path: framesPath, defaults: opts)
         }
         let jobs = try a.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
-        guard jobs >= 1 else { throw UsageError("--jobs expects at least 1, got \(jobs)") }
+        guard (1...EncoderPool.maxWorkers).contains(jobs) else { throw UsageError("--jobs expects 1 to \(EncoderPool.maxWorkers) threads, got \(jobs)") }
         if frames == nil && output != "-" {
             let dir = (output as NSString).deletingLastPathComponent
             var isDir: ObjCBool = false

@@ -27,9 +27,12 @@ public final class EncoderPool: @unchecked Sendable {
     private let capacity: Int
     private let compression: PNGCompression
 
+    /// The most encoder threads a pool starts (`--jobs` above it is refused).
+    public static let maxWorkers = 256
+
     /// Starts `workers` encoder threads with room for `capacity` waiting frames.
     public init(workers: Int, capacity: Int? = nil, compression: PNGCompression = .default) {
-        let n = max(1, workers)
+        let n = min(max(1, workers), EncoderPool.maxWorkers)
         self.capacity = max(1, capacity ?? n * 2)
         self.compression = compression
         for i in 0..<n {
