@@ -86,7 +86,7 @@ final class CommandLineCLITests: XCTestCase {
 
     func testJobsAreBounded() {
         // --jobs 1000000000 used to start a billion encoder threads.
-        for command in [["render", "-s", exampleStyle, "--frames", "/nonexistent.jsonl"], ["tiles", "-s", exampleStyle, "-z", "0", "-o", "/nonexistent/t"]] {
+        for command in [["render", "-s", exampleStyle, "-o", "/nonexistent/x.png"], ["tiles", "-s", exampleStyle, "-z", "0", "-o", "/nonexistent/t"]] {
             let r = run(command + ["--jobs", "1000000000"])
             XCTAssertEqual(r.code, 2)
             XCTAssertEqual(r.stderr, "glmap: --jobs expects 1 to 256 threads, got 1000000000\n")
