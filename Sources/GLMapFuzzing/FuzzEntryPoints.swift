@@ -188,6 +188,7 @@ public enum FuzzEntryPoints {
         let style = ##"{"version": 8, "center": [0, 0], "zoom": 1, "sources": {"s": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"k": 1}, "geometry": {"type": "Polygon", "coordinates": [[[-20, -20], [20, -20], [20, 20], [-20, -20]]]}}, {"type": "Feature", "properties": {}, "geometry": {"type": "LineString", "coordinates": [[-30, 0], [30, 10]]}}, {"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [5, 5]}}]}}}, "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#eee"}}, {"id": "f", "type": "fill", "source": "s", "paint": {"fill-color": "#0a0"}}, {"id": "l", "type": "line", "source": "s", "paint": {"line-width": 3}}, {"id": "c", "type": "circle", "source": "s"}, {"id": "t", "type": "symbol", "source": "s"}]}"##
         FileManager.default.createFile(atPath: dir + "/style.json", contents: Data(style.utf8))
         FileManager.default.createFile(atPath: dir + "/bad.json", contents: Data(#"{"version": 8, "sources": {}, "layers": [{"id": "x", "type": "fill", "source": "nope", "filter": 0}]}"#.utf8))
+        atexit { try? FileManager.default.removeItem(atPath: FuzzEntryPoints.workspace) }   // libFuzzer ends jobs with exit()
         return dir
     }()
 
