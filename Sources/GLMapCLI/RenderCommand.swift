@@ -6,7 +6,8 @@ import GLMapStyle
 
 /// `glmap render`: flags follow MapLibre's `mbgl-render`.
 public enum RenderCommand {
-    static let options: [CommandLineArguments.Option] = [
+    /// The options this command accepts.
+    public static let options: [CommandLineArguments.Option] = [
         .init("style", "s", help: "style JSON file (MapLibre style spec v8); - reads standard input"),
         .init("output", "o", help: "image file to write (default out.png); its extension (.png, .jpg/.jpeg, .webp) picks the format; - writes standard output"),
         .init("format", "f", help: "png (default), jpeg or webp; must agree with the output's extension"),
@@ -99,7 +100,7 @@ public enum RenderCommand {
             _ = try format(for: output)
         }
         let jobs = try a.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
-        guard jobs >= 1 else { throw UsageError("--jobs expects at least 1, got \(jobs)") }
+        guard (1...EncoderPool.maxWorkers).contains(jobs) else { throw UsageError("--jobs expects 1 to \(EncoderPool.maxWorkers) threads, got \(jobs)") }
         if frames == nil && output != "-" {
             let dir = (output as NSString).deletingLastPathComponent
             var isDir: ObjCBool = false
