@@ -344,7 +344,7 @@ final class SnapshotterTests: XCTestCase {
         XCTAssertThrowsError(try other.setStyleJSON(#"{"version": 8, "layers": [}"#)) { e in
             XCTAssertTrue("\(e)".contains("invalid JSON at 1:27"), "\(e)")
         }
-        other.styleJSON = #"{"version": 8, "sources": {}, "layers": [{"id": "x", "type": "hillshade"}]}"#
+        other.styleJSON = #"{"version": 8, "sources": {}, "layers": [{"id": "x", "type": "sparkle"}]}"#
         XCTAssertEqual(other.allLayerIdentifiers, ["l"], "the old style is kept")
         XCTAssertThrowsError(try other.snapshot()) { e in
             guard case .invalidStyle(let styleError)? = e as? SnapshotError else { return XCTFail("\(e)") }

@@ -120,7 +120,7 @@ final class CrashInputCLITests: XCTestCase {
         try FileManager.default.createDirectory(at: tmp.appendingPathComponent("styles"), withIntermediateDirectories: true)
         _ = write("data/p.geojson", #"{"type": "Point", "coordinates": [0, 0]}"#)
         _ = write("styles/s.json", """
-        {"version": 8, "sources": {"p": {"type": "geojson", "data": "local://data/p.geojson"}},
+        {"version": 8, "zoom": 0, "sources": {"p": {"type": "geojson", "data": "local://data/p.geojson"}},
          "layers": [{"id": "c", "type": "circle", "source": "p"}]}
         """)
         // The real executable in tmp/styles with the relative path "s.json": the search climbs to tmp.
@@ -130,7 +130,7 @@ final class CrashInputCLITests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: tmp.appendingPathComponent("styles/out.png").path))
         // A local:// file found nowhere up the folders is the usual missing-source warning, not a crash.
         _ = write("styles/t.json", """
-        {"version": 8, "sources": {"p": {"type": "geojson", "data": "local://nowhere/p.geojson"}},
+        {"version": 8, "zoom": 0, "sources": {"p": {"type": "geojson", "data": "local://nowhere/p.geojson"}},
          "layers": [{"id": "c", "type": "circle", "source": "p"}]}
         """)
         let missing = try shell("cd styles && exec \"$0\" render -s t.json -o out2.png -w 8 -h 8 --backend cpu")
@@ -139,7 +139,7 @@ final class CrashInputCLITests: XCTestCase {
     }
 
     func testRelativeDataInAStyleFromStandardInputSaysWhereItLooked() {
-        let style = #"{"version": 8, "sources": {"p": {"type": "geojson", "data": "not-here.geojson"}}, "layers": [{"id": "c", "type": "circle", "source": "p"}]}"#
+        let style = #"{"version": 8, "zoom": 0, "sources": {"p": {"type": "geojson", "data": "not-here.geojson"}}, "layers": [{"id": "c", "type": "circle", "source": "p"}]}"#
         let cwd = FileManager.default.currentDirectoryPath
         let r = run(["render", "-s", "-", "-o", tmp.appendingPathComponent("o.png").path, "-w", "8", "-h", "8", "--backend", "cpu"], stdin: Array(style.utf8))
         XCTAssertEqual(r.code, 0, r.stderr)

@@ -22,7 +22,7 @@ public struct Snapshot: Sendable {
     /// The image as PNG (the same bytes `glmap render` writes for the same style and camera).
     public func pngData() throws -> Data {
         do {
-            return Data(try PNGEncoder.encode(image))
+            return Data(try PNGEncoder.encode(image, threads: PNGEncoder.allCores))   // as glmap render encodes
         } catch {
             throw SnapshotError(error)
         }
