@@ -166,11 +166,20 @@ public enum RenderCommand {
             io.writeStderr("glmap: no usable EGL/GLES (\(reason)); rendering on the CPU\n")
         }
         let image = try renderer.render(scene, options: opts)   // premultiplied
-        let bytes = try format(for: output, matte: scene.matte(zoom: opts.camera(default: scene.style.camera).zoom)).encode(premultiplied: image, threads: PNGEncoder.allCores)
+        let imageFormat = try format(for: output, matte: scene.matte(zoom: opts.camera(default: scene.style.camera).zoom))
+        let bytes = try imageFormat.encode(premultiplied: image, threads: PNGEncoder.allCores)
         if output == "-" {
             io.writeStdout(bytes)
         } else {
-            try AtomicFileWriter.write(bytes, to: output)
+            do {
+                try AtomicFileWriter.write(bytes, to: output)
+            } catch let e as IOFailure {
+                // Worded as PNGEncoder.write words it: "PATH: cannot write PNG: why" (JPEG, WebP alike).
+                switch imageFormat.kind {
+                case .png: throw PNGError(.write, path: output, message: e.message)
+                case .jpeg, .webp: throw IOFailure(path: output, message: "cannot write \(imageFormat.kind == .jpeg ? "JPEG" : "WebP"): \(e.message)")
+                }
+            }
         }
         return 0
     }
