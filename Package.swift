@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "GLMapPNGTests", dependencies: ["GLMapPNG"]),
         .testTarget(name: "GLMapTests", dependencies: ["GLMap", "GLMapCLI", "GLMapFuzzing"],
                     exclude: ["RenderConformance-known-failures.txt", "BackendAgreement-known-differences.txt"]),
-        .testTarget(name: "glmapCLITests", dependencies: ["GLMapCLI", "GLMap"]),
+        .testTarget(name: "glmapCLITests", dependencies: ["GLMapCLI", "GLMap", "GLMapCore"]),
     ],
     swiftLanguageModes: [.v5]
 )

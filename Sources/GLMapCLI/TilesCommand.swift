@@ -86,7 +86,7 @@ public enum TilesCommand {
             io.writeStderr("glmap: no usable EGL/GLES (\(reason)); rendering on the CPU\n")
         }
         let writer = mbtiles ? try MBTilesWriter(path: output, metadata: MBTilesWriter.metadata(
-            name: ((stylePath as NSString).lastPathComponent as NSString).deletingPathExtension.replacingOccurrences(of: ".style", with: ""),
+            name: PathText.lastComponent(of: stylePath).replacingOccurrences(of: ".json", with: "").replacingOccurrences(of: ".style", with: ""),
             pyramid: pyramid, tileSize: tileSize, ratio: ratio,
             description: shard.count > 1 ? "shard \(shard.index)/\(shard.count) of the pyramid" : nil)) : nil
         let progress = BatchProgress(total: tiles.count, mode: BatchProgress.mode(quiet: a.flag("quiet")), noun: "tiles", write: io.writeStderr)

@@ -4,7 +4,7 @@
 # TARGET: geojson, style, expression, tessellate, cli (default: all five); SECONDS default 60.
 # cli fuzzes the command line itself (FuzzEntryPoints.commandLine); its seeds are the inputs in
 # Tests/FuzzRegressions/cli (argument vectors written with the raw-string escape).
-# Builds Tests/Fuzz (release, -sanitize=fuzzer,address, plus -sanitize-coverage=edge,trace-cmp on every
+# Builds Tests/Fuzz (release, -sanitize=fuzzer,address, plus -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp on every
 # module: without it this toolchain builds the Swift modules with no coverage counters, libFuzzer
 # reports "cov: 0" and fuzzes blind, and fork mode drops every seed), seeds a temporary corpus per target from
 # ../shared (never committed), runs each target in fork mode (one worker; it keeps going after a
@@ -29,8 +29,8 @@ if [ ! -d "$shared" ]; then
 fi
 
 echo "== building fuzz targets (release, fuzzer+address sanitizers)"
-(cd "$here" && swift build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize-coverage=edge,trace-cmp 2>&1 | grep -v "ld.gold: warning" | tail -3)
-bin="$(cd "$here" && swift build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize-coverage=edge,trace-cmp --show-bin-path)"
+(cd "$here" && swift build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp 2>&1 | grep -v "ld.gold: warning" | tail -3)
+bin="$(cd "$here" && swift build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp --show-bin-path)"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/glmap-fuzz.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
