@@ -88,7 +88,7 @@ let package = Package(
                               "MapLibreNativeCases", "Differential-known-failures.txt"]),
         .testTarget(name: "GLMapServerTests", dependencies: ["GLMapServer", "GLMap", "GLMapCLI", "GLMapPNG", "GLMapGLES"]),
         .testTarget(name: "GLMapTestingTests", dependencies: ["GLMapTesting", "GLMapCore", "GLMapPNG"]),
-        .testTarget(name: "glmapCLITests", dependencies: ["GLMapCLI", "GLMap", "GLMapTesting"]),
+        .testTarget(name: "glmapCLITests", dependencies: ["GLMapCLI", "GLMap", "GLMapCore", "GLMapTesting"]),
         // The Swift API as a library user sees it: these tests import GLMap and nothing else.
         .testTarget(name: "GLMapAPITests", dependencies: ["GLMap"]),
     ],

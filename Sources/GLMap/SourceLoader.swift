@@ -29,7 +29,7 @@ public struct SourceLoader {
         self.limits = limits
         let cwd = FileManager.default.currentDirectoryPath
         if let f = styleFile, f != "-" {
-            baseDirectory = (f as NSString).deletingLastPathComponent
+            baseDirectory = PathText.directory(of: f)
             if baseDirectory.isEmpty { baseDirectory = "." }
             styleFromStandardInput = false
         } else {
@@ -51,7 +51,7 @@ public struct SourceLoader {
             for _ in 0..<4096 {   // bounded: every step removes one component of an absolute path
                 let candidate = (dir as NSString).appendingPathComponent(rel)
                 if FileManager.default.fileExists(atPath: candidate) { return candidate }
-                let parent = (dir as NSString).deletingLastPathComponent
+                let parent = PathText.directory(of: dir)
                 if parent == dir || parent.isEmpty { break }
                 dir = parent
             }

@@ -102,7 +102,7 @@ public enum RenderCommand {
         let jobs = try a.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
         guard (1...EncoderPool.maxWorkers).contains(jobs) else { throw UsageError("--jobs expects 1 to \(EncoderPool.maxWorkers) threads, got \(jobs)") }
         if frames == nil && output != "-" {
-            let dir = (output as NSString).deletingLastPathComponent
+            let dir = PathText.directory(of: output)
             var isDir: ObjCBool = false
             if !dir.isEmpty && !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
                 throw IOFailure(path: output, message: "the directory \(dir) does not exist")

@@ -115,7 +115,7 @@ public enum TestCommand {
 
     /// Fails early (exit 1, like an unwritable output) when a file's folder does not exist.
     static func checkParent(of path: String) throws {
-        let dir = (path as NSString).deletingLastPathComponent
+        let dir = PathText.directory(of: path)
         var isDir: ObjCBool = false
         if !dir.isEmpty && !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
             throw IOFailure(path: path, message: "the directory \(dir) does not exist")

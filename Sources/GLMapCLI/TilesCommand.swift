@@ -82,7 +82,7 @@ public enum TilesCommand {
         let backendName = a.string("backend") ?? "auto"
         guard let backend = Backend(rawValue: backendName) else { throw UsageError("--backend expects auto, gpu or cpu, got \"\(backendName)\"") }
         let archiveKind = TileArchiveWriter.Kind(path: output)
-        if archiveKind == nil, (output as NSString).pathExtension.lowercased() == "partial" {
+        if archiveKind == nil, PathText.pathExtension(of: output).lowercased() == "partial" {
             throw UsageError("--output \(output): name the archive (OUT.mbtiles or OUT.pmtiles), not its journal")
         }
         let resume = a.flag("resume")
@@ -111,7 +111,7 @@ public enum TilesCommand {
                                           matte: scene.matte(zoom: Double(pyramid.zooms.lowerBound)))
         var writer: TileArchiveWriter?
         if let archiveKind {
-            let name = ((stylePath as NSString).lastPathComponent as NSString).deletingPathExtension.replacingOccurrences(of: ".style", with: "")
+            let name = String(PathText.lastComponent(of: stylePath).dropLast(PathText.pathExtension(of: stylePath).isEmpty ? 0 : PathText.pathExtension(of: stylePath).count + 1)).replacingOccurrences(of: ".style", with: "")
             let metadata = TileArchiveMetadata.from(style: scene.style, fallbackName: name, pyramid: pyramid, tileSize: tileSize, ratio: ratio,
                                                     format: formatKind, description: shard.count > 1 ? "shard \(shard.index)/\(shard.count) of the pyramid" : nil)
             let styleBytes = FileManager.default.contents(atPath: stylePath).map { [UInt8]($0) } ?? []

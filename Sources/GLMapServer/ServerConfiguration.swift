@@ -18,7 +18,7 @@ public struct ServerConfiguration: Sendable {
                 id = String(text[..<eq]); path = String(text[text.index(after: eq)...])
             } else {
                 path = text
-                id = (path as NSString).lastPathComponent
+                id = PathText.lastComponent(of: path)
                 for suffix in [".json", ".style"] where id.hasSuffix(suffix) { id = String(id.dropLast(suffix.count)) }
             }
             let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-".utf8)

@@ -4,9 +4,11 @@
 # TARGET: geojson, style, expression, tessellate, cli (default: all five); SECONDS default 60.
 # cli fuzzes the command line itself (FuzzEntryPoints.commandLine); its seeds are the inputs in
 # Tests/FuzzRegressions/cli (argument vectors written with the raw-string escape).
-# Builds Tests/Fuzz (release, -sanitize=fuzzer,address, plus -sanitize-coverage=edge,trace-cmp on every
-# module: without it this toolchain builds the Swift modules with no coverage counters, libFuzzer
-# reports "cov: 0" and fuzzes blind, and fork mode drops every seed), seeds a temporary corpus per target from
+# Builds Tests/Fuzz (release, -sanitize=fuzzer,address, plus
+# -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp: without it this toolchain's
+# Swift modules carry no coverage counters, libFuzzer reports "cov: 0" and fuzzes blind, and fork
+# mode drops every seed; after changing these flags remove Tests/Fuzz/.build, since stale objects
+# with trace-pc-guard make libFuzzer refuse to start), seeds a temporary corpus per target from
 # ../shared (never committed), runs each target in fork mode (one worker; it keeps going after a
 # crash) and prints per target the executions and the crash/timeout/OOM inputs found. Those land
 # in $FUZZ_OUT/<target>/ (default Tests/Fuzz/.build/fuzz-out); minimise one with
@@ -29,8 +31,8 @@ if [ ! -d "$shared" ]; then
 fi
 
 echo "== building fuzz targets (release, fuzzer+address sanitizers)"
-(cd "$here" && swift build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize-coverage=edge,trace-cmp 2>&1 | grep -v "ld.gold: warning" | tail -3)
-bin="$(cd "$here" && swift build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize-coverage=edge,trace-cmp --show-bin-path)"
+(cd "$here" && swift build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp 2>&1 | grep -v "ld.gold: warning" | tail -3)
+bin="$(cd "$here" && swift build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp --show-bin-path)"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/glmap-fuzz.XXXXXX")"
 trap 'rm -rf "$work"' EXIT

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import GLMapCLI
 import GLMap
+import GLMapCore
 
 /// Inputs that used to crash glmap (Swift traps, aborts): each is now an exact message, a
 /// documented exit code, and no file left behind.
@@ -100,6 +101,31 @@ final class CrashInputCLITests: XCTestCase {
         let r = run(["render", "-s", exampleStyle, "--frames", frames, "-w", "16", "-h", "16", "--quiet", "--backend", "cpu"])
         XCTAssertEqual(r.code, 0, r.stderr)
         XCTAssertEqual(files(), ["a.png", "b.png", "f.jsonl"])
+    }
+
+    // MARK: one-character file names (Foundation's deletingLastPathComponent traps on them)
+
+    func testOneCharacterOutputNameRenders() throws {
+        // Found by the cli fuzz target: `-o _` crashed in NSString.deletingLastPathComponent.
+        let r = try shell("exec \"$0\" render -s '\(exampleStyle)' -o _ -w 8 -h 8 --backend cpu")
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertEqual(files(), ["_"])
+    }
+
+    func testOneCharacterNamesInFramesAndTiles() throws {
+        _ = write("f", #"{"output": "a"}"#)
+        let frames = try shell("exec \"$0\" render -s '\(exampleStyle)' --frames f -w 8 -h 8 --backend cpu -q")
+        XCTAssertEqual(frames.code, 0, frames.stderr)
+        let tiles = try shell("exec \"$0\" tiles -s '\(exampleStyle)' -z 0 -o t --backend cpu -q")
+        XCTAssertEqual(tiles.code, 0, tiles.stderr)
+        XCTAssertEqual(files(), ["a", "f", "t"])
+        XCTAssertEqual(PathText.directory(of: "a"), "")
+        XCTAssertEqual(PathText.directory(of: "/a"), "/")
+        XCTAssertEqual(PathText.directory(of: "d/e/"), "d")
+        XCTAssertEqual(PathText.lastComponent(of: "d/e.png"), "e.png")
+        XCTAssertEqual(PathText.pathExtension(of: "d/e.PNG"), "PNG")
+        XCTAssertEqual(PathText.pathExtension(of: ".hidden"), "")
     }
 
     // MARK: frames "output": "-"

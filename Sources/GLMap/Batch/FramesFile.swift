@@ -111,7 +111,7 @@ public enum FramesFile {
             if let first = seen[out] { throw fail("output \"\(out)\" is already written by line \(first)") }
             seen[out] = lineNumber
             if checkDirectories {
-                let dir = (out as NSString).deletingLastPathComponent
+                let dir = PathText.directory(of: out)
                 if !dir.isEmpty && !checkedDirs.contains(dir) {
                     var isDir: ObjCBool = false
                     guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {

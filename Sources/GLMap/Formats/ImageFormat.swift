@@ -36,7 +36,7 @@ public enum ImageFormat: Equatable, Sendable {
         /// The format a file name's extension names: nil when it has none; an error when the
         /// extension is not one glmap writes.
         public static func fromPath(_ path: String) throws -> Kind? {
-            let ext = (path as NSString).pathExtension.lowercased()
+            let ext = PathText.pathExtension(of: path).lowercased()
             if ext.isEmpty { return nil }
             switch ext {
             case "png": return .png

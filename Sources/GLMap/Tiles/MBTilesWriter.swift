@@ -36,8 +36,8 @@ public final class MBTilesWriter: @unchecked Sendable {
     /// Creates the temporary database with the schema and `metadata` rows (name → value).
     public init(path: String, metadata: [(String, String)]) throws {
         self.path = path
-        let dir = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
+        let dir = PathText.directory(of: path)
+        let name = PathText.lastComponent(of: path)
         var isDir: ObjCBool = false
         if !dir.isEmpty && !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
             throw IOFailure(path: path, message: "the directory \(dir) does not exist")

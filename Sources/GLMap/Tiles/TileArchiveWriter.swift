@@ -18,7 +18,7 @@ public final class TileArchiveWriter: @unchecked Sendable {
         case mbtiles, pmtiles
         /// The kind a path's extension names (nil: not an archive, e.g. a directory).
         public init?(path: String) {
-            switch (path as NSString).pathExtension.lowercased() {
+            switch PathText.pathExtension(of: path).lowercased() {
             case "mbtiles": self = .mbtiles
             case "pmtiles": self = .pmtiles
             default: return nil
@@ -44,7 +44,7 @@ public final class TileArchiveWriter: @unchecked Sendable {
         self.path = path
         self.kind = kind
         self.metadata = metadata
-        let dir = (path as NSString).deletingLastPathComponent
+        let dir = PathText.directory(of: path)
         var isDir: ObjCBool = false
         if !dir.isEmpty && !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
             throw IOFailure(path: path, message: "the directory \(dir) does not exist")
@@ -78,8 +78,8 @@ public final class TileArchiveWriter: @unchecked Sendable {
                 firstOf[r.hash, default: []].append(i)
             }
         }
-        let dir = (path as NSString).deletingLastPathComponent
-        let temp = (dir.isEmpty ? "" : dir + "/") + ".\((path as NSString).lastPathComponent).tmp-\(UInt32.random(in: 0...UInt32.max))"
+        let dir = PathText.directory(of: path)
+        let temp = (dir.isEmpty ? "" : dir + "/") + ".\(PathText.lastComponent(of: path)).tmp-\(UInt32.random(in: 0...UInt32.max))"
         switch kind {
         case .pmtiles:
             let fd = InFlightFiles.create(temp, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644)

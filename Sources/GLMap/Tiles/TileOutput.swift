@@ -32,7 +32,7 @@ public enum TileOutput {
         if exists && !isDirectory {
             throw InputFailure("--output \(output) is an existing file, not a directory; give a directory (DIR/z/x/y.png), FILE.mbtiles or FILE.pmtiles")
         }
-        let ext = (output as NSString).pathExtension.lowercased()
+        let ext = PathText.pathExtension(of: output).lowercased()
         if !exists && ["png", "jpg", "jpeg", "webp"].contains(ext) {
             throw InputFailure("--output \(output) names an image file, but tiles go to a directory (DIR/z/x/y.png), FILE.mbtiles or FILE.pmtiles")
         }
