@@ -17,8 +17,12 @@ let package = Package(
         .library(name: "GLMap", targets: ["GLMap"]),
         // For Tests/Fuzz only: the libFuzzer entry points (not part of the GLMap API).
         .library(name: "GLMapFuzzing", targets: ["GLMapFuzzing"]),
+        // Golden-image testing of styles (the runner behind `glmap test`), for CI users.
+        .library(name: "GLMapTesting", targets: ["GLMapTesting"]),
         .executable(name: "glmap", targets: ["glmap"]),
         .executable(name: "glmap-bench", targets: ["glmap-bench"]),
+        // The README's Swift API example (examples/multiple-geometries).
+        .executable(name: "multiple-geometries", targets: ["MultipleGeometries"]),
     ],
     targets: [
         // System libraries (module map + pkg-config).
@@ -32,6 +36,12 @@ let package = Package(
                        providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebp",
+                       providers: [.apt(["libwebp-dev"])]),
 
         // Pipeline stages.
         .target(name: "GLMapCore"),
@@ -48,14 +58,22 @@ let package = Package(
         .target(name: "GLMapPNG", dependencies: ["GLMapCore", "CPNG", "CDeflate"]),
         .target(name: "GLMap",
                 dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation",
-                               "GLMapGLES", "GLMapReference", "GLMapPNG", "CSQLite"]),
+                               "GLMapGLES", "GLMapReference", "GLMapPNG", "CSQLite",
+                               "CTurboJPEG", "CWebP"]),
+        // Golden-image testing: render-test cases, the pixelmatch rule, runner, JUnit and HTML reports.
+        .target(name: "GLMapTesting", dependencies: ["GLMap", "GLMapCore", "GLMapPNG"]),
+        // `glmap serve`: HTTP on libmicrohttpd, a pool of renderers, the encoded tile cache.
+        .target(name: "GLMapServer", dependencies: ["GLMap", "GLMapCore", "GLMapStyle", "GLMapPNG", "CMicroHTTPD"]),
         // The command line (one file per subcommand) and the fuzz entry points sit outside the
         // GLMap product, so a library user sees neither.
-        .target(name: "GLMapCLI", dependencies: ["GLMap", "GLMapCore", "GLMapStyle", "GLMapPNG"]),
+        .target(name: "GLMapCLI", dependencies: ["GLMap", "GLMapCore", "GLMapStyle", "GLMapPNG", "GLMapTesting", "GLMapServer"]),
         .target(name: "GLMapFuzzing",
                 dependencies: ["GLMap", "GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation"]),
         .executableTarget(name: "glmap", dependencies: ["GLMapCLI"]),
         .executableTarget(name: "glmap-bench", dependencies: ["GLMap"], path: "Benchmarks/glmap-bench"),
+        // Depends on the GLMap product's target only: what a library user imports.
+        .executableTarget(name: "MultipleGeometries", dependencies: ["GLMap"], path: "examples/multiple-geometries",
+                          exclude: ["dc.geojson", "style.json"]),
 
         // Tests mirror the modules.
         .testTarget(name: "GLMapCoreTests", dependencies: ["GLMapCore"]),
@@ -65,10 +83,14 @@ let package = Package(
         .testTarget(name: "GLMapGLESTests", dependencies: ["GLMapGLES", "GLMapPNG"]),
         .testTarget(name: "GLMapReferenceTests", dependencies: ["GLMapReference", "GLMapPNG"]),
         .testTarget(name: "GLMapPNGTests", dependencies: ["GLMapPNG"]),
-        .testTarget(name: "GLMapTests", dependencies: ["GLMap", "GLMapCLI", "GLMapFuzzing"],
+        .testTarget(name: "GLMapTests", dependencies: ["GLMap", "GLMapCLI", "GLMapFuzzing", "GLMapTesting"],
                     exclude: ["RenderConformance-known-failures.txt", "BackendAgreement-known-differences.txt",
-                              "MapLibreNativeCases"]),
-        .testTarget(name: "glmapCLITests", dependencies: ["GLMapCLI", "GLMap"]),
+                              "MapLibreNativeCases", "Differential-known-failures.txt"]),
+        .testTarget(name: "GLMapServerTests", dependencies: ["GLMapServer", "GLMap", "GLMapCLI", "GLMapPNG", "GLMapGLES"]),
+        .testTarget(name: "GLMapTestingTests", dependencies: ["GLMapTesting", "GLMapCore", "GLMapPNG"]),
+        .testTarget(name: "glmapCLITests", dependencies: ["GLMapCLI", "GLMap", "GLMapTesting"]),
+        // The Swift API as a library user sees it: these tests import GLMap and nothing else.
+        .testTarget(name: "GLMapAPITests", dependencies: ["GLMap"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -9,13 +9,13 @@ uniform float u_camera_to_center_distance;
 uniform float u_ratio;
 in vec2 a_corner;                 // (-1,-1) (1,-1) (-1,1) (1,1)
 in vec2 a_center;                 // per instance
-in float a_radius;
-in vec4 a_color;
-in float a_opacity;
-in float a_blur;
-in float a_stroke_width;
-in vec4 a_stroke_color;
-in float a_stroke_opacity;
+#pragma glmap: define float radius
+#pragma glmap: define vec4 color
+#pragma glmap: define float blur
+#pragma glmap: define float opacity
+#pragma glmap: define float stroke_width
+#pragma glmap: define vec4 stroke_color
+#pragma glmap: define float stroke_opacity
 out vec3 v_data;
 out vec4 v_color;
 out vec4 v_stroke_color;
@@ -23,7 +23,14 @@ out float v_radius;
 out float v_stroke_width;
 out float v_blur;
 void main() {
-    float size = a_radius + a_stroke_width;
+    #pragma glmap: initialize float radius
+    #pragma glmap: initialize vec4 color
+    #pragma glmap: initialize float blur
+    #pragma glmap: initialize float opacity
+    #pragma glmap: initialize float stroke_width
+    #pragma glmap: initialize vec4 stroke_color
+    #pragma glmap: initialize float stroke_opacity
+    float size = radius + stroke_width;
     if (u_pitch_with_map) {
         vec2 corner_position = a_center;
         if (u_scale_with_map) {
@@ -43,9 +50,9 @@ void main() {
     }
     float antialiasblur = 1.0 / u_ratio / max(size, 1e-6);
     v_data = vec3(a_corner, antialiasblur);
-    v_color = a_color * a_opacity;
-    v_stroke_color = a_stroke_color * a_stroke_opacity;
-    v_radius = a_radius;
-    v_stroke_width = a_stroke_width;
-    v_blur = a_blur;
+    v_color = color * opacity;
+    v_stroke_color = stroke_color * stroke_opacity;
+    v_radius = radius;
+    v_stroke_width = stroke_width;
+    v_blur = blur;
 }

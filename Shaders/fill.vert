@@ -1,11 +1,14 @@
 #version 300 es
-// Fill: earcut triangles in bucket-local units; colour and opacity per vertex (data-driven).
+// Fill: earcut triangles in bucket-local units. Paint inputs (`#pragma glmap`, see GPUBinding):
+// uniforms when the layer's value is constant, vertex attributes when data-driven.
 uniform mat4 u_matrix;          // bucket-local units -> clip space (translate already applied)
 in vec2 a_pos;
-in vec4 a_color;                // premultiplied
-in float a_opacity;
+#pragma glmap: define vec4 color
+#pragma glmap: define float opacity
 out vec4 v_color;
 void main() {
-    v_color = a_color * a_opacity;
+    #pragma glmap: initialize vec4 color
+    #pragma glmap: initialize float opacity
+    v_color = color * opacity;      // colour premultiplied
     gl_Position = u_matrix * vec4(a_pos, 0.0, 1.0);
 }

@@ -11,11 +11,13 @@ in vec2 a_start;
 in vec2 a_end;
 in float a_t;                   // 0 at the start, 1 at the end
 in float a_side;                // -1 or +1
-in vec4 a_color;                // premultiplied outline colour
-in float a_opacity;
+#pragma glmap: define vec4 outline_color
+#pragma glmap: define float opacity
 out vec4 v_color;
 out float v_dist;               // signed perpendicular distance from the edge, device pixels
 void main() {
+    #pragma glmap: initialize vec4 outline_color
+    #pragma glmap: initialize float opacity
     vec4 p = u_matrix * vec4(a_start, 0.0, 1.0);
     vec4 q = u_matrix * vec4(a_end, 0.0, 1.0);
     vec2 d = (q.xy / q.w - p.xy / p.w) * 0.5 * u_viewport;
@@ -27,5 +29,5 @@ void main() {
     pos.xy += offset * a_side * (2.0 / u_viewport) * pos.w;
     gl_Position = pos;
     v_dist = len > 0.0 ? a_side * 0.5 * major / len : 0.0;
-    v_color = a_color * a_opacity;
+    v_color = outline_color * opacity;   // premultiplied
 }

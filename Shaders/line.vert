@@ -15,12 +15,12 @@ in vec2 a_extrude;
 in vec2 a_normal;
 in float a_distance;
 in float a_direction;
-in vec4 a_color;                  // premultiplied
-in float a_opacity;
-in float a_width;
-in float a_gapwidth;
-in float a_offset;
-in float a_blur;
+#pragma glmap: define vec4 color
+#pragma glmap: define float opacity
+#pragma glmap: define float width
+#pragma glmap: define float gapwidth
+#pragma glmap: define float offset
+#pragma glmap: define float blur
 out vec2 v_normal;
 out vec2 v_width2;
 out float v_gamma_scale;
@@ -52,16 +52,22 @@ uniform float u_image_height;     // rows in the gradient ramp
 out highp vec2 v_uv;
 #endif
 void main() {
+    #pragma glmap: initialize vec4 color
+    #pragma glmap: initialize float opacity
+    #pragma glmap: initialize float width
+    #pragma glmap: initialize float gapwidth
+    #pragma glmap: initialize float offset
+    #pragma glmap: initialize float blur
     float ANTIALIASING = 1.0 / u_ratio / 2.0;
-    float halfwidth = a_width / 2.0;
-    float gapwidth = a_gapwidth / 2.0;
-    float offset = -1.0 * a_offset;
-    float inset = gapwidth + (gapwidth > 0.0 ? ANTIALIASING : 0.0);
-    float outset = gapwidth + halfwidth * (gapwidth > 0.0 ? 2.0 : 1.0) + (halfwidth == 0.0 ? 0.0 : ANTIALIASING);
+    float halfwidth = width / 2.0;
+    float halfgap = gapwidth / 2.0;
+    float shift = -1.0 * offset;
+    float inset = halfgap + (halfgap > 0.0 ? ANTIALIASING : 0.0);
+    float outset = halfgap + halfwidth * (halfgap > 0.0 ? 2.0 : 1.0) + (halfwidth == 0.0 ? 0.0 : ANTIALIASING);
     vec2 dist = outset * a_extrude;
     float u = 0.5 * a_direction;
     float t = 1.0 - abs(u);
-    vec2 offset2 = offset * a_extrude * a_normal.y * mat2(t, -u, u, t);
+    vec2 offset2 = shift * a_extrude * a_normal.y * mat2(t, -u, u, t);
     vec4 projected_extrude = u_matrix * vec4(dist * u_units_per_pixel, 0.0, 0.0);
     gl_Position = u_matrix * vec4(a_pos + offset2 * u_units_per_pixel, 0.0, 1.0) + projected_extrude;
     float len_flat = length(dist);
@@ -70,12 +76,12 @@ void main() {
     v_width2 = vec2(outset, inset);
     v_normal = a_normal;
 #ifdef GRADIENT
-    v_color = vec4(a_opacity);
+    v_color = vec4(opacity);
     v_uv = vec2(a_fx.z, (a_fx.w + 0.5) / u_image_height);
 #else
-    v_color = a_color * a_opacity;
+    v_color = color * opacity;
 #endif
-    v_blur = a_blur;
+    v_blur = blur;
     v_distance = a_distance;
 #ifdef DASH
     float floorwidth = a_fx.y;

@@ -19,10 +19,13 @@ func runPNGBenchmark(_ args: [String]) throws {
         ("libdeflate 6, up", { try DeflatePNGWriter.encode(image, level: 6, filter: .up) }),
         ("libdeflate 1, adaptive", { try DeflatePNGWriter.encode(image, level: 1, filter: .adaptive) }),
         ("libdeflate 6, adaptive", { try DeflatePNGWriter.encode(image, level: 6, filter: .adaptive) }),
-        ("libdeflate 1, none", { try DeflatePNGWriter.encode(image, level: 1, filter: .none) }),
-        ("libdeflate 4, none", { try DeflatePNGWriter.encode(image, level: 4, filter: .none) }),
-        ("libdeflate 6, none", { try DeflatePNGWriter.encode(image, level: 6, filter: .none) }),
-        ("libdeflate 9, none", { try DeflatePNGWriter.encode(image, level: 9, filter: .none) }),
+        ("libdeflate 1, none, one stream", { try DeflatePNGWriter.encode(image, level: 1, filter: .none, singleStream: true) }),
+        ("libdeflate 4, none, one stream", { try DeflatePNGWriter.encode(image, level: 4, filter: .none, singleStream: true) }),
+        ("libdeflate 6, none, one stream", { try DeflatePNGWriter.encode(image, level: 6, filter: .none, singleStream: true) }),
+        ("libdeflate 9, none, one stream", { try DeflatePNGWriter.encode(image, level: 9, filter: .none, singleStream: true) }),
+        ("libdeflate 6, none, 1 MiB pieces, 1 thread", { try DeflatePNGWriter.encode(image, level: 6, filter: .none, threads: 1) }),
+        ("libdeflate 6, none, 1 MiB pieces, \(PNGEncoder.allCores) threads", { try DeflatePNGWriter.encode(image, level: 6, filter: .none, threads: PNGEncoder.allCores) }),
+        ("libdeflate 1, none, 1 MiB pieces, \(PNGEncoder.allCores) threads", { try DeflatePNGWriter.encode(image, level: 1, filter: .none, threads: PNGEncoder.allCores) }),
     ]
     print("method\tmedian-ms\tbytes")
     for (name, f) in methods {

@@ -107,11 +107,10 @@ public final class MapRenderer {
         }
         let camera = options.camera(default: scene.style.camera)
         let view = ViewTransform(camera: camera, width: Double(options.width), height: Double(options.height))
-        let layers = scene.evaluatedLayers(zoom: camera.zoom)
         guard let gl else {
-            return ReferenceRenderer().render(layers, view: view, ratio: options.ratio)
+            return ReferenceRenderer().render(scene.evaluatedLayers(zoom: camera.zoom), view: view, ratio: options.ratio)
         }
         gl.maxTileSize = maxTileSize
-        return try gl.render(layers.map { Bucket.make($0) }, view: view, ratio: options.ratio)
+        return try gl.render(scene.gpuBuckets(zoom: camera.zoom), view: view, ratio: options.ratio)
     }
 }

@@ -31,6 +31,9 @@ public struct RenderOptions: Equatable, Sendable {
                bearing: bearing ?? d.bearing, pitch: pitch ?? d.pitch)
     }
 
+    /// The deepest camera zoom glmap renders (also the deepest tile zoom of `glmap tiles`).
+    public static let maxZoom = 24
+
     /// Checks sizes and numbers (invalid input, exit code 2).
     public func validate() throws {
         guard width >= 1, height >= 1 else { throw InputFailure("width and height must be at least 1, got \(width)x\(height)") }
@@ -39,7 +42,7 @@ public struct RenderOptions: Equatable, Sendable {
             if let v, !v.isFinite { throw InputFailure("\(name) must be a finite number") }
         }
         if let lat = latitude, abs(lat) > 90 { throw InputFailure("lat must be between -90 and 90, got \(lat)") }
-        if let z = zoom, z < 0 || z > 24 { throw InputFailure("zoom must be between 0 and 24, got \(z)") }
+        if let z = zoom, z < 0 || z > Double(RenderOptions.maxZoom) { throw InputFailure("zoom must be between 0 and \(RenderOptions.maxZoom), got \(z)") }
         if let p = pitch, p < 0 || p > 85 { throw InputFailure("pitch must be between 0 and 85, got \(p)") }
     }
 }

@@ -2,7 +2,9 @@
 // A style with its sources loaded, decoded and projected once (Web Mercator unit world). Frames
 // of the same scene (other cameras, sizes, ratios) reuse it: no re-parsing or re-projection.
 // Sources that cannot be loaded are empty and listed in `warnings` (MapLibre draws nothing for
-// them); with `strict`, loading throws the first such problem instead. Lines and rings are ranked
+// them); with `strict`, loading throws the first such problem instead. What the style has that glmap
+// does not draw (`StyleDocument.skipped`) is left out and reported in `warningMessages`; with
+// `strict` it is a `StyleError` instead. Lines and rings are ranked
 // for simplification once here and simplified per tile zoom when evaluated (Simplification.swift).
 // Limits: inputs are read under `InputLimits` (default `.default`). A style past a limit is a
 // `StyleError` (exit 2); a source past one is a `SourceWarning` like any unloadable source.
@@ -10,16 +12,23 @@ import Foundation
 import GLMapCore
 import GLMapGeoJSON
 import GLMapStyle
+import GLMapTessellation
 
 /// A parsed style plus its projected source data.
 public final class Scene {
+
     public let style: StyleDocument
     /// Projected features per source id.
     public let features: [String: [ProjectedFeature]]
     /// Problems with source data that were tolerated.
     public let warnings: [SourceWarning]
 
-    public init(style: StyleDocument, strict: Bool = false, limits: InputLimits = .default) throws {
+    /// Loads the style's sources; `preloaded` gives features already decoded (the Swift API's
+    /// `GeoJSONSource` data) by source id, used instead of the source's own `data`.
+    public init(style: StyleDocument, preloaded: [String: GLMapGeoJSON.FeatureCollection] = [:], strict: Bool = false,
+                limits: InputLimits = .default) throws {
+        // What glmap would skip (symbol layers, vector sources, patterns…) is an error under strict.
+        if strict && !style.skipped.isEmpty { throw SkippedFeature.strictError(style.skipped, file: style.file) }
         self.style = style
         let loader = SourceLoader(styleFile: style.file, limits: limits)
         var features: [String: [ProjectedFeature]] = [:]
@@ -28,7 +37,7 @@ public final class Scene {
         let used = Set(style.layers.compactMap(\.source))
         for id in style.sources.keys.sorted() where used.contains(id) {
             do {
-                let collection = try loader.load(style.sources[id]!)
+                let collection = try preloaded[id] ?? loader.load(style.sources[id]!)
                 do {
                     var projected = try ProjectedFeature.project(collection)
                     let source = style.sources[id]!
@@ -47,8 +56,19 @@ public final class Scene {
         self.warnings = warnings
     }
 
+    /// Every warning to show, one line each: what of the style glmap skips (one line per reason,
+    /// naming the layers or sources), then each source whose data could not be used.
+    public var warningMessages: [String] {
+        SkippedFeature.summaries(style.skipped) + warnings.map(\.description)
+    }
+
     /// Loads a style file (or "-" for standard input) and its sources.
     public convenience init(styleFile path: String, strict: Bool = false, limits: InputLimits = .default) throws {
+        try self.init(style: Scene.loadStyle(file: path, limits: limits), strict: strict, limits: limits)
+    }
+
+    /// Reads and parses a style file (or "-" for standard input) without loading its sources.
+    public static func loadStyle(file path: String, limits: InputLimits = .default) throws -> StyleDocument {
         let bytes: [UInt8]
         if path == "-" {
             bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
@@ -63,8 +83,7 @@ public final class Scene {
             }
             bytes = [UInt8](d)
         }
-        try self.init(style: Scene.parseStyle(bytes, file: path == "-" ? nil : path, limits: limits),
-                      strict: strict, limits: limits)
+        return try Scene.parseStyle(bytes, file: path == "-" ? nil : path, limits: limits)
     }
 
     /// Parses and validates style JSON bytes under `limits` (size, string length, nesting); the
@@ -95,6 +114,53 @@ public final class Scene {
             guard let id = layer.source else { return evaluator.evaluate(layer, features: []) }
             if simplified[id] == nil { simplified[id] = features(of: id, zoom: zoom) }
             return evaluator.evaluate(layer, features: simplified[id]!)
+        }
+    }
+
+    /// The layers drawn at `zoom`, tessellated for the GPU as MapLibre's buckets are: features,
+    /// filters and layout at the tile zoom floor(zoom), composite paint at the tile zoom and the
+    /// next (two evaluations of such layers), everything that reads only the zoom left to
+    /// per-frame uniforms. The buckets therefore serve every frame whose `gpuKey` is the same.
+    public func gpuBuckets(zoom: Double) -> [Bucket] {
+        var evaluator = StyleEvaluator(zoom: zoom, globalState: style.globalState, sources: style.sources)
+        evaluator.compositeZoom = evaluator.tileZoom
+        var upper = evaluator
+        upper.compositeZoom = evaluator.tileZoom + 1
+        var simplified: [String: [ProjectedFeature]] = [:]
+        return style.layers.compactMap { layer in
+            guard layer.isDrawn(atZoom: zoom) else { return nil }
+            var features: [ProjectedFeature] = []
+            if let id = layer.source {
+                if simplified[id] == nil { simplified[id] = self.features(of: id, zoom: zoom) }
+                features = simplified[id]!
+            }
+            let lower = evaluator.evaluate(layer, features: features)
+            let composite = layer.type.properties.contains { p in
+                guard p.gpu != nil, let e = layer.values[p.name]?.expression else { return false }
+                return !e.isFeatureConstant && !e.isZoomConstant
+            }
+            return Bucket.make(lower, next: composite ? upper.evaluate(layer, features: features) : nil)
+        }
+    }
+
+    /// Frames whose zooms have the same key can share `gpuBuckets`: the tile zoom, whether the
+    /// zoom is an integer when a line is dashed (the dash cross-fade direction), and which layers
+    /// with a fractional minzoom/maxzoom are drawn.
+    public func gpuKey(zoom: Double) -> String {
+        let z = zoom.rounded(.down)
+        var key = "\(z)"
+        if dashed && zoom == z { key += " integer" }
+        for i in fractionalRangeLayers { key += style.layers[i].isDrawn(atZoom: zoom) ? " +\(i)" : " -\(i)" }
+        return key
+    }
+
+    /// Whether any layer sets line-dasharray.
+    private var dashed: Bool { style.layers.contains { $0.values[LineProperties.dasharray.name] != nil } }
+    /// Layers whose minzoom or maxzoom is not an integer.
+    private var fractionalRangeLayers: [Int] {
+        style.layers.indices.filter { i in
+            let l = style.layers[i]
+            return (l.minzoom.isFinite && l.minzoom != l.minzoom.rounded(.down)) || (l.maxzoom.isFinite && l.maxzoom != l.maxzoom.rounded(.down))
         }
     }
 

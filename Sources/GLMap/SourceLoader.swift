@@ -22,14 +22,23 @@ public struct SourceLoader {
     public var baseDirectory: String
     /// The input limits sources are read under.
     public var limits: InputLimits
+    /// Whether the style came from standard input (relative paths then resolve against the cwd).
+    public var styleFromStandardInput: Bool
 
     public init(styleFile: String?, limits: InputLimits = .default) {
         self.limits = limits
+        let cwd = FileManager.default.currentDirectoryPath
         if let f = styleFile, f != "-" {
             baseDirectory = (f as NSString).deletingLastPathComponent
             if baseDirectory.isEmpty { baseDirectory = "." }
+            styleFromStandardInput = false
         } else {
-            baseDirectory = FileManager.default.currentDirectoryPath
+            baseDirectory = cwd
+            styleFromStandardInput = true
+        }
+        // Absolute, so the `local://` search up the parent folders ends at "/".
+        if !baseDirectory.hasPrefix("/") {
+            baseDirectory = ((cwd as NSString).appendingPathComponent(baseDirectory) as NSString).standardizingPath
         }
     }
 
@@ -39,7 +48,7 @@ public struct SourceLoader {
         if reference.hasPrefix("local://") {
             let rel = String(reference.dropFirst(8))
             var dir = (baseDirectory as NSString).standardizingPath
-            while true {
+            for _ in 0..<4096 {   // bounded: every step removes one component of an absolute path
                 let candidate = (dir as NSString).appendingPathComponent(rel)
                 if FileManager.default.fileExists(atPath: candidate) { return candidate }
                 let parent = (dir as NSString).deletingLastPathComponent
@@ -54,7 +63,7 @@ public struct SourceLoader {
     }
 
     /// Loads one source. Throws `SourceWarning` when the data cannot be used.
-    public func load(_ source: Source) throws -> FeatureCollection {
+    public func load(_ source: Source) throws -> GLMapGeoJSON.FeatureCollection {
         switch source.data {
         case .inline(let json):
             do {
@@ -62,6 +71,8 @@ public struct SourceLoader {
             } catch {
                 throw SourceWarning(sourceID: source.id, message: "invalid GeoJSON: \(error)")
             }
+        case .unusable(let message):
+            throw SourceWarning(sourceID: source.id, message: message)
         case .reference(let ref):
             guard let path = resolve(ref) else {
                 throw SourceWarning(sourceID: source.id, message: "cannot load \"\(ref)\": only local files are supported (no network access)")
@@ -71,7 +82,10 @@ public struct SourceLoader {
                 throw SourceWarning(sourceID: source.id, message: "\(path): \(message)")
             }
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw SourceWarning(sourceID: source.id, message: "cannot read \(path): file missing or unreadable")
+                let relative = !ref.hasPrefix("/") && !ref.hasPrefix("file://")
+                let hint = styleFromStandardInput && relative
+                    ? " (the style came from standard input, so \"\(ref)\" resolves against the current folder \(baseDirectory))" : ""
+                throw SourceWarning(sourceID: source.id, message: "cannot read \(path): file missing or unreadable\(hint)")
             }
             do {
                 return try GeoJSONDecoder.decode([UInt8](data), file: path, limits: limits)

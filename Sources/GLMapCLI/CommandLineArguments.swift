@@ -16,13 +16,22 @@ public struct CommandLineArguments {
         public let short: Character?
         public let takesValue: Bool
         public let help: String
-        public init(_ long: String, _ short: Character? = nil, value: Bool = true, help: String) {
+        /// The value may be left out (`--fit` or `--fit SOURCE`): the next argument is taken only
+        /// when it does not start with "-".
+        public let optionalValue: Bool
+        /// The option may be given more than once (`values(name)` lists them all).
+        public let repeatable: Bool
+        public init(_ long: String, _ short: Character? = nil, value: Bool = true, optionalValue: Bool = false,
+                    repeatable: Bool = false, help: String) {
             self.long = long; self.short = short; self.takesValue = value; self.help = help
+            self.optionalValue = optionalValue; self.repeatable = repeatable
         }
     }
 
     public private(set) var values: [String: String] = [:]
     public private(set) var flags: Set<String> = []
+    /// Every value of each option, in order (for options that may repeat, such as `serve --style`).
+    public private(set) var repeated: [String: [String]] = [:]
 
     /// Parses `args` (without the program and subcommand names) against `options`.
     public init(_ args: [String], options: [Option]) throws {
@@ -39,17 +48,32 @@ public struct CommandLineArguments {
                 }
             } else if a.hasPrefix("-") && a.count == 2 {
                 let c = a.last!
-                guard let o = options.first(where: { $0.short == c }) else { throw UsageError("unknown option \(a)") }
+                guard let o = options.first(where: { $0.short == c }) else {
+                    throw UsageError("unknown option \(a)" + CommandLineArguments.suggestion(for: String(c), options))
+                }
                 name = o.long
+            } else if a.hasPrefix("-") && a.count > 2 {
+                let bare = String(a.dropFirst()).split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+                throw UsageError("unknown option \(a): long options start with two dashes" + CommandLineArguments.suggestion(for: bare, options))
             } else {
-                throw UsageError("unexpected argument \"\(a)\"")
+                throw UsageError("unexpected argument \"\(a)\" (every value follows its option, e.g. --style FILE)")
             }
-            guard let o = options.first(where: { $0.long == name }) else { throw UsageError("unknown option --\(name)") }
+            guard let o = options.first(where: { $0.long == name }) else {
+                throw UsageError("unknown option --\(name)" + CommandLineArguments.suggestion(for: name, options))
+            }
             if o.takesValue {
-                if let inline { values[name] = inline } else {
+                var value: String?
+                if let inline { value = inline } else if o.optionalValue {
+                    if i + 1 < args.count, !args[i + 1].hasPrefix("-") { i += 1; value = args[i] }
+                    flags.insert(name)
+                } else {
                     guard i + 1 < args.count else { throw UsageError("option --\(name) needs a value") }
                     i += 1
-                    values[name] = args[i]
+                    value = args[i]
+                }
+                if let value {
+                    values[name] = value
+                    repeated[name, default: []].append(value)
                 }
             } else {
                 if inline != nil { throw UsageError("option --\(name) takes no value") }
@@ -57,6 +81,12 @@ public struct CommandLineArguments {
             }
             i += 1
         }
+    }
+
+    /// " (did you mean --style?)" for the option nearest to a mistyped name, or "".
+    public static func suggestion(for name: String, _ options: [Option]) -> String {
+        guard let s = Suggestion.closest(to: name, among: options.map(\.long)) else { return "" }
+        return " (did you mean --\(s)?)"
     }
 
     public func string(_ name: String) -> String? { values[name] }
@@ -74,6 +104,9 @@ public struct CommandLineArguments {
     }
 
     public func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// Every value of a repeatable option, in order.
+    public func values(_ name: String) -> [String] { repeated[name] ?? [] }
 
     /// Help text lines for options.
     public static func helpLines(_ options: [Option]) -> String {

@@ -8,7 +8,10 @@ import GLMapStyle
 public enum RenderCommand {
     static let options: [CommandLineArguments.Option] = [
         .init("style", "s", help: "style JSON file (MapLibre style spec v8); - reads standard input"),
-        .init("output", "o", help: "PNG file to write (default out.png); - writes standard output"),
+        .init("output", "o", help: "image file to write (default out.png); its extension (.png, .jpg/.jpeg, .webp) picks the format; - writes standard output"),
+        .init("format", "f", help: "png (default), jpeg or webp; must agree with the output's extension"),
+        .init("quality", help: "JPEG / lossy WebP quality 1-100 (default 90)"),
+        .init("lossless", value: false, help: "WebP: lossless instead of lossy"),
         .init("width", "w", help: "image width in CSS pixels (default 512)"),
         .init("height", "h", help: "image height in CSS pixels (default 512)"),
         .init("ratio", "r", help: "pixel ratio: the image is width·ratio × height·ratio (default 1)"),
@@ -17,8 +20,12 @@ public enum RenderCommand {
         .init("zoom", "z", help: "zoom level (default: the style's zoom)"),
         .init("bearing", "b", help: "bearing in degrees (default: the style's bearing)"),
         .init("pitch", "p", help: "pitch in degrees (default: the style's pitch)"),
+        .init("bounds", help: "W,S,E,N: fit the view to this box (west > east crosses the antimeridian)"),
+        .init("fit", optionalValue: true, help: "fit the view to the data of every source, or of --fit SOURCE"),
+        .init("padding", help: "CSS pixels kept free on each edge by --bounds / --fit (default 0)"),
+        .init("source", repeatable: true, help: "ID=FILE: replace GeoJSON source ID's data with FILE (- reads standard input); repeatable"),
         .init("backend", help: "auto (default: GPU through EGL, else CPU), gpu or cpu"),
-        .init("strict", value: false, help: "treat source data problems as errors (exit 2) instead of warnings"),
+        .init("strict", value: false, help: "treat warnings (unusable source data, what glmap skips) as errors (exit 2)"),
         .init("frames", help: "JSON Lines file: one frame a line (lon, lat, zoom, bearing, pitch, width, height, ratio, output); missing fields come from these options"),
         .init("png-level", help: "PNG compression: default (libdeflate level 6) or fast (libdeflate level 1)"),
         .init("jobs", "j", help: "PNG encoder threads for --frames (default: the number of cores)"),
@@ -29,11 +36,17 @@ public enum RenderCommand {
     static let help = """
     usage: glmap render --style FILE --output FILE [--width 512] [--height 512] [--ratio 1]
                         [--lon X --lat Y] [--zoom Z] [--bearing B] [--pitch P]
+                        [--bounds W,S,E,N | --fit [SOURCE]] [--padding PX] [--source ID=FILE]…
                         [--backend auto|gpu|cpu] [--strict] [--png-level default|fast]
+                        [--format png|jpeg|webp] [--quality 1-100] [--lossless]
            glmap render --style FILE --frames FRAMES.jsonl [options as defaults] [--jobs N] [--quiet]
+           glmap render --help
 
-    Renders a MapLibre style headlessly (OpenGL ES 3 through EGL) and writes a PNG.
-    Camera flags override the style's own center/zoom/bearing/pitch.
+    Renders a MapLibre style headlessly (OpenGL ES 3 through EGL) and writes a PNG, JPEG or WebP
+    (by --format or the output's extension; JPEG has no alpha: transparent pixels are composited
+    on the style's background colour, or white without a background layer).
+    Camera flags override the style's own center/zoom/bearing/pitch. --bounds and --fit choose the
+    center and zoom as MapLibre's fitBounds does (with the bearing and pitch in effect).
     With --frames, every line of FRAMES.jsonl is one frame of the same scene (parsed, evaluated and
     uploaded once); the whole file is checked before anything is rendered.
 
@@ -44,6 +57,9 @@ public enum RenderCommand {
 
     """
 
+    /// What `render` says when neither the style nor the flags choose a view.
+    public static let defaultViewNote = "glmap: note: the style has no center or zoom and no view was given: rendering lon 0, lat 0, zoom 0 (the whole world); use --fit, --bounds or --lon/--lat/--zoom\n"
+
     public static func run(_ args: [String], io: CommandIO) throws -> Int32 {
         let a = try CommandLineArguments(args, options: options)
         if a.flag("help") {
@@ -53,7 +69,7 @@ public enum RenderCommand {
         guard let stylePath = a.string("style") else { throw UsageError("missing --style FILE (see glmap render --help)") }
         let compression = try pngCompression(a.string("png-level"))
         let output = a.string("output") ?? "out.png"
-        let opts = RenderOptions(width: try a.int("width") ?? 512, height: try a.int("height") ?? 512,
+        var opts = RenderOptions(width: try a.int("width") ?? 512, height: try a.int("height") ?? 512,
                                  ratio: try a.double("ratio") ?? 1, longitude: try a.double("lon"),
                                  latitude: try a.double("lat"), zoom: try a.double("zoom"),
                                  bearing: try a.double("bearing"), pitch: try a.double("pitch"))
@@ -67,6 +83,21 @@ public enum RenderCommand {
             if a.string("output") != nil { throw UsageError("--output and --frames exclude each other: each frame line names its own \"output\"") }
             frames = try FramesFile.load(path: framesPath, defaults: opts)
         }
+        // Formats are checked before anything is loaded or rendered (the matte comes later).
+        let formatName = a.string("format"), quality = try a.int("quality"), lossless = a.flag("lossless")
+        func format(for path: String, matte: Color = .white) throws -> ImageFormat {
+            try ImageFormat.forOutput(path, format: formatName, quality: quality, lossless: lossless,
+                                      pngCompression: compression, matte: matte)
+        }
+        if let frames {
+            for f in frames {
+                do { _ = try format(for: f.output) } catch let e as InputFailure {
+                    throw FramesFileError(file: a.string("frames")!, line: f.line, message: e.message)
+                }
+            }
+        } else {
+            _ = try format(for: output)
+        }
         let jobs = try a.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
         guard jobs >= 1 else { throw UsageError("--jobs expects at least 1, got \(jobs)") }
         if frames == nil && output != "-" {
@@ -76,20 +107,48 @@ public enum RenderCommand {
                 throw IOFailure(path: output, message: "the directory \(dir) does not exist")
             }
         }
-        let scene: Scene
-        if stylePath == "-" {
-            let style = try Scene.parseStyle(io.readStdin(), file: nil)
-            scene = try Scene(style: style, strict: a.flag("strict"))
-        } else {
-            scene = try Scene(styleFile: stylePath, strict: a.flag("strict"))
+        // The view: --bounds or --fit (not with explicit center/zoom or --frames).
+        var fit: ViewFit?
+        if let b = a.string("bounds") { fit = .bounds(try LngLatBounds.parse(b, flag: "--bounds")) }
+        if a.flag("fit") || a.string("fit") != nil {
+            if fit != nil { throw UsageError("--bounds and --fit exclude each other") }
+            fit = .data(source: a.string("fit"))
         }
-        for w in scene.warnings { io.writeStderr("glmap: warning: \(w)\n") }
+        let padding = try a.double("padding") ?? 0
+        if a.string("padding") != nil && fit == nil { throw UsageError("--padding goes with --bounds or --fit") }
+        guard padding >= 0 else { throw UsageError("--padding expects at least 0, got \(padding)") }
+        if fit != nil {
+            if opts.longitude != nil || opts.latitude != nil || opts.zoom != nil {
+                throw UsageError("--bounds/--fit choose the center and zoom: leave out --lon, --lat and --zoom")
+            }
+            if frames != nil { throw UsageError("--bounds/--fit apply to one image, not --frames (give each frame its lon, lat and zoom)") }
+        }
+        let overrides = try a.values("source").map(SourceOverride.parse)
+        if stylePath == "-" && overrides.contains(where: { $0.file == "-" }) {
+            throw UsageError("--style - and --source ID=- cannot both read standard input")
+        }
+        var style: StyleDocument
+        if stylePath == "-" {
+            style = try Scene.parseStyle(io.readStdin(), file: nil)
+        } else {
+            style = try Scene.loadStyle(file: stylePath)
+        }
+        try SourceOverride.apply(overrides, to: &style, stdin: io.readStdin)
+        let scene = try Scene(style: style, strict: a.flag("strict"))
+        for w in scene.warningMessages { io.writeStderr("glmap: warning: \(w)\n") }
+        if let fit {
+            opts = try scene.fitted(opts, to: fit, padding: EdgeInsets(all: padding))
+        } else if frames == nil && !style.hasCenter && !style.hasZoom && opts.longitude == nil && opts.latitude == nil && opts.zoom == nil {
+            io.writeStderr(defaultViewNote)
+        }
         if let frames {
             let batch = try BatchRenderer(scene: scene, backend: backend)
             if let reason = batch.fallbackReason {
                 io.writeStderr("glmap: no usable EGL/GLES (\(reason)); rendering on the CPU\n")
             }
             let progress = BatchProgress(total: frames.count, mode: BatchProgress.mode(quiet: a.flag("quiet")), write: io.writeStderr)
+            let formats = try frames.map { f in try format(for: f.output, matte: scene.matte(zoom: f.options.camera(default: scene.style.camera).zoom)) }
+            batch.frameFormat = { formats[$0] }
             let pool = EncoderPool(workers: jobs, compression: compression)
             let summary = try batch.run(count: frames.count, options: { frames[$0].options }, deliver: { i in
                 let path = frames[i].output
@@ -106,10 +165,11 @@ public enum RenderCommand {
             io.writeStderr("glmap: no usable EGL/GLES (\(reason)); rendering on the CPU\n")
         }
         let image = try renderer.render(scene, options: opts)   // premultiplied
+        let bytes = try format(for: output, matte: scene.matte(zoom: opts.camera(default: scene.style.camera).zoom)).encode(premultiplied: image, threads: PNGEncoder.allCores)
         if output == "-" {
-            io.writeStdout(try PNGEncoder.encode(premultiplied: image, compression: compression))
+            io.writeStdout(bytes)
         } else {
-            try PNGEncoder.write(image, to: output, compression: compression, premultiplied: true)
+            try AtomicFileWriter.write(bytes, to: output)
         }
         return 0
     }

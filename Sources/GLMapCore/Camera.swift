@@ -42,6 +42,10 @@ public struct ViewTransform: Sendable {
     public let projectionMatrix: Matrix4
 
     public init(camera: Camera, width: Double, height: Double) {
+        // A longitude outside [-180, 180] is the same place on another world copy: wrap it
+        // (exact remainder), so any finite longitude — even ±1e300 — gives a centre on this world.
+        var camera = camera
+        if abs(camera.longitude) > 180 { camera.longitude = ViewTransform.wrap(camera.longitude) }
         self.camera = camera
         self.width = width
         self.height = height

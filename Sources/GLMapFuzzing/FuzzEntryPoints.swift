@@ -85,8 +85,8 @@ public enum FuzzEntryPoints {
             let n = UInt32(polygon.coords.count / 2)
             check(triangles.allSatisfy { $0 < n }, "earcut index >= vertex count")
         }
-        for join in LineJoin.allCases {
-            for cap in LineCap.allCases {
+        for join in GLMapTessellation.LineJoin.allCases {
+            for cap in GLMapTessellation.LineCap.allCases {
                 var tessellator = LineTessellator(join: join, cap: cap, miterLimit: input.miterLimit,
                                                   roundLimit: input.roundLimit, pixelsPerUnit: input.pixelsPerUnit)
                 var geometry = LineGeometry()
@@ -114,7 +114,7 @@ public enum FuzzEntryPoints {
                 }
             }
             let properties = JSONObject([("w", .number(Double(i % 7))), ("i", .number(Double(i)))])
-            let geometries: [Geometry] = [.polygon(rings), .multiLineString(rings)]
+            let geometries: [GLMapGeoJSON.Geometry] = [.polygon(rings), .multiLineString(rings)]
             for g in geometries {
                 // Positions that cannot be projected are a typed error there, not a tessellator input.
                 guard var projected = try? ProjectedFeature.project(
@@ -193,17 +193,17 @@ public enum FuzzEntryPoints {
         switch bucket {
         case .background: break
         case .fill(let f):
-            buffers("fill", f.vertices, VertexLayout.fill, f.indices)
-            buffers("fill outline", f.outlineVertices, VertexLayout.fillOutline, f.outlineIndices)
+            buffers("fill", f.vertices, f.stride, f.indices)
+            buffers("fill outline", f.outlineVertices, f.outlineStride, f.outlineIndices)
         case .line(let l):
-            buffers("line", l.vertices, VertexLayout.line, l.indices)
+            buffers("line", l.vertices, l.stride, l.indices)
             if !l.fxVertices.isEmpty {
                 buffers("line fx", l.fxVertices, LineBucket.fxLayout, [])
-                check(l.fxVertices.count / LineBucket.fxLayout == l.vertices.count / VertexLayout.line,
+                check(l.fxVertices.count / LineBucket.fxLayout == l.vertices.count / l.stride,
                       "line fx: vertex count differs from the line vertices")
             }
         case .circle(let c):
-            buffers("circle", c.instances, VertexLayout.circle, [])
+            buffers("circle", c.instances, c.stride, [])
         }
     }
 

@@ -6,12 +6,24 @@ final class GLProgram {
     let id: GLuint
     let name: String
     private var uniforms: [String: GLint] = [:]
+    /// The vertex inputs the expanded vertex source declares (`in <type> <name>;`).
+    let declaredAttributes: Set<String>
 
     /// Compiles and links a program; `defines` are inserted as `#define NAME` after the
-    /// `#version` line of both shaders (variants of one source, e.g. the line program's DASH).
-    init(_ source: ShaderSource.Program, defines: [String] = []) throws {
-        name = defines.isEmpty ? source.name : "\(source.name) (\(defines.joined(separator: ", ")))"
-        let vs = try GLProgram.compile(GLenum(GL_VERTEX_SHADER), GLProgram.define(defines, in: source.vertex), "\(source.name).vert", name)
+    /// `#version` line of both shaders (variants of one source, e.g. the line program's DASH);
+    /// `attributes` are the paint inputs read per vertex (ShaderPragmas: the rest are uniforms).
+    init(_ source: ShaderSource.Program, defines: [String] = [], attributes: Set<String> = [], composite: Set<String> = []) throws {
+        var label = defines
+        if !attributes.isEmpty { label.append("attributes " + attributes.sorted().joined(separator: " ")) }
+        if !composite.isEmpty { label.append("composite " + composite.sorted().joined(separator: " ")) }
+        name = label.isEmpty ? source.name : "\(source.name) (\(label.joined(separator: ", ")))"
+        let vertexText = try ShaderPragmas.expand(GLProgram.define(defines, in: source.vertex), attributes: attributes,
+                                                  composite: composite, file: "\(source.name).vert")
+        guard try ShaderPragmas.inputs(source.fragment, file: "\(source.name).frag").isEmpty else {
+            throw GLError(call: "glShaderSource", message: "Shaders/\(source.name).frag: `#pragma glmap` paint inputs belong in the vertex shader")
+        }
+        declaredAttributes = ShaderPragmas.declaredAttributes(vertexText)
+        let vs = try GLProgram.compile(GLenum(GL_VERTEX_SHADER), vertexText, "\(source.name).vert", name)
         defer { glDeleteShader(vs) }
         let fs = try GLProgram.compile(GLenum(GL_FRAGMENT_SHADER), GLProgram.define(defines, in: source.fragment), "\(source.name).frag", name)
         defer { glDeleteShader(fs) }

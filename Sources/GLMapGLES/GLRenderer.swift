@@ -15,14 +15,10 @@ import GLMapTessellation
 public final class GLRenderer {
     public let context: HeadlessContext
     let background: GLProgram
-    let fill: GLProgram
-    let fillOutline: GLProgram
-    let line: GLProgram
-    /// Line variants: dashed (MapLibre's line_sdf), gradient, and both (line_gradient_sdf).
-    let lineDash: GLProgram
-    let lineGradient: GLProgram
-    let lineGradientDash: GLProgram
-    let circle: GLProgram
+    /// Program variants, compiled on first use: (source, `#define`s, paint attributes) → program.
+    /// Line variants: DASH (MapLibre's line_sdf), GRADIENT, both (line_gradient_sdf); each
+    /// program's paint inputs are uniforms or attributes as the bucket's `PaintLayout` says.
+    var programs: [String: GLProgram] = [:]
     var vao: GLuint = 0
     var maxVertexAttribs: GLint = 0
     var framebuffer: Framebuffer?
@@ -47,13 +43,6 @@ public final class GLRenderer {
         let ctx = try context ?? HeadlessContext()
         self.context = ctx
         background = try GLProgram(ShaderSource.background)
-        fill = try GLProgram(ShaderSource.fill)
-        fillOutline = try GLProgram(ShaderSource.fillOutline)
-        line = try GLProgram(ShaderSource.line)
-        lineDash = try GLProgram(ShaderSource.line, defines: ["DASH"])
-        lineGradient = try GLProgram(ShaderSource.line, defines: ["GRADIENT"])
-        lineGradientDash = try GLProgram(ShaderSource.line, defines: ["DASH", "GRADIENT"])
-        circle = try GLProgram(ShaderSource.circle)
         glGenVertexArrays(1, &vao)
         glGetIntegerv(GLenum(GL_MAX_VERTEX_ATTRIBS), &maxVertexAttribs)
         glGenBuffers(1, &cornerBuffer)
@@ -106,7 +95,7 @@ public final class GLRenderer {
                     outlineVertices: f.outlineIndices.isEmpty ? 0 : vertexBuffer(f.outlineVertices),
                     outlineIndices: f.outlineIndices.isEmpty ? 0 : indexBuffer(f.outlineIndices),
                     maxIndex: f.indices.max() ?? 0,
-                    outlineMaxIndex: UInt32(max(0, f.outlineVertices.count / VertexLayout.fillOutline - 1)))))
+                    outlineMaxIndex: UInt32(max(0, f.outlineVertices.count / f.outlineStride - 1)))))
             case .line(let l):
                 var line = GPUScene.Line(
                     bucket: l,
@@ -178,9 +167,9 @@ public final class GLRenderer {
             resetAttributes()
             switch layer {
             case .background(let b): drawBackground(b)
-            case .fill(let f): drawFill(f, view: view, ratio: ratio, viewport: (Float(Double(w) / clipFold.sx), Float(Double(h) / clipFold.sy)))
-            case .line(let l): drawLine(l, view: view, ratio: ratio)
-            case .circle(let c): drawCircle(c, view: view, ratio: ratio)
+            case .fill(let f): try drawFill(f, view: view, ratio: ratio, viewport: (Float(Double(w) / clipFold.sx), Float(Double(h) / clipFold.sy)))
+            case .line(let l): try drawLine(l, view: view, ratio: ratio)
+            case .circle(let c): try drawCircle(c, view: view, ratio: ratio)
             }
             try GLState.check("drawing layer")
         }
@@ -200,12 +189,48 @@ public final class GLRenderer {
         return RGBAImage(width: fb.width, height: fb.height, pixels: try fb.readPixels())
     }
 
-    /// Binds float attributes laid out as `(name, components)` in order, interleaved, from `buffer`.
-    func bindAttributes(_ program: GLProgram, _ buffer: GLuint, _ layout: [(String, Int)], divisor: GLuint = 0) {
+    /// The program variant for a source, its defines and a paint layout (compiled on first use).
+    func program(_ source: ShaderSource.Program, defines: [String] = [], paint: PaintLayout) throws -> GLProgram {
+        let attributes = paint.attributes.map { $0.binding.name + ($0.composite ? "~" : "") }
+        let key = ([source.name] + defines + ["|"] + attributes).joined(separator: " ")
+        if let p = programs[key] { return p }
+        let p = try GLProgram(source, defines: defines, attributes: paint.attributeNames, composite: paint.compositeNames)
+        programs[key] = p
+        return p
+    }
+
+    /// Sets a paint layout's uniforms for a frame at `zoom`: constants, camera values at the
+    /// zoom, composite mix factors.
+    func setPaintUniforms(_ program: GLProgram, _ paint: PaintLayout, zoom: Double) {
+        for (name, v) in paint.uniformValues(zoom: max(0, zoom)) {
+            let loc = program.uniform(name)
+            switch v.count {
+            case 1: glUniform1f(loc, v[0])
+            case 4: glUniform4f(loc, v[0], v[1], v[2], v[3])
+            default: break
+            }
+        }
+    }
+
+    /// The geometry attributes of a layout followed by its paint attributes.
+    func layout(_ geometry: [(String, Int)], _ paint: PaintLayout) -> [(String, Int)] {
+        geometry + paint.attributes.flatMap { a -> [(String, Int)] in
+            let b = a.binding
+            return a.composite ? [(b.attribute, b.components), (b.attribute + "_next", b.components)] : [(b.attribute, b.components)]
+        }
+    }
+
+    /// Binds float attributes laid out as `(name, components)` in order, interleaved, from
+    /// `buffer`. An attribute the program's source does not declare is an error (a layout that
+    /// disagrees with its shader); one it declares but the compiler dropped as unused is skipped.
+    func bindAttributes(_ program: GLProgram, _ buffer: GLuint, _ layout: [(String, Int)], divisor: GLuint = 0) throws {
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), buffer)
         let stride = layout.reduce(0) { $0 + $1.1 } * 4
         var offset = 0
         for (name, n) in layout {
+            guard program.declaredAttributes.contains(name) else {
+                throw GLError(call: "glVertexAttribPointer", message: "program \(program.name) has no vertex input \(name), which the bucket's vertex layout supplies")
+            }
             let loc = program.attribute(name)
             if loc >= 0 {
                 glEnableVertexAttribArray(GLuint(loc))
@@ -236,14 +261,16 @@ public final class GLRenderer {
         glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
     }
 
-    func drawFill(_ g: GPUScene.Fill, view: ViewTransform, ratio: Double, viewport: (Float, Float)) {
+    func drawFill(_ g: GPUScene.Fill, view: ViewTransform, ratio: Double, viewport: (Float, Float)) throws {
         let f = g.bucket
         guard !f.indices.isEmpty || !f.outlineIndices.isEmpty else { return }
         let matrices = WorldCopies.matrices(view: view, origin: f.origin, translate: f.layer.translate,
                                             anchor: f.layer.translateAnchor, bounds: f.bounds)
         if !f.indices.isEmpty {
+            let fill = try program(ShaderSource.fill, paint: f.paint)
             glUseProgram(fill.id)
-            bindAttributes(fill, g.vertices, [("a_pos", 2), ("a_color", 4), ("a_opacity", 1)])
+            try bindAttributes(fill, g.vertices, layout([("a_pos", 2)], f.paint))
+            setPaintUniforms(fill, f.paint, zoom: view.camera.zoom)
             glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.indices)
             for m in matrices {
                 setMatrix(fill, m)
@@ -252,8 +279,10 @@ public final class GLRenderer {
         }
         if !f.outlineIndices.isEmpty {
             resetAttributes()
+            let fillOutline = try program(ShaderSource.fillOutline, paint: f.outlinePaint)
             glUseProgram(fillOutline.id)
-            bindAttributes(fillOutline, g.outlineVertices, [("a_start", 2), ("a_end", 2), ("a_t", 1), ("a_side", 1), ("a_color", 4), ("a_opacity", 1)])
+            try bindAttributes(fillOutline, g.outlineVertices, layout([("a_start", 2), ("a_end", 2), ("a_t", 1), ("a_side", 1)], f.outlinePaint))
+            setPaintUniforms(fillOutline, f.outlinePaint, zoom: view.camera.zoom)
             glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.outlineIndices)
             glUniform2f(fillOutline.uniform("u_viewport"), viewport.0, viewport.1)
             for m in matrices {
@@ -263,16 +292,16 @@ public final class GLRenderer {
         }
     }
 
-    func drawLine(_ g: GPUScene.Line, view: ViewTransform, ratio: Double) {
+    func drawLine(_ g: GPUScene.Line, view: ViewTransform, ratio: Double) throws {
         let l = g.bucket
         guard !l.indices.isEmpty else { return }
         let dashed = g.atlasTexture != 0, gradient = g.rampTexture != 0
-        let program = dashed ? (gradient ? lineGradientDash : lineDash) : (gradient ? lineGradient : line)
+        let program = try self.program(ShaderSource.line, defines: (dashed ? ["DASH"] : []) + (gradient ? ["GRADIENT"] : []), paint: l.paint)
         glUseProgram(program.id)
-        bindAttributes(program, g.vertices, [("a_pos", 2), ("a_extrude", 2), ("a_normal", 2), ("a_distance", 1), ("a_direction", 1),
-                                             ("a_color", 4), ("a_opacity", 1), ("a_width", 1), ("a_gapwidth", 1), ("a_offset", 1), ("a_blur", 1)])
+        try bindAttributes(program, g.vertices, layout([("a_pos", 2), ("a_extrude", 2), ("a_normal", 2), ("a_distance", 1), ("a_direction", 1)], l.paint))
+        setPaintUniforms(program, l.paint, zoom: view.camera.zoom)
         if dashed || gradient {
-            bindAttributes(program, g.fxVertices, [("a_fx", 4), ("a_dash_to", 3), ("a_dash_from", 3), ("a_tile", 3)])
+            try bindAttributes(program, g.fxVertices, [("a_fx", 4), ("a_dash_to", 3), ("a_dash_from", 3), ("a_tile", 3)])
             glUniform1f(program.uniform("u_tile_units_per_pixel"), Float(Double(1 << l.tileZoom) / view.worldSize))
         }
         glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.indices)
@@ -334,13 +363,14 @@ public final class GLRenderer {
         return t
     }
 
-    func drawCircle(_ g: GPUScene.Circle, view: ViewTransform, ratio: Double) {
+    func drawCircle(_ g: GPUScene.Circle, view: ViewTransform, ratio: Double) throws {
         let c = g.bucket
         guard c.instanceCount > 0 else { return }
+        let circle = try program(ShaderSource.circle, paint: c.paint)
         glUseProgram(circle.id)
-        bindAttributes(circle, cornerBuffer, [("a_corner", 2)])
-        bindAttributes(circle, g.instances, [("a_center", 2), ("a_radius", 1), ("a_color", 4), ("a_opacity", 1), ("a_blur", 1),
-                                             ("a_stroke_width", 1), ("a_stroke_color", 4), ("a_stroke_opacity", 1)], divisor: 1)
+        try bindAttributes(circle, cornerBuffer, [("a_corner", 2)])
+        try bindAttributes(circle, g.instances, layout([("a_center", 2)], c.paint), divisor: 1)
+        setPaintUniforms(circle, c.paint, zoom: view.camera.zoom)
         let pitchWithMap = c.layer.pitchAlignment == .map
         glUniform1i(circle.uniform("u_scale_with_map"), c.layer.pitchScale == .map ? 1 : 0)
         glUniform1i(circle.uniform("u_pitch_with_map"), pitchWithMap ? 1 : 0)

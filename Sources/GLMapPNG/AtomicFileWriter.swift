@@ -15,19 +15,26 @@ import GLMapCore
 /// removed and `path` is left as it was (absent or with its old content). `"-"` means standard
 /// output, written directly (no atomicity is possible there). New files get mode 0666 filtered
 /// by the process umask, like any ordinary file creation.
+///
+/// Rules for an existing `path` (checked before anything is written; each refusal is an
+/// `IOFailure`, exit 1): a symbolic link is followed and its target replaced (the link stays a
+/// link); a link to nothing is refused; a directory, device, FIFO or socket is refused (glmap only
+/// ever replaces regular files); a read-only file (no write bit set, whoever runs glmap) is refused
+/// rather than silently replaced; a replaced file keeps its permission bits.
 public enum AtomicFileWriter {
     /// Writes `bytes` to `path` atomically (temp file + fsync + rename); `"-"` writes to stdout.
     /// Throws `IOFailure` naming the path and the system error.
     public static func write(_ bytes: [UInt8], to path: String) throws {
         if path == "-" {
-            try writeAll(bytes, to: STDOUT_FILENO, path: "<stdout>")
+            try StandardStreams.writeAll(bytes, to: STDOUT_FILENO)
             return
         }
         guard !path.isEmpty else { throw IOFailure(path: path, message: "empty output path") }
         guard !path.hasSuffix("/") else {
             throw IOFailure(path: path, message: "the output path names a directory; give a file name")
         }
-        let (directory, name) = split(path)
+        let (destination, keepMode) = try checkDestination(path)
+        let (directory, name) = split(destination)
         let (fd, tempPath) = try createTemporaryFile(directory: directory, name: name, finalPath: path)
         var ok = false
         defer {
@@ -40,6 +47,7 @@ public enum AtomicFileWriter {
             close(fd)
             throw error
         }
+        if let keepMode { _ = fchmod(fd, keepMode) }
         if fsync(fd) != 0 {
             let message = systemError("cannot flush the temporary file \(tempPath) to disk")
             close(fd)
@@ -48,11 +56,35 @@ public enum AtomicFileWriter {
         if close(fd) != 0 {
             throw IOFailure(path: path, message: systemError("cannot close the temporary file \(tempPath)"))
         }
-        if rename(tempPath, path) != 0 {
+        if rename(tempPath, destination) != 0 {
             throw IOFailure(path: path, message: systemError("cannot move the temporary file \(tempPath) into place"))
         }
         ok = true
         syncDirectory(directory)
+    }
+
+    /// The file to replace (a symlink's target) and the mode to keep, or the refusal.
+    private static func checkDestination(_ path: String) throws -> (String, mode_t?) {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return (path, nil) }   // absent: created
+        var destination = path
+        if (st.st_mode & S_IFMT) == S_IFLNK {
+            guard let resolved = realpath(path, nil) else {
+                throw IOFailure(path: path, message: "is a symbolic link to a missing file; glmap does not create files through dangling links: create the target or remove the link")
+            }
+            destination = String(cString: resolved)
+            free(resolved)
+            guard stat(destination, &st) == 0 else { return (destination, nil) }
+        }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw IOFailure(path: path, message: "is a directory; give a file name")
+        default: throw IOFailure(path: path, message: "is not a regular file (a device, FIFO or socket); glmap only replaces regular files")
+        }
+        if st.st_mode & 0o222 == 0 {
+            throw IOFailure(path: path, message: "is read-only (mode \(String(st.st_mode & 0o7777, radix: 8))); glmap does not replace read-only files: make it writable or remove it")
+        }
+        return (destination, st.st_mode & 0o7777)
     }
 
     /// Splits `path` into its directory ("." when there is none) and last component.
@@ -91,7 +123,7 @@ public enum AtomicFileWriter {
                 let n = posixWrite(fd, raw.baseAddress! + offset, raw.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    throw IOFailure(path: path, message: systemError("write failed after \(offset) of \(raw.count) bytes"))
+                    throw IOFailure(path: path, message: StandardStreams.describeWriteError(errno, written: offset, of: raw.count))
                 }
                 offset += n
             }

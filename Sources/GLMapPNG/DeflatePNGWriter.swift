@@ -18,7 +18,12 @@ public enum DeflatePNGWriter {
     /// Encodes straight-alpha RGBA8 with libdeflate at `level` (1…12) and the given row filters.
     /// With `unpremultiply`, `image` holds premultiplied alpha and each row is converted to straight
     /// alpha (truncating, as `RGBAImage.unpremultiplied`) on its way into the PNG rows.
-    public static func encode(_ image: RGBAImage, level: Int32, filter: Filter, unpremultiply: Bool = false) throws -> [UInt8] {
+    /// Image data of 1.5 MiB and more is compressed in independent pieces of about 1 MiB
+    /// (`ChunkedDeflate`, as pigz does), `threads` of them at once; the result is one valid
+    /// stream, and the same bytes whatever `threads` is. `singleStream` compresses it as one
+    /// stream instead (the baseline the benchmark compares pieces with).
+    public static func encode(_ image: RGBAImage, level: Int32, filter: Filter, unpremultiply: Bool = false,
+                              threads: Int = 1, singleStream: Bool = false) throws -> [UInt8] {
         let width = image.width, height = image.height
         let stride = width * 4
         let rowLength = stride + 1
@@ -71,6 +76,14 @@ public enum DeflatePNGWriter {
         var tail: [UInt8] = []
         chunk(&tail, "IEND", [][...])
 
+        if !singleStream, let z = filtered.withUnsafeBufferPointer({
+            ChunkedDeflate.zlib($0.baseAddress!, count: $0.count, level: level, threads: threads)
+        }) {
+            var png = head
+            png.reserveCapacity(head.count + z.count + 12 + tail.count)
+            chunk(&png, "IDAT", z[...])
+            return png + tail
+        }
         // The IDAT chunk is compressed in place: length, type, data, CRC over type + data.
         var failed = false
         let png = [UInt8](unsafeUninitializedCapacity: head.count + 12 + bound + tail.count) { out, initialized in

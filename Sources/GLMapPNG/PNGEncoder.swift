@@ -1,4 +1,5 @@
 import CPNG
+import Foundation
 import GLMapCore
 
 // PNG stage contract.
@@ -29,17 +30,23 @@ public enum PNGCompression: Sendable {
 /// Encodes RGBA images as PNG (glmap's writer over libdeflate; libpng's as the baseline).
 public enum PNGEncoder {
     /// Encodes straight-alpha RGBA8 (call `image.unpremultiplied()` first) as an 8-bit RGBA PNG.
-    public static func encode(_ image: RGBAImage, compression: PNGCompression = .default) throws -> [UInt8] {
+    /// `threads`: how many cores compress this one image (its pieces, `ChunkedDeflate`; the bytes
+    /// do not depend on it); 1 where images are already encoded in parallel (the batch encoder pool).
+    public static func encode(_ image: RGBAImage, compression: PNGCompression = .default, threads: Int = 1) throws -> [UInt8] {
         try checkSize(image)
-        return try DeflatePNGWriter.encode(image, level: compression == .fast ? 1 : 6, filter: .none)
+        return try DeflatePNGWriter.encode(image, level: compression == .fast ? 1 : 6, filter: .none, threads: threads)
     }
 
     /// Encodes a renderer's premultiplied frame: the same bytes as
     /// `encode(image.unpremultiplied())`, converting row by row without a second full image.
-    public static func encode(premultiplied image: RGBAImage, compression: PNGCompression = .default) throws -> [UInt8] {
+    public static func encode(premultiplied image: RGBAImage, compression: PNGCompression = .default, threads: Int = 1) throws -> [UInt8] {
         try checkSize(image)
-        return try DeflatePNGWriter.encode(image, level: compression == .fast ? 1 : 6, filter: .none, unpremultiply: true)
+        return try DeflatePNGWriter.encode(image, level: compression == .fast ? 1 : 6, filter: .none, unpremultiply: true,
+                                           threads: threads)
     }
+
+    /// The cores of this machine (the `threads` a single image's encode may use).
+    public static var allCores: Int { ProcessInfo.processInfo.activeProcessorCount }
 
     static func checkSize(_ image: RGBAImage) throws {
         let width = image.width, height = image.height
@@ -112,12 +119,12 @@ public enum PNGEncoder {
     /// Writes the PNG to `path` atomically: a temp file in the same directory, fsync, rename.
     /// On any failure the temp file is removed and nothing is left at `path`. "-" writes to stdout.
     public static func write(_ image: RGBAImage, to path: String, compression: PNGCompression = .default,
-                             premultiplied: Bool = false) throws {
+                             premultiplied: Bool = false, threads: Int = 1) throws {
         let shownPath = path == "-" ? "<stdout>" : path
         let bytes: [UInt8]
         do {
-            bytes = premultiplied ? try encode(premultiplied: image, compression: compression)
-                                  : try encode(image, compression: compression)
+            bytes = premultiplied ? try encode(premultiplied: image, compression: compression, threads: threads)
+                                  : try encode(image, compression: compression, threads: threads)
         } catch var error as PNGError {
             error.path = shownPath
             throw error

@@ -35,6 +35,9 @@ public struct EvaluatedFillLayer: Sendable {
     public var translate: (x: Double, y: Double)
     public var translateAnchor: TranslateAnchor
     public var features: [EvaluatedFill]
+    /// The bound paint's expressions and tile zoom (the GPU's uniforms and attributes follow from
+    /// them). An unset fill-outline-color carries fill-color's expression.
+    public var paint = PaintSource()
 }
 
 /// One line (or polygon ring) with its evaluated paint.
@@ -85,6 +88,8 @@ public struct EvaluatedLineLayer: Sendable {
     /// Scale of the cross-faded-from dash pattern (2 between integer zooms, 0.5 on them); the
     /// *to* pattern has scale 1. A still frame shows the *to* pattern only (mix = 1).
     public var dashFromScale: Double = 0.5
+    /// The bound paint's expressions and tile zoom.
+    public var paint = PaintSource()
 
     /// Whether any feature draws dashes.
     public var hasDashes: Bool { features.contains { $0.dasharray != nil } }
@@ -113,6 +118,8 @@ public struct EvaluatedCircleLayer: Sendable {
     /// `circle-pitch-alignment`: viewport (default) or map.
     public var pitchAlignment: TranslateAnchor
     public var features: [EvaluatedCircle]
+    /// The bound paint's expressions and tile zoom.
+    public var paint = PaintSource()
 }
 
 /// A layer ready to draw: the style's values evaluated for one zoom and every feature that passed

@@ -6,6 +6,9 @@ public enum GeoJSONData: Equatable, Sendable {
     case inline(JSONValue)
     /// A reference: a path relative to the style file, `file://…`, or `local://…` (render-test form).
     case reference(String)
+    /// A `data` value that cannot be GeoJSON (e.g. a number): the source loads as empty with a
+    /// warning, like any source whose data cannot be used. The message says what was found.
+    case unusable(String)
 }
 
 /// A style source. glmap draws `geojson` sources.
@@ -20,6 +23,8 @@ public struct Source: Equatable, Sendable {
     public var tolerance: Double
     /// Tile buffer in tile pixels (`buffer`, default 128).
     public var buffer: Double
+    /// The source's `attribution` text (HTML allowed, as in the spec), if any.
+    public var attribution: String? = nil
 
     public init(id: String, data: GeoJSONData, maxzoom: Double = 18, lineMetrics: Bool = false,
                 tolerance: Double = 0.375, buffer: Double = 128) {

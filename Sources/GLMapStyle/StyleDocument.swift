@@ -3,9 +3,15 @@
 // Output: a `StyleDocument` (camera defaults, GeoJSON sources, layers in draw order with compiled
 // filters and property values), or a `StyleError` listing EVERY problem found, each with its JSON
 // path and what was expected (JSON syntax errors carry line:column instead).
-// Rules: unknown root keys (sprite, glyphs, metadata, transition, light…) are ignored; unknown layer
-// types, unknown paint/layout properties and invalid values are errors; `*-transition` paint keys
-// are accepted and ignored. Validation never traps, whatever JSON value sits in whatever position.
+// Rules: unknown root keys (sprite, glyphs, metadata, transition, light…) are ignored. What the spec
+// forbids is an error: layer types and source types outside the spec, unknown layer keys, unknown
+// paint/layout properties, invalid values and filters. What the spec allows but glmap does not
+// draw is a `SkippedFeature` in `skipped` (a warning; `--strict` makes it an error): symbol,
+// raster, hillshade, heatmap, fill-extrusion and color-relief layers; vector, raster, raster-dem,
+// image and video sources (with the layers using them); `*-pattern` properties; properties whose
+// expressions use operators glmap does not evaluate (feature-state, format, image, …).
+// `*-transition` paint keys are accepted and ignored. Validation never traps, whatever JSON value
+// sits in whatever position.
 // Evaluation per feature and zoom lives in `StyleEvaluator`.
 import GLMapCore
 
@@ -23,6 +29,13 @@ public struct StyleDocument {
     public var globalState: JSONObject
     /// The style file path, if it came from one (sources' relative paths resolve against it).
     public var file: String?
+    /// What the spec allows but glmap leaves out of the render (reported as warnings).
+    public var skipped: [SkippedFeature] = []
+    /// The style's `name`, if it has one.
+    public var name: String? = nil
+    /// Whether the style gives `center` / `zoom` itself (else the defaults [0, 0] and 0 apply).
+    public var hasCenter = false
+    public var hasZoom = false
 
     /// The camera the style asks for.
     public var camera: Camera {
@@ -47,6 +60,8 @@ public struct StyleDocument {
         if !parser.issues.isEmpty || doc == nil {
             throw StyleError(file: file, issues: parser.issues)
         }
-        return doc!
+        var result = doc!
+        result.skipped = parser.skipped
+        return result
     }
 }

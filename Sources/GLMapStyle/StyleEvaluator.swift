@@ -6,6 +6,10 @@
 // circle ← every vertex of any geometry), every paint/layout value evaluated per feature at that
 // zoom, features ordered by sort key (stable). A value whose evaluation fails falls back to the
 // property's spec default, as MapLibre does. Never throws.
+// Zooms as MapLibre's buckets use them: filters and layout properties at the tile zoom
+// floor(zoom); paint that reads only the zoom at the zoom itself; paint that reads the feature
+// and the zoom ("composite") at the tile zoom z and z + 1, mixed by the zoom curve's
+// interpolation factor at the zoom (or, for the GPU, at `compositeZoom` exactly: the GPU mixes).
 import Foundation
 import GLMapCore
 import GLMapGeoJSON
@@ -18,12 +22,21 @@ public struct StyleEvaluator {
     /// theirs. A layer whose source is not here gets maxzoom 18, buffer 128, and line metrics
     /// exactly when it sets `line-gradient` (which needs them).
     public var sources: [String: Source]
+    /// When set, composite paint values are evaluated at exactly this zoom instead of mixed
+    /// (the GPU path evaluates the tile zoom and the next one and mixes per frame).
+    public var compositeZoom: Double?
 
     public init(zoom: Double, globalState: JSONObject = JSONObject(), sources: [String: Source] = [:]) {
         self.zoom = zoom
         self.globalState = globalState
         self.sources = sources
     }
+
+    /// MapLibre's tile zoom for this zoom: filters and layout are evaluated there.
+    public var tileZoom: Double { zoom.rounded(.down) }
+
+    /// This evaluator at the tile zoom (for filters and layout properties).
+    var atTileZoom: StyleEvaluator { var e = self; e.zoom = tileZoom; return e }
 
     /// Evaluates a property for a feature (or none), falling back to the spec default.
     public func value(_ prop: StyleProperty, in layer: Layer, feature: FeatureContext? = nil) -> Value {
@@ -50,10 +63,41 @@ public struct StyleEvaluator {
     /// A per-feature getter that evaluates once when the layer's value does not read the feature
     /// (the common case: constants and zoom functions), so large sources skip the lookups.
     /// `read` is one of `number`, `color`, `string`.
+    /// Composite values (feature and zoom) follow the contract above.
     func getter<T>(_ p: StyleProperty, _ l: Layer,
                    _ read: @escaping (StyleProperty, Layer, FeatureContext?) -> T) -> (FeatureContext) -> T {
-        if l.values[p.name]?.expression.isFeatureConstant ?? true { let v = read(p, l, nil); return { _ in v } }
+        guard let e = l.values[p.name]?.expression, !e.isFeatureConstant else { let v = read(p, l, nil); return { _ in v } }
         return { read(p, l, $0) }
+    }
+
+    /// A per-feature paint getter (numbers and colours) with MapLibre's composite evaluation.
+    func paintGetter<T>(_ p: StyleProperty, _ l: Layer, _ read: @escaping (StyleEvaluator) -> (StyleProperty, Layer, FeatureContext?) -> T,
+                        mix: @escaping (T, T, Double) -> T) -> (FeatureContext) -> T {
+        guard let e = l.values[p.name]?.expression, !e.isFeatureConstant, !e.isZoomConstant else {
+            return getter(p, l, read(self))
+        }
+        var lower = self, upper = self
+        if let z = compositeZoom {
+            lower.zoom = z
+            return getter(p, l, read(lower))
+        }
+        lower.zoom = tileZoom
+        upper.zoom = tileZoom + 1
+        let t = e.interpolationFactor(zoom: zoom, lower: tileZoom, upper: tileZoom + 1)
+        let a = lower.getter(p, l, read(lower)), b = upper.getter(p, l, read(upper))
+        if t == 0 { return a }
+        return { c in mix(a(c), b(c), t) }
+    }
+
+    func numberGetter(_ p: StyleProperty, _ l: Layer) -> (FeatureContext) -> Double {
+        paintGetter(p, l, { $0.number }, mix: { a, b, t in a + (b - a) * t })
+    }
+
+    func colorGetter(_ p: StyleProperty, _ l: Layer) -> (FeatureContext) -> Color {
+        // Mixed as the GPU mixes: premultiplied components, linearly.
+        paintGetter(p, l, { $0.color }, mix: { a, b, t in
+            Color(premultipliedR: a.r + (b.r - a.r) * t, g: a.g + (b.g - a.g) * t, b: a.b + (b.b - a.b) * t, a: a.a + (b.a - a.a) * t)
+        })
     }
 
     func pair(_ p: StyleProperty, _ l: Layer) -> (x: Double, y: Double) {
@@ -72,7 +116,7 @@ public struct StyleEvaluator {
     /// Whether a feature passes the layer's filter.
     func passes(_ layer: Layer, _ f: ProjectedFeature) -> Bool {
         guard let filter = layer.filter else { return true }
-        return filter.evaluate(EvaluationContext(zoom: zoom, feature: f.context, globalState: globalState))
+        return filter.evaluate(EvaluationContext(zoom: tileZoom, feature: f.context, globalState: globalState))
     }
 
     /// Orders items by an optional numeric sort key, stably.
@@ -85,7 +129,7 @@ public struct StyleEvaluator {
     }
 
     func sortKey(_ p: StyleProperty, _ l: Layer, _ f: FeatureContext) -> Double? {
-        l.values[p.name] == nil ? nil : value(p, in: l, feature: f).number
+        l.values[p.name] == nil ? nil : atTileZoom.value(p, in: l, feature: f).number
     }
 
     /// Evaluates one layer against its source's features.
@@ -97,8 +141,8 @@ public struct StyleEvaluator {
         case .fill:
             typealias P = FillProperties
             var items: [(key: Double?, item: EvaluatedFill)] = []
-            let fillColorOf = getter(P.color, layer, color), opacityOf = getter(P.opacity, layer, number)
-            let outlineOf = layer.values[P.outlineColor.name] == nil ? nil : getter(P.outlineColor, layer, color)
+            let fillColorOf = colorGetter(P.color, layer), opacityOf = numberGetter(P.opacity, layer)
+            let outlineOf = layer.values[P.outlineColor.name] == nil ? nil : colorGetter(P.outlineColor, layer)
             let source = layer.source.flatMap { sources[$0] }
             let tiler = FillTiler(frameZoom: zoom, sourceMaxzoom: source?.maxzoom ?? 18, sourceBuffer: source?.buffer ?? 128)
             for f in features where f.type != .point && passes(layer, f) {
@@ -113,11 +157,14 @@ public struct StyleEvaluator {
                 if fill.tiles.isEmpty { continue }
                 items.append((sortKey(P.sortKey, layer, c), fill))
             }
-            return .fill(EvaluatedFillLayer(
+            var result = EvaluatedFillLayer(
                 id: layer.id, antialias: value(P.antialias, in: layer).boolean ?? true,
                 translate: pair(P.translate, layer),
                 translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
-                features: sorted(items)))
+                features: sorted(items))
+            result.paint = PaintSource(layer: layer, globalState: globalState, tileZoom: tileZoom)
+            if outlineOf == nil { result.paint.expressions[P.outlineColor.name] = result.paint.expressions[P.color.name] }
+            return .fill(result)
         case .line:
             return .line(evaluateLine(layer, features: features))
         case .circle:
@@ -130,10 +177,10 @@ public struct StyleEvaluator {
             let maxzoom = layer.source.flatMap { sources[$0]?.maxzoom } ?? 18
             let tiles = exp2(max(0, min(floor(zoom), maxzoom)))
             var items: [(key: Double?, tile: Double, item: EvaluatedCircle)] = []
-            let radiusOf = getter(P.radius, layer, number), colorOf = getter(P.color, layer, color)
-            let blurOf = getter(P.blur, layer, number), opacityOf = getter(P.opacity, layer, number)
-            let strokeWidthOf = getter(P.strokeWidth, layer, number), strokeColorOf = getter(P.strokeColor, layer, color)
-            let strokeOpacityOf = getter(P.strokeOpacity, layer, number)
+            let radiusOf = numberGetter(P.radius, layer), colorOf = colorGetter(P.color, layer)
+            let blurOf = numberGetter(P.blur, layer), opacityOf = numberGetter(P.opacity, layer)
+            let strokeWidthOf = numberGetter(P.strokeWidth, layer), strokeColorOf = colorGetter(P.strokeColor, layer)
+            let strokeOpacityOf = numberGetter(P.strokeOpacity, layer)
             let sorting = layer.values[P.sortKey.name] != nil
             func tile(_ x: Double, _ y: Double) -> Double {
                 var x = x.truncatingRemainder(dividingBy: 1)
@@ -182,12 +229,14 @@ public struct StyleEvaluator {
                 for (i, item) in items.enumerated() { byTile[item.tile, default: []].append(i) }
                 ordered = byTile.keys.sorted().flatMap { byTile[$0]!.map { items[$0].item } }
             }
-            return .circle(EvaluatedCircleLayer(
+            var result = EvaluatedCircleLayer(
                 id: layer.id, translate: pair(P.translate, layer),
                 translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
                 pitchScale: TranslateAnchor(rawValue: string(P.pitchScale, layer)) ?? .map,
                 pitchAlignment: TranslateAnchor(rawValue: string(P.pitchAlignment, layer)) ?? .viewport,
-                features: ordered))
+                features: ordered)
+            result.paint = PaintSource(layer: layer, globalState: globalState, tileZoom: tileZoom)
+            return .circle(result)
         }
     }
 }
@@ -212,10 +261,11 @@ extension StyleEvaluator {
             return numbers.map { $0.isFinite ? Swift.max(0, $0) : 0 }
         }
         var items: [(key: Double?, item: EvaluatedLine)] = []
-        let joinOf = getter(P.join, layer, string), colorOf = getter(P.color, layer, color)
-        let opacityOf = getter(P.opacity, layer, number), widthOf = getter(P.width, layer, number)
-        let gapWidthOf = getter(P.gapWidth, layer, number), offsetOf = getter(P.offset, layer, number)
-        let blurOf = getter(P.blur, layer, number)
+        let layout = atTileZoom
+        let joinOf = layout.getter(P.join, layer, layout.string), colorOf = colorGetter(P.color, layer)
+        let opacityOf = numberGetter(P.opacity, layer), widthOf = numberGetter(P.width, layer)
+        let gapWidthOf = numberGetter(P.gapWidth, layer), offsetOf = numberGetter(P.offset, layer)
+        let blurOf = numberGetter(P.blur, layer)
         // Positions snapped to the tile grid (8192 units a tile side), as MapLibre's tiles hold them.
         let source = layer.source.flatMap { sources[$0] }
         let tiler = FillTiler(frameZoom: zoom, sourceMaxzoom: source?.maxzoom ?? 18, sourceBuffer: source?.buffer ?? 128)
@@ -248,12 +298,13 @@ extension StyleEvaluator {
         }
         let gradient = layer.values[P.gradient.name]
         var result = EvaluatedLineLayer(
-            id: layer.id, cap: LineCapStyle(rawValue: string(P.cap, layer)) ?? .butt,
-            miterLimit: number(P.miterLimit, layer), roundLimit: number(P.roundLimit, layer),
+            id: layer.id, cap: LineCapStyle(rawValue: layout.string(P.cap, layer)) ?? .butt,
+            miterLimit: layout.number(P.miterLimit, layer), roundLimit: layout.number(P.roundLimit, layer),
             translate: pair(P.translate, layer),
             translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
             gradient: gradient, features: sorted(items))
         result.zoom = zoom
+        result.paint = PaintSource(layer: layer, globalState: globalState, tileZoom: tileZoom)
         result.lineMetrics = source?.lineMetrics ?? (gradient != nil)
         result.sourceMaxzoom = source?.maxzoom ?? 18
         result.sourceBuffer = source?.buffer ?? 128

@@ -3,6 +3,31 @@ import GLMapCore
 /// Walks a style's JSON, collecting every problem with its path (see `StyleDocument`'s contract).
 struct StyleParser {
     var issues: [StyleIssue] = []
+    /// What the spec allows but glmap does not draw (warnings).
+    var skipped: [SkippedFeature] = []
+    /// Sources skipped for their type: id → their index in `skipped`.
+    var skippedSources: [String: Int] = [:]
+
+    /// The style spec's layer types, and those glmap draws.
+    static let specLayerTypes = ["background", "fill", "line", "symbol", "circle", "heatmap", "fill-extrusion", "raster", "hillshade", "color-relief"]
+    /// The style spec's source types.
+    static let specSourceTypes = ["vector", "raster", "raster-dem", "geojson", "image", "video"]
+    /// The keys a layer object may have under the spec.
+    static let layerKeys = ["id", "type", "metadata", "source", "source-layer", "minzoom", "maxzoom", "filter", "layout", "paint"]
+    /// Expression operators of the spec that glmap does not evaluate.
+    static let unevaluatedOperators: Set<String> = ["feature-state", "collator", "resolved-locale", "format", "image", "number-format",
+                                                    "distance", "heatmap-density", "elevation", "split", "join"]
+
+    /// The first operator of `json` (an expression) that glmap does not evaluate, if any.
+    static func unevaluatedOperator(in json: JSONValue) -> String? {
+        guard case .array(let a) = json else { return nil }
+        if case .string(let op)? = a.first {
+            if op == "literal" { return nil }
+            if unevaluatedOperators.contains(op) { return op }
+        }
+        for e in a { if let op = unevaluatedOperator(in: e) { return op } }
+        return nil
+    }
 
     mutating func fail(_ path: String, _ message: String) {
         issues.append(StyleIssue(path: path, message: message))
@@ -76,8 +101,12 @@ struct StyleParser {
         } else {
             fail("layers", "missing required property (expected an array)")
         }
-        return StyleDocument(center: center, zoom: zoom, bearing: bearing, pitch: pitch, sources: sources,
-                             layers: layers, globalState: globalState, file: file)
+        var doc = StyleDocument(center: center, zoom: zoom, bearing: bearing, pitch: pitch, sources: sources,
+                                layers: layers, globalState: globalState, file: file)
+        doc.name = root["name"]?.stringValue
+        doc.hasCenter = root["center"] != nil
+        doc.hasZoom = root["zoom"] != nil
+        return doc
     }
 
     mutating func number(_ v: JSONValue?, path: String, default d: Double, min: Double? = nil, max: Double? = nil) -> Double {
@@ -101,7 +130,13 @@ struct StyleParser {
             return nil
         }
         guard type == "geojson" else {
-            fail("\(path).type", "unsupported source type \"\(type)\" (glmap draws \"geojson\" sources)")
+            if StyleParser.specSourceTypes.contains(type) {
+                skippedSources[id] = skipped.count
+                skipped.append(SkippedFeature(kind: "source", id: id, path: path, reason: "\(type) sources are not drawn by glmap (it draws geojson sources)"))
+            } else {
+                fail("\(path).type", "unknown source type \"\(type)\" (the style spec's source types are \(StyleParser.specSourceTypes.joined(separator: ", ")))"
+                     + Suggestion.hint(for: type, among: StyleParser.specSourceTypes))
+            }
             return nil
         }
         let data: GeoJSONData
@@ -109,7 +144,9 @@ struct StyleParser {
         case .string(let s)?: data = .reference(s)
         case .object(let obj)?: data = .inline(.object(obj))
         case nil: fail("\(path).data", "missing required property (expected GeoJSON or a file path)"); return nil
-        case let other?: fail("\(path).data", "expected GeoJSON (an object) or a file path (a string), found \(other.kindName)"); return nil
+        case let other?:
+            // Data that cannot be used empties the source (a warning), as a missing file does.
+            data = .unusable("\(path).data: expected GeoJSON (an object) or a file path (a string), found \(other.shortDescription); the source is empty")
         }
         let maxzoom = number(o["maxzoom"], path: "\(path).maxzoom", default: 18, min: 0, max: 24)
         var lineMetrics = false
@@ -118,7 +155,9 @@ struct StyleParser {
         }
         let tolerance = number(o["tolerance"], path: "\(path).tolerance", default: 0.375, min: 0)
         let buffer = number(o["buffer"], path: "\(path).buffer", default: 128, min: 0, max: 512)
-        return Source(id: id, data: data, maxzoom: maxzoom, lineMetrics: lineMetrics, tolerance: tolerance, buffer: buffer)
+        var source = Source(id: id, data: data, maxzoom: maxzoom, lineMetrics: lineMetrics, tolerance: tolerance, buffer: buffer)
+        source.attribution = o["attribution"]?.stringValue
+        return source
     }
 
     mutating func parseLayer(_ v: JSONValue, path: String, sources: [String: Source], rawSources: JSONObject?) -> Layer? {
@@ -130,17 +169,29 @@ struct StyleParser {
             fail("\(path).id", "missing layer id (expected a string)")
             return nil
         }
+        for key in o.keys where !StyleParser.layerKeys.contains(key) {
+            fail("\(path).\(key)", "unknown layer property \"\(key)\"" + Suggestion.hint(for: key, among: StyleParser.layerKeys))
+        }
         guard let typeName = o["type"]?.stringValue else {
-            fail("\(path).type", "missing layer type (expected one of background, fill, line, circle)")
+            fail("\(path).type", "missing layer type (expected one of \(StyleParser.specLayerTypes.joined(separator: ", ")))")
             return nil
         }
         guard let type = LayerType(rawValue: typeName) else {
-            fail("\(path).type", "unsupported layer type \"\(typeName)\" (expected one of background, fill, line, circle)")
+            if StyleParser.specLayerTypes.contains(typeName) {
+                skipped.append(SkippedFeature(kind: "layer", id: id, path: path, reason: "\(typeName) layers are not drawn by glmap"))
+            } else {
+                fail("\(path).type", "unknown layer type \"\(typeName)\" (the style spec's layer types are \(StyleParser.specLayerTypes.joined(separator: ", ")))"
+                     + Suggestion.hint(for: typeName, among: StyleParser.specLayerTypes))
+            }
             return nil
         }
         var source: String?
         if type != .background {
             if let s = o["source"]?.stringValue {
+                if let i = skippedSources[s] {
+                    skipped[i].layers.append(id)   // named in its source's warning
+                    return nil
+                }
                 if sources[s] == nil && rawSources?[s] == nil {
                     fail("\(path).source", "source \"\(s)\" not found")
                 }
@@ -154,6 +205,11 @@ struct StyleParser {
 
         var filter: FeatureFilter?
         if let f = o["filter"] {
+            if let op = StyleParser.unevaluatedOperator(in: f), FeatureFilter.isExpressionFilter(f) {
+                skipped.append(SkippedFeature(kind: "layer", id: id, path: "\(path).filter",
+                                              reason: "its filter uses \"\(op)\", which glmap does not evaluate"))
+                return nil
+            }
             switch FeatureFilter.compile(f) {
             case .success(let ff): filter = ff
             case .failure(let errs):
@@ -174,12 +230,23 @@ struct StyleParser {
             for (name, value) in so.pairs {
                 let ppath = "\(path).\(section).\(name)"
                 if !isLayout && name.hasSuffix("-transition") && table[String(name.dropLast(11))] != nil { continue }
+                if !isLayout && name == "\(typeName)-pattern" {
+                    skipped.append(SkippedFeature(kind: "layer", id: id, path: ppath, reason: "\(name) (image patterns) is not drawn by glmap",
+                                                  consequence: "the property is skipped"))
+                    continue
+                }
                 guard let prop = table[name], prop.isLayout == isLayout else {
                     if let p = table[name] {
                         fail(ppath, "\"\(name)\" is a \(p.isLayout ? "layout" : "paint") property, not a \(section) property")
                     } else {
-                        fail(ppath, "unknown property \"\(name)\" for a \(typeName) layer")
+                        let names = table.values.filter { $0.isLayout == isLayout }.map(\.name).sorted()
+                        fail(ppath, "unknown property \"\(name)\" for a \(typeName) layer" + Suggestion.hint(for: name, among: names))
                     }
+                    continue
+                }
+                if let op = StyleParser.unevaluatedOperator(in: value) {
+                    skipped.append(SkippedFeature(kind: "layer", id: id, path: ppath, reason: "\(name) uses \"\(op)\", which glmap does not evaluate",
+                                                  consequence: "the property is skipped (its default is drawn)"))
                     continue
                 }
                 if prop == StyleProperty.visibility {

@@ -8,11 +8,15 @@ public struct StyleProperty: Hashable, Sendable {
     public let isLayout: Bool
     /// Type, default, range and how it may vary (data-driven, zoom…).
     public let spec: PropertySpec
+    /// The GPU input the value is drawn through (uniform when constant, attribute when
+    /// data-driven); nil for properties that are not shader inputs (layout, enums, translate…).
+    public let gpu: GPUBinding?
 
-    public init(_ name: String, layout: Bool = false, _ spec: PropertySpec) {
+    public init(_ name: String, layout: Bool = false, _ spec: PropertySpec, gpu: GPUBinding? = nil) {
         self.name = name
         self.isLayout = layout
         self.spec = spec
+        self.gpu = gpu
     }
 
     public static func == (a: StyleProperty, b: StyleProperty) -> Bool { a.name == b.name }
@@ -21,10 +25,11 @@ public struct StyleProperty: Hashable, Sendable {
     // Shorthands for the tables.
     static func paint(_ name: String, _ type: PropertyType, _ kind: PropertyKind, default d: JSONValue?,
                       min: Double? = nil, max: Double? = nil, interpolated: Bool = true, zoom: Bool = true,
-                      lineProgress: Bool = false) -> StyleProperty {
+                      lineProgress: Bool = false, gpu: (name: String, programs: [String])? = nil) -> StyleProperty {
         StyleProperty(name, PropertySpec(type: type, kind: kind, zoomAllowed: zoom, interpolated: interpolated,
                                          defaultValue: d, minimum: min, maximum: max,
-                                         lineProgressAllowed: lineProgress))
+                                         lineProgressAllowed: lineProgress),
+                      gpu: gpu.map { GPUBinding($0.name, components: type == .color ? 4 : 1, programs: $0.programs) })
     }
 
     static func layout(_ name: String, _ type: PropertyType, _ kind: PropertyKind, default d: JSONValue?,

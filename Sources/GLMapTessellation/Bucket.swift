@@ -5,21 +5,25 @@
 // (so float32 keeps precision at high zoom; the GL side folds the origin into the matrix in Double).
 // Camera independence: fills are triangulated in world space, lines carry extrusion vectors
 // (widths applied in the shader), circles are one instance each, so a new camera needs no new
-// tessellation. Data-driven paint values are per-vertex (per-instance for circles) attributes.
+// tessellation. Paint follows `PaintLayout`: only data-driven values are per-vertex (per-instance
+// for circles) attributes, data-and-zoom ones as the pair at the tile zoom and the next;
+// constants and zoom-only values are uniforms, set per frame.
 // Invariants: every index < vertex count; no NaN in any vertex; non-finite input is dropped.
 import GLMapCore
 import GLMapStyle
 
-/// The vertex layouts buckets produce, in Float32 components (interleaved, tightly packed).
+/// The geometry part of the vertex layouts buckets produce, in Float32 components (interleaved,
+/// tightly packed). Each vertex is followed by its bucket's paint block: the data-driven
+/// properties of `PaintLayout` (`floatsPerVertex`), so a bucket's stride is geometry + paint.
 public enum VertexLayout {
-    /// fill: x, y, r, g, b, a (premultiplied), opacity
-    public static let fill = 7
-    /// fill outline (one quad per ring edge): startX, startY, endX, endY, t (0 start / 1 end), side (±1), r, g, b, a, opacity
-    public static let fillOutline = 11
-    /// line: x, y, ex, ey, nx, ny, distance, direction, r, g, b, a, opacity, width, gapwidth, offset, blur
-    public static let line = 17
-    /// circle instance: cx, cy, radius, r, g, b, a, opacity, blur, strokeWidth, sr, sg, sb, sa, strokeOpacity
-    public static let circle = 15
+    /// fill: x, y
+    public static let fill = 2
+    /// fill outline (one quad per ring edge): startX, startY, endX, endY, t (0 start / 1 end), side (±1)
+    public static let fillOutline = 6
+    /// line: x, y, ex, ey, nx, ny, distance, direction
+    public static let line = 8
+    /// circle instance: cx, cy
+    public static let circle = 2
 }
 
 /// A layer's GPU-ready geometry.
@@ -30,7 +34,10 @@ public enum Bucket {
     case circle(CircleBucket)
 
     /// Tessellates an evaluated layer, with positions relative to the centre of its geometry.
-    public static func make(_ layer: EvaluatedLayer) -> Bucket {
+    /// `next`: the same layer evaluated with `compositeZoom` = tile zoom + 1 (feature for feature),
+    /// whose composite paint values become the `a_<name>_next` attributes; nil when the layer has
+    /// none (they then repeat the tile zoom's values).
+    public static func make(_ layer: EvaluatedLayer, next: EvaluatedLayer? = nil) -> Bucket {
         var b = WorldBounds.empty
         switch layer {
         case .background: break
@@ -39,17 +46,29 @@ public enum Bucket {
         case .circle(let c): for feat in c.features { b.add(flat: feat.centers) }
         }
         let finite = !b.isEmpty && b.minX.isFinite && b.maxX.isFinite && b.minY.isFinite && b.maxY.isFinite
-        return make(layer, origin: finite ? ((b.minX + b.maxX) / 2, (b.minY + b.maxY) / 2) : (0, 0))
+        return make(layer, next: next, origin: finite ? ((b.minX + b.maxX) / 2, (b.minY + b.maxY) / 2) : (0, 0))
     }
 
     /// Tessellates an evaluated layer. `origin` is the unit-world point positions are relative to.
-    public static func make(_ layer: EvaluatedLayer, origin: (x: Double, y: Double)) -> Bucket {
+    public static func make(_ layer: EvaluatedLayer, next: EvaluatedLayer? = nil, origin: (x: Double, y: Double)) -> Bucket {
         switch layer {
         case .background(let b): return .background(b)
-        case .fill(let f): return .fill(FillBucket(f, origin: origin))
-        case .line(let l): return .line(LineBucket(l, origin: origin))
-        case .circle(let c): return .circle(CircleBucket(c, origin: origin))
+        case .fill(let f):
+            if case .fill(let n)? = next { return .fill(FillBucket(f, next: n, origin: origin)) }
+            return .fill(FillBucket(f, origin: origin))
+        case .line(let l):
+            if case .line(let n)? = next { return .line(LineBucket(l, next: n, origin: origin)) }
+            return .line(LineBucket(l, origin: origin))
+        case .circle(let c):
+            if case .circle(let n)? = next { return .circle(CircleBucket(c, next: n, origin: origin)) }
+            return .circle(CircleBucket(c, origin: origin))
         }
+    }
+
+    /// `next`'s features when they pair one to one with `features` (else nil).
+    static func aligned<F>(_ features: [F], _ next: [F]?) -> [F]? {
+        guard let next, next.count == features.count else { return nil }
+        return next
     }
 }
 
@@ -57,5 +76,47 @@ extension Array where Element == Float {
     @inline(__always)
     mutating func append(color c: Color) {
         append(Float(c.r)); append(Float(c.g)); append(Float(c.b)); append(Float(c.a))
+    }
+}
+
+extension EvaluatedFill {
+    /// The value of a bound fill property (programs fill and fill_outline).
+    static func paint(_ f: EvaluatedFill, _ p: StyleProperty) -> PaintValue {
+        switch p.name {
+        case FillProperties.color.name: return .color(f.color)
+        case FillProperties.outlineColor.name: return .color(f.outlineColor)
+        default: return .number(f.opacity)   // fill-opacity
+        }
+    }
+}
+
+extension EvaluatedLine {
+    /// The value of a bound line property.
+    static func paint(_ f: EvaluatedLine, _ p: StyleProperty) -> PaintValue {
+        typealias P = LineProperties
+        switch p.name {
+        case P.color.name: return .color(f.color)
+        case P.opacity.name: return .number(f.opacity)
+        case P.width.name: return .number(f.width)
+        case P.gapWidth.name: return .number(f.gapWidth)
+        case P.offset.name: return .number(f.offset)
+        default: return .number(f.blur)   // line-blur
+        }
+    }
+}
+
+extension EvaluatedCircle {
+    /// The value of a bound circle property.
+    static func paint(_ f: EvaluatedCircle, _ p: StyleProperty) -> PaintValue {
+        typealias P = CircleProperties
+        switch p.name {
+        case P.radius.name: return .number(f.radius)
+        case P.color.name: return .color(f.color)
+        case P.blur.name: return .number(f.blur)
+        case P.opacity.name: return .number(f.opacity)
+        case P.strokeWidth.name: return .number(f.strokeWidth)
+        case P.strokeColor.name: return .color(f.strokeColor)
+        default: return .number(f.strokeOpacity)   // circle-stroke-opacity
+        }
     }
 }

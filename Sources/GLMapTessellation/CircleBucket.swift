@@ -8,16 +8,23 @@ public struct CircleBucket {
     public let origin: (x: Double, y: Double)
     /// Unit-world bounds of the geometry (for world-copy culling).
     public var bounds = WorldBounds.empty
-    /// `VertexLayout.circle` floats per instance.
+    /// `stride` floats per instance: `VertexLayout.circle`, then `paint`'s block.
     public var instances: [Float] = []
-    public var instanceCount: Int { instances.count / VertexLayout.circle }
+    public var instanceCount: Int { instances.count / stride }
+    /// Which circle properties are instance attributes and which uniforms.
+    public let paint: PaintLayout
+    /// Floats per instance.
+    public var stride: Int { VertexLayout.circle + paint.floatsPerVertex }
 
-    public init(_ layer: EvaluatedCircleLayer, origin: (x: Double, y: Double)) {
+    public init(_ layer: EvaluatedCircleLayer, next: EvaluatedCircleLayer? = nil, origin: (x: Double, y: Double)) {
         self.layer = layer
         self.origin = origin
+        paint = PaintLayout(program: "circle", features: layer.features, source: layer.paint, value: EvaluatedCircle.paint)
+        let nextFeatures = Bucket.aligned(layer.features, next?.features)
         let total = layer.features.reduce(0) { $0 + $1.centers.count / 2 }
-        instances.reserveCapacity(total * VertexLayout.circle)
-        for f in layer.features {
+        instances.reserveCapacity(total * (VertexLayout.circle + paint.floatsPerVertex))
+        for (n, f) in layer.features.enumerated() {
+            let values = paint.vertexValues(f, next: nextFeatures?[n], value: EvaluatedCircle.paint)
             var i = 0
             while i + 1 < f.centers.count {
                 let x = f.centers[i], y = f.centers[i + 1]
@@ -26,13 +33,7 @@ public struct CircleBucket {
                 bounds.add(x, y)
                 instances.append(Float(x - origin.x))
                 instances.append(Float(y - origin.y))
-                instances.append(Float(f.radius))
-                instances.append(color: f.color)
-                instances.append(Float(f.opacity))
-                instances.append(Float(f.blur))
-                instances.append(Float(f.strokeWidth))
-                instances.append(color: f.strokeColor)
-                instances.append(Float(f.strokeOpacity))
+                instances.append(contentsOf: values)
             }
         }
     }

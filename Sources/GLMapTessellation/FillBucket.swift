@@ -7,33 +7,50 @@ public struct FillBucket {
     public let origin: (x: Double, y: Double)
     /// Unit-world bounds of the geometry (for world-copy culling).
     public var bounds = WorldBounds.empty
-    /// `VertexLayout.fill` floats per vertex.
+    /// `stride` floats per vertex: `VertexLayout.fill`, then `paint`'s block.
     public var vertices: [Float] = []
     public var indices: [UInt32] = []
-    /// `VertexLayout.fillOutline` floats per vertex, four vertices per edge.
+    /// `outlineStride` floats per vertex (`VertexLayout.fillOutline`, then `outlinePaint`'s
+    /// block), four vertices per edge.
     public var outlineVertices: [Float] = []
     public var outlineIndices: [UInt32] = []
+    /// Which fill properties are attributes and which uniforms (program fill).
+    public let paint: PaintLayout
+    /// The same for the outline program (fill_outline).
+    public let outlinePaint: PaintLayout
+    /// Floats per fill vertex.
+    public var stride: Int { VertexLayout.fill + paint.floatsPerVertex }
+    /// Floats per outline vertex.
+    public var outlineStride: Int { VertexLayout.fillOutline + outlinePaint.floatsPerVertex }
 
-    public init(_ layer: EvaluatedFillLayer, origin: (x: Double, y: Double)) {
+    public init(_ layer: EvaluatedFillLayer, next: EvaluatedFillLayer? = nil, origin: (x: Double, y: Double)) {
         self.layer = layer
         self.origin = origin
+        paint = PaintLayout(program: "fill", features: layer.features, source: layer.paint, value: EvaluatedFill.paint)
+        outlinePaint = PaintLayout(program: "fill_outline", features: layer.features, source: layer.paint,
+                                   value: EvaluatedFill.paint)
+        let nextFeatures = Bucket.aligned(layer.features, next?.features)
+        let stride = VertexLayout.fill + paint.floatsPerVertex
+        let outlineStride = VertexLayout.fillOutline + outlinePaint.floatsPerVertex
         let triangulator = EarcutTriangulator()
         var vertexCount = 0
         for f in layer.features { for p in f.polygons { vertexCount += p.coords.count / 2 } }
-        vertices.reserveCapacity(vertexCount * VertexLayout.fill)
+        vertices.reserveCapacity(vertexCount * stride)
         indices.reserveCapacity(vertexCount * 3)
         if layer.antialias {
-            outlineVertices.reserveCapacity(vertexCount * 4 * VertexLayout.fillOutline)
+            outlineVertices.reserveCapacity(vertexCount * 4 * outlineStride)
             outlineIndices.reserveCapacity(vertexCount * 6)
         }
-        for f in layer.features {
+        for (i, f) in layer.features.enumerated() {
+            let fillPaint = paint.vertexValues(f, next: nextFeatures?[i], value: EvaluatedFill.paint)
+            let edgePaint = outlinePaint.vertexValues(f, next: nextFeatures?[i], value: EvaluatedFill.paint)
             if f.tiles.isEmpty {
-                for poly in f.polygons { add(poly, f, triangulator) }
+                for poly in f.polygons { add(poly, fillPaint, edgePaint, triangulator) }
                 continue
             }
             for t in f.tiles {
                 for poly in t.polygons {
-                    addTiled(poly, f, tile: t, triangulator)
+                    addTiled(poly, fillPaint, edgePaint, tile: t, triangulator)
                 }
             }
         }
@@ -43,7 +60,7 @@ public struct FillBucket {
     /// integers, so earcut's orientation tests on degenerate or invalid rings decide as MapLibre's
     /// do), then, for a clipped tile, every triangle and outline edge cut to the tile's square
     /// (MapLibre's stencil clip).
-    mutating func addTiled(_ poly: ProjectedPolygon, _ f: EvaluatedFill, tile t: FillTile, _ triangulator: EarcutTriangulator) {
+    mutating func addTiled(_ poly: ProjectedPolygon, _ fillPaint: [Float], _ edgePaint: [Float], tile t: FillTile, _ triangulator: EarcutTriangulator) {
         let coords = poly.coords
         guard coords.allSatisfy({ $0.isFinite }) else { return }
         let k = Double(1 << t.zoom) * FillTiler.extent
@@ -51,7 +68,7 @@ public struct FillBucket {
         let e = FillTiler.extent
         // Tile units: integers after the snap.
         var local = [Double](repeating: 0, count: coords.count)
-        for i in stride(from: 0, to: coords.count, by: 2) {
+        for i in Swift.stride(from: 0, to: coords.count, by: 2) {
             local[i] = (coords[i] * k).rounded() - ox
             local[i + 1] = (coords[i + 1] * k).rounded() - oy
         }
@@ -65,13 +82,12 @@ public struct FillBucket {
             bounds.add(x, y)
             vertices.append(Float(x - origin.x))
             vertices.append(Float(y - origin.y))
-            vertices.append(color: f.color)
-            vertices.append(Float(f.opacity))
+            vertices.append(contentsOf: fillPaint)
         }
         // The ring vertices once; triangles inside the square index them, a triangle crossing the
         // square's border is cut and gets vertices of its own.
-        let shared = UInt32(vertices.count / VertexLayout.fill)
-        for j in stride(from: 0, to: local.count, by: 2) { vertex(local[j], local[j + 1]) }
+        let shared = UInt32(vertices.count / stride)
+        for j in Swift.stride(from: 0, to: local.count, by: 2) { vertex(local[j], local[j + 1]) }
         func inside(_ k: UInt32) -> Bool {
             let u = local[2 * Int(k)], v = local[2 * Int(k) + 1]
             return u >= 0 && u <= e && v >= 0 && v <= e
@@ -86,7 +102,7 @@ public struct FillBucket {
             }
             let pts = Self.clipToSquare([a, b, c].map { (local[2 * Int($0)], local[2 * Int($0) + 1]) }, e)
             if pts.count < 3 { continue }
-            let base = UInt32(vertices.count / VertexLayout.fill)
+            let base = UInt32(vertices.count / stride)
             for p in pts { vertex(p.0, p.1) }
             for j in 1..<(pts.count - 1) { indices.append(contentsOf: [base, base + UInt32(j), base + UInt32(j + 1)]) }
         }
@@ -98,7 +114,7 @@ public struct FillBucket {
                 let full = (local[2 * a], local[2 * a + 1], local[2 * b], local[2 * b + 1])
                 guard let seg = t.clipped ? Self.clipSegment(full.0, full.1, full.2, full.3, e) : full else { continue }
                 let (ax, ay) = world(seg.0, seg.1), (bx, by) = world(seg.2, seg.3)
-                outlineEdge(ax, ay, bx, by, f)
+                outlineEdge(ax, ay, bx, by, edgePaint)
             }
         }
     }
@@ -153,9 +169,9 @@ public struct FillBucket {
     }
 
     /// One 1-px outline edge (four vertices, two triangles).
-    mutating func outlineEdge(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ f: EvaluatedFill) {
+    mutating func outlineEdge(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ edgePaint: [Float]) {
         if ax == bx && ay == by { return }
-        let b = UInt32(outlineVertices.count / VertexLayout.fillOutline)
+        let b = UInt32(outlineVertices.count / outlineStride)
         for t: Float in [0, 1] {
             for side: Float in [-1, 1] {
                 outlineVertices.append(Float(ax - origin.x))
@@ -164,25 +180,23 @@ public struct FillBucket {
                 outlineVertices.append(Float(by - origin.y))
                 outlineVertices.append(t)
                 outlineVertices.append(side)
-                outlineVertices.append(color: f.outlineColor)
-                outlineVertices.append(Float(f.opacity))
+                outlineVertices.append(contentsOf: edgePaint)
             }
         }
         outlineIndices.append(contentsOf: [b, b + 1, b + 3, b, b + 3, b + 2])
     }
 
-    mutating func add(_ poly: ProjectedPolygon, _ f: EvaluatedFill, _ triangulator: EarcutTriangulator) {
+    mutating func add(_ poly: ProjectedPolygon, _ fillPaint: [Float], _ edgePaint: [Float], _ triangulator: EarcutTriangulator) {
         let coords = poly.coords
         guard coords.allSatisfy({ $0.isFinite }) else { return }
         bounds.add(flat: coords)
-        let base = UInt32(vertices.count / VertexLayout.fill)
+        let base = UInt32(vertices.count / stride)
         let n = coords.count / 2
-        vertices.reserveCapacity(vertices.count + n * VertexLayout.fill)
+        vertices.reserveCapacity(vertices.count + n * stride)
         for i in 0..<n {
             vertices.append(Float(coords[2 * i] - origin.x))
             vertices.append(Float(coords[2 * i + 1] - origin.y))
-            vertices.append(color: f.color)
-            vertices.append(Float(f.opacity))
+            vertices.append(contentsOf: fillPaint)
         }
         _ = coords.withUnsafeBufferPointer {
             triangulator.triangulate($0, holeIndices: poly.holeIndices, dimensions: 2, appendingTo: &indices, indexOffset: base)
@@ -195,7 +209,7 @@ public struct FillBucket {
                 if j == i { continue }
                 let ax = coords[2 * i], ay = coords[2 * i + 1], bx = coords[2 * j], by = coords[2 * j + 1]
                 if ax == bx && ay == by { continue }
-                let b = UInt32(outlineVertices.count / VertexLayout.fillOutline)
+                let b = UInt32(outlineVertices.count / outlineStride)
                 for t: Float in [0, 1] {
                     for side: Float in [-1, 1] {
                         outlineVertices.append(Float(ax - origin.x))
@@ -204,8 +218,7 @@ public struct FillBucket {
                         outlineVertices.append(Float(by - origin.y))
                         outlineVertices.append(t)
                         outlineVertices.append(side)
-                        outlineVertices.append(color: f.outlineColor)
-                        outlineVertices.append(Float(f.opacity))
+                        outlineVertices.append(contentsOf: edgePaint)
                     }
                 }
                 // Corners (t, side): 0 (0,-1), 1 (0,+1), 2 (1,-1), 3 (1,+1).

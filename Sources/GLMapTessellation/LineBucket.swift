@@ -28,8 +28,12 @@ public struct LineBucket {
     public let origin: (x: Double, y: Double)
     /// Unit-world bounds of the geometry (for world-copy culling).
     public var bounds = WorldBounds.empty
-    /// `VertexLayout.line` floats per vertex.
+    /// `stride` floats per vertex: `VertexLayout.line`, then `paint`'s block.
     public var vertices: [Float] = []
+    /// Which line properties are attributes and which uniforms.
+    public let paint: PaintLayout
+    /// Floats per vertex.
+    public var stride: Int { VertexLayout.line + paint.floatsPerVertex }
     public var indices: [UInt32] = []
     /// Dash/gradient data, `LineBucket.fxLayout` floats per vertex (empty for plain lines).
     public var fxVertices: [Float] = []
@@ -49,9 +53,14 @@ public struct LineBucket {
     /// `linesofar` of a line's end with line metrics (MapLibre's MAX_LINE_DISTANCE − 1).
     public static let metricsLineDistance = 32767.0
 
-    public init(_ layer: EvaluatedLineLayer, origin: (x: Double, y: Double)) {
+    /// `next`'s features (the layer at the tile zoom + 1) give composite values their second zoom.
+    let nextFeatures: [EvaluatedLine]?
+
+    public init(_ layer: EvaluatedLineLayer, next: EvaluatedLineLayer? = nil, origin: (x: Double, y: Double)) {
         self.layer = layer
         self.origin = origin
+        paint = PaintLayout(program: "line", features: layer.features, source: layer.paint, value: EvaluatedLine.paint)
+        nextFeatures = Bucket.aligned(layer.features, next?.features)
         let dashed = layer.hasDashes
         if dashed || layer.gradient != nil {
             buildEffects(dashed: dashed)
@@ -60,9 +69,10 @@ public struct LineBucket {
         let cap: LineCap = { switch layer.cap { case .butt: return .butt; case .round: return .round; case .square: return .square } }()
         var geometry = LineGeometry()
         var local: [Double] = []
-        for f in layer.features {
+        for (n, f) in layer.features.enumerated() {
             let join: LineJoin = { switch f.join { case .miter: return .miter; case .bevel: return .bevel; case .round: return .round } }()
             var tess = LineTessellator(join: join, cap: cap, miterLimit: layer.miterLimit, roundLimit: layer.roundLimit)
+            let values = paint.vertexValues(f, next: nextFeatures?[n], value: EvaluatedLine.paint)
             for part in f.parts {
                 bounds.add(flat: part.coords)
                 local.removeAll(keepingCapacity: true)
@@ -75,25 +85,20 @@ public struct LineBucket {
                 geometry.vertices.removeAll(keepingCapacity: true)
                 geometry.indices.removeAll(keepingCapacity: true)
                 local.withUnsafeBufferPointer { tess.append($0, closed: part.closed, into: &geometry) }
-                appendPaint(geometry, f)
+                appendPaint(geometry, values)
             }
         }
     }
 
     /// Appends a tessellated part's vertices with the feature's paint, and its triangles.
-    private mutating func appendPaint(_ geometry: LineGeometry, _ f: EvaluatedLine, shift: (x: Float, y: Float) = (0, 0)) {
-        let base = UInt32(vertices.count / VertexLayout.line)
+    private mutating func appendPaint(_ geometry: LineGeometry, _ values: [Float], shift: (x: Float, y: Float) = (0, 0)) {
+        let base = UInt32(vertices.count / stride)
         for v in geometry.vertices {
             vertices.append(v.x + shift.x); vertices.append(v.y + shift.y)
             vertices.append(v.ex); vertices.append(v.ey)
             vertices.append(v.nx); vertices.append(v.ny)
             vertices.append(v.distance); vertices.append(v.direction)
-            vertices.append(color: f.color)
-            vertices.append(Float(f.opacity))
-            vertices.append(Float(f.width))
-            vertices.append(Float(f.gapWidth))
-            vertices.append(Float(f.offset))
-            vertices.append(Float(f.blur))
+            vertices.append(contentsOf: values)
         }
         for idx in geometry.indices { indices.append(base + idx) }
     }
@@ -127,10 +132,11 @@ public struct LineBucket {
             return clips.count - 1
         }
 
-        for f in layer.features {
+        for (n, f) in layer.features.enumerated() {
             let join: LineJoin = { switch f.join { case .miter: return .miter; case .bevel: return .bevel; case .round: return .round } }()
             var tess = LineTessellator(join: join, cap: cap, miterLimit: layer.miterLimit, roundLimit: layer.roundLimit,
                                        pixelsPerUnit: pixelsPerUnit)
+            let values = paint.vertexValues(f, next: nextFeatures?[n], value: EvaluatedLine.paint)
             var dash: (to: DashEntry, from: DashEntry)?
             if let to = f.dasharray {
                 dash = (atlas.dash(to, round: round), atlas.dash(f.dasharrayFrom ?? to, round: round))
@@ -156,7 +162,7 @@ public struct LineBucket {
                 let range = clip ?? (0, 1)
                 if layer.gradient != nil { maxLineTiles = max(maxLineTiles, length * tilesPerUnit) }
                 let rampRow = layer.gradient != nil ? row(range.start, range.end) : 0
-                appendPaint(geometry, f, shift: tile == nil ? (0, 0) : (Float(ox - origin.x), Float(oy - origin.y)))
+                appendPaint(geometry, values, shift: tile == nil ? (0, 0) : (Float(ox - origin.x), Float(oy - origin.y)))
                 let invLength = length > 0 ? 1 / length : 0
                 for v in geometry.vertices {
                     let d = Double(v.distance)

@@ -161,17 +161,17 @@ final class StylePropertyTests: XCTestCase {
 
     func testEveryProblemIsListed() {
         let json = try! JSONParser.parse("""
-        {"version": 7, "sources": {"a": {"type": "vector"}, "b": {"type": "geojson"}},
+        {"version": 7, "sources": {"a": {"type": "vectr"}, "b": {"type": "geojson"}},
          "layers": [
-           {"id": "x", "type": "symbol", "source": "a"},
+           {"id": "x", "type": "symbl", "source": "a"},
            {"id": "y", "type": "line", "source": "missing", "paint": {"line-width": "wide", "line-colour": "red"}},
            {"id": "y", "type": "fill", "source": "b", "layout": {"fill-color": "red"}}
          ]}
         """)
         XCTAssertThrowsError(try StyleDocument.parse(json: json)) { e in
             let issues = (e as! StyleError).issues.map(\.description)
-            for needle in ["version: expected 8", "sources.a.type: unsupported source type \"vector\"", "sources.b.data: missing",
-                           "layers[0].type: unsupported layer type \"symbol\"", "layers[1].source: source \"missing\" not found",
+            for needle in ["version: expected 8", "sources.a.type: unknown source type \"vectr\" (the style spec's source types are vector, raster, raster-dem, geojson, image, video) (did you mean \"vector\"?)", "sources.b.data: missing",
+                           "layers[0].type: unknown layer type \"symbl\" (the style spec's layer types are background, fill, line, symbol, circle, heatmap, fill-extrusion, raster, hillshade, color-relief) (did you mean \"symbol\"?)", "layers[1].source: source \"missing\" not found",
                            "layers[1].paint.line-width", "layers[1].paint.line-colour: unknown property",
                            "layers[2].layout.fill-color: \"fill-color\" is a paint property", "layers[2].id: duplicate layer id"] {
                 XCTAssertTrue(issues.contains { $0.hasPrefix(needle) }, "missing \(needle) in \(issues)")

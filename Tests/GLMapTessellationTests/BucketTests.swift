@@ -15,13 +15,20 @@ final class BucketTests: XCTestCase {
                                          pitchAlignment: .viewport, features: [a, b])
         let bucket = CircleBucket(layer, origin: (0.5, 0.5))
         XCTAssertEqual(bucket.instanceCount, 4, "a MultiPoint of three positions plus one point")
-        let stride = VertexLayout.circle
+        // Only the radius differs between the features: it is the one instance attribute, the
+        // rest of the paint is uniforms.
+        XCTAssertEqual(bucket.paint.vertexProperties.map(\.name), ["circle-radius"])
+        let stride = bucket.stride
+        XCTAssertEqual(stride, VertexLayout.circle + 1)
         XCTAssertEqual(bucket.instances[0], 0)                       // relative to the origin
         XCTAssertEqual(bucket.instances[stride], -0.25)
         XCTAssertEqual(bucket.instances[2], 6)                       // radius
         XCTAssertEqual(bucket.instances[3 * stride + 2], 3)          // the second feature's radius
-        XCTAssertEqual(bucket.instances[7], 0.8, accuracy: 1e-6)     // opacity
-        XCTAssertEqual(bucket.instances[9], 2)                       // stroke width
+        let uniforms = Dictionary(uniqueKeysWithValues: bucket.paint.uniforms.map { ($0.binding.uniform, $0.value) })
+        XCTAssertEqual(uniforms["u_opacity"]?.first ?? 0, 0.8, accuracy: 1e-6)
+        XCTAssertEqual(uniforms["u_stroke_width"], [2])
+        XCTAssertEqual(uniforms["u_color"], [1, 0, 0, 1])
+        XCTAssertNil(uniforms["u_radius"])
         XCTAssertEqual(bucket.bounds, WorldBounds(minX: 0.1, minY: 0.2, maxX: 0.9, maxY: 0.9))
     }
 
@@ -32,6 +39,7 @@ final class BucketTests: XCTestCase {
         let f = EvaluatedFill(polygons: [poly], color: .black, opacity: 1, outlineColor: .white)
         let layer = EvaluatedFillLayer(id: "f", antialias: true, translate: (0, 0), translateAnchor: .map, features: [f])
         let bucket = FillBucket(layer, origin: (5, 5))
+        XCTAssertEqual(bucket.stride, VertexLayout.fill, "one feature: its paint is uniforms only")
         let n = bucket.vertices.count / VertexLayout.fill
         XCTAssertEqual(n, 8)
         XCTAssertEqual(bucket.indices.count, 8 * 3)
@@ -44,7 +52,7 @@ final class BucketTests: XCTestCase {
             area += abs((b.0 - a.0) * (c.1 - a.1) - (c.0 - a.0) * (b.1 - a.1)) / 2
         }
         XCTAssertEqual(area, 84, accuracy: 1e-9)
-        XCTAssertEqual(bucket.outlineVertices.count / VertexLayout.fillOutline, 8 * 4, "four vertices per ring edge")
+        XCTAssertEqual(bucket.outlineVertices.count / bucket.outlineStride, 8 * 4, "four vertices per ring edge")
         XCTAssertEqual(bucket.outlineIndices.count, 8 * 6)
         // Without antialiasing there is no outline.
         let plain = FillBucket(EvaluatedFillLayer(id: "f", antialias: false, translate: (0, 0), translateAnchor: .map, features: [f]), origin: (0, 0))

@@ -38,7 +38,7 @@ final class LineBucketEffectsTests: XCTestCase {
         // Zoom 2: tiles of 0.25. The line crosses the boundary x = 0.5 between tiles 1 and 2.
         let b = LineBucket(try layer(zoom: 2.5, dash: [2, 1], parts: [[0.3, 0.3, 0.7, 0.3]]), origin: (0.5, 0.3))
         XCTAssertEqual(b.tileZoom, 2)
-        XCTAssertEqual(b.fxVertices.count / LineBucket.fxLayout, b.vertices.count / VertexLayout.line)
+        XCTAssertEqual(b.fxVertices.count / LineBucket.fxLayout, b.vertices.count / b.stride)
         let rows = fx(b)
         XCTAssertTrue(rows.allSatisfy { $0[10] == 1 }, "every piece is clipped to its tile")
         // The piece of tile 2 starts at its buffered left edge (x = 0.5 − 0.0625) with linesofar 0.

@@ -10,7 +10,7 @@ final class ExampleMapTests: XCTestCase {
     static let background = [246, 243, 238, 255]   // #f6f3ee
     static let fill = (r: 68.0, g: 105.0, b: 247.0, opacity: 0.3)
 
-    var collection: FeatureCollection!
+    var collection: GLMapGeoJSON.FeatureCollection!
 
     override func setUpWithError() throws {
         let data = try Data(contentsOf: examplesDir.appendingPathComponent("dc.geojson"))
@@ -28,7 +28,7 @@ final class ExampleMapTests: XCTestCase {
         return (img, view)
     }
 
-    func feature(named name: String) -> Feature {
+    func feature(named name: String) -> GLMapGeoJSON.Feature {
         collection.features.first { $0.properties["name"]?.stringValue == name }!
     }
 

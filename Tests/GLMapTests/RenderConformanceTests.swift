@@ -1,94 +1,58 @@
 import Foundation
-import XCTest
+import Testing
 import GLMapCore
-import GLMapPNG
+import GLMapCLI
+import GLMapTesting
 @testable import GLMap
 
 /// MapLibre GL JS's own render tests (../shared/render-tests), drawn through the same code path as
-/// `glmap render` and compared with a faithful port of pixelmatch 7.1.0, exactly as the suite's
-/// README prescribes (YIQ threshold, no anti-aliased pixels counted, minimum over all
-/// expected*.png, pass when mismatches / pixels ≤ allowed).
+/// `glmap render` and judged by GLMapTesting's RenderTestRunner — the runner behind `glmap test` —
+/// with the pixelmatch 7.1.0 port, exactly as the suite's README prescribes (YIQ threshold, no
+/// anti-aliased pixels counted, minimum over all expected*.png, pass when mismatches / pixels ≤
+/// allowed).
 ///
-/// Known failures are listed with their reasons in `RenderConformance-known-failures.txt`; the test
-/// fails when a case outside that list fails, or when the pass count drops below the floor there.
-final class RenderConformanceTests: XCTestCase {
+/// Each case is its own test (`renderCase` with one argument per case), so one failing case hides
+/// no other. Known failures are listed with their reasons in `RenderConformance-known-failures.txt`:
+/// a listed case that fails is a known issue, any other failing case fails its test, and the pass
+/// count must not drop below the floor there. `glmapTestGivesTheSameCount` checks that
+/// `glmap test ../shared/render-tests` reaches the same verdicts.
+@Suite struct RenderConformanceTests {
+    /// A case as the older XCTest suites (BackendAgreement, ReferenceConformance) read it.
     struct Case {
         let name: String
         let dir: URL
         let width: Int, height: Int, ratio: Double
         let allowed: Double, threshold: Double
+        let testCase: RenderTestCase
     }
 
-    static var casesRoot: URL {
-        if let env = ProcessInfo.processInfo.environment["GLMAP_RENDER_TESTS"] {
-            return URL(fileURLWithPath: env).appendingPathComponent("cases")
-        }
-        return sharedDir.appendingPathComponent("render-tests/cases")
+    /// ../shared/render-tests (or $GLMAP_RENDER_TESTS).
+    static var suiteRoot: URL {
+        if let env = ProcessInfo.processInfo.environment["GLMAP_RENDER_TESTS"] { return URL(fileURLWithPath: env) }
+        return sharedDir.appendingPathComponent("render-tests")
     }
+
+    static var casesRoot: URL { suiteRoot.appendingPathComponent("cases") }
 
     static let knownFailuresFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("RenderConformance-known-failures.txt")
 
     /// Known failures (case → reason) and the pass-count floor.
-    static func knownFailures() throws -> (cases: [String: String], floor: Int) {
-        let text = try String(contentsOf: knownFailuresFile, encoding: .utf8)
-        var cases: [String: String] = [:]
-        var floor = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            if line.hasPrefix("#") { continue }
-            if line.hasPrefix("floor") {
-                floor = Int(line.split(separator: "\t").last ?? "") ?? 0
-                continue
-            }
-            let parts = line.split(separator: "\t", maxSplits: 1)
-            cases[String(parts[0])] = parts.count > 1 ? String(parts[1]) : "(no reason given)"
-        }
-        return (cases, floor)
+    static func knownFailures() throws -> KnownFailures {
+        try KnownFailures(contentsOf: knownFailuresFile.path)
     }
+
+    /// The suite's cases, found as `glmap test` finds them.
+    static let testCases: [RenderTestCase] = {
+        guard FileManager.default.fileExists(atPath: casesRoot.path) else { return [] }
+        return (try? RenderTestCase.discover(in: [suiteRoot.path])) ?? []
+    }()
 
     static func loadCases() throws -> [Case] {
-        let root = casesRoot
-        guard let e = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
-        var out: [Case] = []
-        for case let url as URL in e where url.lastPathComponent == "style.json" {
-            let dir = url.deletingLastPathComponent()
-            let name = String(dir.path.dropFirst(root.path.count + 1))
-            let json = try JSONParser.parse([UInt8](Data(contentsOf: url)))
-            let t = json["metadata"]?["test"]
-            out.append(Case(name: name, dir: dir,
-                            width: Int(t?["width"]?.numberValue ?? 512), height: Int(t?["height"]?.numberValue ?? 512),
-                            ratio: t?["pixelRatio"]?.numberValue ?? 1,
-                            allowed: t?["allowed"]?.numberValue ?? 0.00025,
-                            threshold: t?["threshold"]?.numberValue ?? 0.1285))
+        testCases.map { c in
+            Case(name: c.name, dir: URL(fileURLWithPath: c.directory), width: c.width, height: c.height, ratio: c.pixelRatio,
+                 allowed: c.allowed, threshold: c.threshold, testCase: c)
         }
-        return out.sorted { $0.name < $1.name }
-    }
-
-    /// Renders a case the way `glmap render --style … --width W --height H --ratio R` does.
-    static func render(_ c: Case, renderer: MapRenderer) throws -> RGBAImage {
-        let scene = try Scene(styleFile: c.dir.appendingPathComponent("style.json").path)
-        return try renderer.render(scene, options: RenderOptions(width: c.width, height: c.height, ratio: c.ratio)).unpremultiplied()
-    }
-
-    /// Smallest mismatch fraction over the case's expected images, with the diff of the best one.
-    static func compare(_ actual: RGBAImage, _ c: Case) throws -> (difference: Double, diff: RGBAImage?) {
-        let expectedFiles = try FileManager.default.contentsOfDirectory(atPath: c.dir.path)
-            .filter { $0.hasPrefix("expected") && $0.hasSuffix(".png") }.sorted()
-        var best = Double.infinity
-        var bestDiff: RGBAImage?
-        for f in expectedFiles {
-            let expected = try PNGDecoder.decode(contentsOf: c.dir.appendingPathComponent(f).path)
-            guard expected.width == actual.width, expected.height == actual.height else {
-                throw InputFailure("\(c.name): size \(actual.width)x\(actual.height) differs from \(f) \(expected.width)x\(expected.height)")
-            }
-            var diff: RGBAImage? = RGBAImage(width: actual.width, height: actual.height)
-            var options = Pixelmatch.Options()
-            options.threshold = c.threshold
-            let mismatches = try Pixelmatch.compare(actual, expected, options: options, diff: &diff)
-            let d = Double(mismatches) / Double(actual.width * actual.height)
-            if d < best { best = d; bestDiff = diff }
-        }
-        return (best, bestDiff)
     }
 
     /// Outcome of running every case through one renderer.
@@ -99,60 +63,108 @@ final class RenderConformanceTests: XCTestCase {
         var outDir: URL
     }
 
-    /// Renders and compares every case with `renderer`; failures' actual.png and diff.png go to a
-    /// temporary folder named after `label`.
+    static func outDir(_ label: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("glmap-\(label)-\(ProcessInfo.processInfo.processIdentifier)")
+    }
+
+    /// Renders and compares every case with `renderer` (on this thread); failures' expected, actual
+    /// and diff images go to a temporary folder named after `label`.
     static func runCases(_ cases: [Case], renderer: MapRenderer, label: String) -> Run {
-        let outDir = FileManager.default.temporaryDirectory.appendingPathComponent("glmap-\(label)-\(ProcessInfo.processInfo.processIdentifier)")
-        try? FileManager.default.removeItem(at: outDir)
-        var run = Run(outDir: outDir)
-        for c in cases {
-            var reason: String?
-            do {
-                let actual = try render(c, renderer: renderer)
-                let (difference, diff) = try compare(actual, c)
-                if difference > c.allowed {
-                    reason = String(format: "difference %.5f > allowed %.5f", difference, c.allowed)
-                    let dir = outDir.appendingPathComponent(c.name)
-                    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-                    try PNGEncoder.write(actual, to: dir.appendingPathComponent("actual.png").path)
-                    if let diff { try PNGEncoder.write(diff, to: dir.appendingPathComponent("diff.png").path) }
-                }
-            } catch {
-                reason = "error: \(error)"
-            }
+        let dir = outDir(label)
+        try? FileManager.default.removeItem(at: dir)
+        let runner = RenderTestRunner(backend: renderer.backend, artifactsDirectory: dir.path, keepsPassingImages: false)
+        var run = Run(outDir: dir)
+        for (i, c) in cases.enumerated() {
+            let r = runner.run(c.testCase, renderer: renderer, index: i)
             let family = Self.family(of: c.name)
             var f = run.byFamily[family] ?? (0, 0)
             f.total += 1
-            if let reason { run.failed.append((c.name, reason)) } else { run.passed.append(c.name); f.pass += 1 }
+            if r.isPass { run.passed.append(c.name); f.pass += 1 } else { run.failed.append((c.name, r.message)) }
             run.byFamily[family] = f
         }
         return run
     }
 
-    func testRenderConformance() throws {
-        guard FileManager.default.fileExists(atPath: Self.casesRoot.path) else {
-            return XCTFail("render tests not found at \(Self.casesRoot.path) (set GLMAP_RENDER_TESTS or provide ../shared/render-tests)")
-        }
-        let cases = try Self.loadCases()
-        XCTAssertGreaterThan(cases.count, 0, "no cases under \(Self.casesRoot.path)")
+    /// The GPU run every test of this suite reads: rendered once, on worker threads with one
+    /// renderer each (the first test to need it waits for it).
+    static let gpuRun: [String: RenderTestResult] = {
+        let dir = outDir("render-conformance")
+        try? FileManager.default.removeItem(at: dir)
+        let jobs = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        let runner = RenderTestRunner(backend: .gpu, jobs: jobs, artifactsDirectory: dir.path, keepsPassingImages: false)
+        let results = runner.run(testCases)
+        return Dictionary(uniqueKeysWithValues: results.map { ($0.testCase.name, $0) })
+    }()
+
+    @Test func suiteIsPresent() throws {
+        #expect(FileManager.default.fileExists(atPath: Self.casesRoot.path),
+                "render tests not found at \(Self.casesRoot.path) (set GLMAP_RENDER_TESTS or provide ../shared/render-tests)")
+        #expect(Self.testCases.count > 0, "no cases under \(Self.casesRoot.path)")
+    }
+
+    @Test(arguments: RenderConformanceTests.testCases)
+    func renderCase(_ c: RenderTestCase) throws {
         let known = try Self.knownFailures()
-        let run = Self.runCases(cases, renderer: MapRenderer(backend: .gpu), label: "render-conformance")
-        for (name, reason) in run.failed {
-            let tag = known.cases[name] == nil ? "UNEXPECTED FAILURE" : "known failure"
-            print("render conformance: \(tag): \(name): \(reason)")
+        let result = try #require(Self.gpuRun[c.name])
+        let images = "expected, actual and diff images in \(Self.outDir("render-conformance").path)"
+        if let reason = known.reasons[c.name] {
+            if result.isPass {
+                print("render conformance: now passing (remove from the known-failures list): \(c.name)")
+            } else {
+                print("render conformance: known failure: \(c.name): \(result.message)")
+                withKnownIssue("\(reason)") { Issue.record("\(c.name): \(result.message)") }
+            }
+        } else {
+            if !result.isPass { print("render conformance: UNEXPECTED FAILURE: \(c.name): \(result.message); \(images)") }
+            #expect(result.isPass, "\(c.name): \(result.message); \(images)")
         }
-        for name in run.passed where known.cases[name] != nil {
-            print("render conformance: now passing (remove from the known-failures list): \(name)")
+    }
+
+    @Test func passCountHoldsTheFloor() throws {
+        let known = try Self.knownFailures()
+        let results = Self.testCases.compactMap { Self.gpuRun[$0.name] }
+        let passed = results.filter(\.isPass).count
+        var byFamily: [String: (pass: Int, total: Int)] = [:]
+        for r in results {
+            var f = byFamily[Self.family(of: r.testCase.name)] ?? (0, 0)
+            f.total += 1
+            if r.isPass { f.pass += 1 }
+            byFamily[Self.family(of: r.testCase.name)] = f
         }
-        for family in run.byFamily.keys.sorted() {
-            let f = run.byFamily[family]!
-            print("render conformance: family \(family): \(f.pass)/\(f.total)")
-        }
-        if !run.failed.isEmpty { print("render conformance: actual.png and diff.png of each failure are in \(run.outDir.path)") }
-        let unexpected = run.failed.filter { known.cases[$0.name] == nil }
-        XCTAssertTrue(unexpected.isEmpty, "cases failing that are not in the known-failures list: \(unexpected.map(\.name))")
-        XCTAssertGreaterThanOrEqual(run.passed.count, known.floor, "pass count fell below the floor in \(Self.knownFailuresFile.lastPathComponent)")
-        print("render conformance: \(run.passed.count) passed, \(run.failed.count) failed")
+        for family in byFamily.keys.sorted() { print("render conformance: family \(family): \(byFamily[family]!.pass)/\(byFamily[family]!.total)") }
+        print("render conformance: \(passed) passed, \(results.count - passed) failed")
+        #expect(passed >= known.floor, "pass count \(passed) fell below the floor \(known.floor) in \(Self.knownFailuresFile.lastPathComponent)")
+    }
+
+    /// `glmap test ../shared/render-tests --known <this suite's list>` reports exactly this suite's
+    /// count: the same cases, the same passes, the same failures, and exit 0 (no unexpected failure).
+    @Test func glmapTestGivesTheSameCount() throws {
+        guard !Self.testCases.isEmpty else { Issue.record("no render tests at \(Self.suiteRoot.path)"); return }
+        let junit = makeTempDir().appendingPathComponent("junit.xml")
+        defer { try? FileManager.default.removeItem(at: junit.deletingLastPathComponent()) }
+        let out = OutputBuffer()
+        let io = CommandIO(readStdin: { [] }, writeStdout: { out.append(String(decoding: $0, as: UTF8.self)) }, writeStderr: { _ in })
+        let code = GLMapCommand.run(["test", Self.suiteRoot.path, "--known", Self.knownFailuresFile.path, "--jobs", "2",
+                                     "--backend", "gpu", "--junit", junit.path], io: io)
+        let lines = out.text.split(separator: "\n").map(String.init)
+        let closing = try #require(lines.last)
+        let numbers = closing.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        try #require(numbers.count >= 2, "closing line \"\(closing)\"")
+        let suite = Self.testCases.compactMap { Self.gpuRun[$0.name] }
+        let passed = suite.filter(\.isPass).count
+        print("render conformance: glmap test says \"\(closing)\"; this suite: \(passed) passed, \(suite.count - passed) failed of \(Self.testCases.count) cases")
+        #expect(numbers[0] == passed, "glmap test passed count vs RenderConformance")
+        #expect(numbers[1] == suite.count - passed, "glmap test failed count vs RenderConformance")
+        #expect(numbers[0] + numbers[1] == Self.testCases.count)
+        let failingHere = Set(suite.filter { !$0.isPass }.map(\.testCase.name))
+        let failingThere = Set(lines.compactMap { l -> String? in
+            for prefix in ["FAIL ", "known failure "] where l.hasPrefix(prefix) {
+                return String(l.dropFirst(prefix.count).prefix { $0 != ":" })
+            }
+            return nil
+        })
+        #expect(failingHere == failingThere)
+        #expect(code == 0, "glmap test exit code with the known-failures list")
     }
 
     /// The README's families: background, circle, fill, line, other.
@@ -161,4 +173,12 @@ final class RenderConformanceTests: XCTestCase {
         for f in ["background", "circle", "fill", "line"] where group.hasPrefix(f + "-") { return f }
         return "other"
     }
+}
+
+/// Collects a command's output across threads.
+final class OutputBuffer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage = ""
+    func append(_ s: String) { lock.lock(); storage += s; lock.unlock() }
+    var text: String { lock.lock(); defer { lock.unlock() }; return storage }
 }

@@ -91,7 +91,7 @@ final class CLITests: XCTestCase {
         {"version": 8, "sources": {"s": {"type": "geojson", "data": {"type": "FeatureCollection", "features": []}}},
          "layers": [
            {"id": "a", "type": "line", "source": "s", "paint": {"line-width": "wide"}},
-           {"id": "b", "type": "heatmap", "source": "s"},
+           {"id": "b", "type": "heatmapp", "source": "s"},
            {"id": "c", "type": "fill", "source": "nope", "paint": {"fill-colour": "red"}}
          ]}
         """)

@@ -92,7 +92,7 @@ final class InputLimitsCLITests: XCTestCase {
         // Without --strict the source is empty, as MapLibre leaves a source whose data fails to load.
         let r = run(["render", "-s", style, "-o", output, "-w", "16", "-h", "16"])
         XCTAssertEqual(r.code, 0)
-        XCTAssertEqual(r.stderr, "glmap: warning: \(message)\n")
+        XCTAssertEqual(r.stderr, "glmap: warning: \(message)\n" + RenderCommand.defaultViewNote)
         XCTAssertTrue(FileManager.default.fileExists(atPath: output))
     }
 

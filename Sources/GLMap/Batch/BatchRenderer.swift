@@ -2,11 +2,14 @@
 // Input: one `Scene` and a sequence of frames (render options, each with a delivery for its PNG).
 // Output: every frame rendered, PNG-encoded on an `EncoderPool` and delivered, in any order.
 // Work done once: parsing and projection (the scene), and — per evaluation key — evaluation,
-// tessellation and GPU upload. The key is the frame's zoom, or floor(zoom) when nothing in the
-// style depends on fractional zoom (no zoom expressions or filters, integer min/maxzoom, no
-// line-dasharray whose cross-fade depends on the fraction); buckets only ever depend on the zoom
-// through those values and floor(zoom) (dash/gradient tile grid, circle tile order). A small
-// LRU keeps `cacheCapacity` keys, so memory stays flat whatever the zoom mix.
+// tessellation and GPU upload. On the GPU the key is `Scene.gpuKey`: the tile zoom floor(zoom)
+// (plus the dash cross-fade direction and fractional layer zoom ranges), because buckets hold
+// geometry and per-feature paint at the tile zoom only, and everything that follows the exact
+// zoom (camera values, composite mix factors) is a uniform set per frame — a fly-through with
+// fractional zooms re-tessellates once per integer zoom. On the CPU the key is the frame's zoom,
+// or floor(zoom) when nothing in the style depends on fractional zoom (no zoom expressions or
+// filters, integer min/maxzoom, no line-dasharray). A small LRU keeps `cacheCapacity` keys, so
+// memory stays flat whatever the zoom mix.
 // Pipeline (GPU): draw frame n+1 while frame n's pixels travel through a pixel buffer object
 // (`GLRenderer.beginReadback`/`endReadback`), then hand frame n to the encoder pool, whose
 // bounded queue blocks the GL thread when encoding falls behind. The CPU backend renders each
@@ -37,14 +40,21 @@ public final class BatchRenderer {
     public let keysByIntegerZoom: Bool
     /// How many evaluation keys (evaluated layers + GPU buffers) are kept.
     public var cacheCapacity = 3
+    /// The format frame `i` is encoded in, when it differs from the pool's (nil: the pool's).
+    public var frameFormat: (@Sendable (Int) -> ImageFormat?)?
     /// How many times the scene was evaluated and tessellated (cache misses).
     public private(set) var evaluations = 0
+    /// How many times an unusable GL renderer was replaced by a new one (new context).
+    public internal(set) var replacements = 0
+    /// False once a GL failure (error, reset, lost context) broke the GPU renderer; the next
+    /// `render` or `run` replaces it. Always true on the CPU.
+    public var isHealthy: Bool { activeBackend == .cpu || (gl?.isUsable ?? false) }
 
     /// The GL renderer (replaced after a GL failure; nil on the CPU).
     var gl: GLRenderer?
-    struct Entry { let key: Double; let layers: [EvaluatedLayer]; let gpu: GPUScene? }
+    struct Entry { let key: String; let layers: [EvaluatedLayer]; let gpu: GPUScene? }
     var cache: [Entry] = []
-    /// Called before each GPU frame is drawn, with its index (tests cause GL failures here).
+    /// Called before each GPU frame is drawn, with its index (-1 from `render`; tests cause GL failures here).
     var testHookBeforeDraw: ((Int, GLRenderer) -> Void)?
 
     /// Prepares a renderer for `scene` on `backend` (creating the GL context for the GPU).
@@ -82,27 +92,33 @@ public final class BatchRenderer {
         return false
     }
 
-    /// The cache key of a camera zoom.
+    /// The CPU backend's cache key of a camera zoom.
     public func evaluationKey(zoom: Double) -> Double {
         let z = max(0, zoom)
         return keysByIntegerZoom ? z.rounded(.down) : z
     }
 
+    /// The cache key of a camera zoom on the backend in use.
+    public func cacheKey(zoom: Double) -> String {
+        activeBackend == .gpu ? scene.gpuKey(zoom: max(0, zoom)) : "\(evaluationKey(zoom: zoom))"
+    }
+
     func entry(zoom: Double) throws -> Entry {
-        let key = evaluationKey(zoom: zoom)
+        let key = cacheKey(zoom: zoom)
         if let i = cache.firstIndex(where: { $0.key == key }) {
             let e = cache.remove(at: i)
             cache.append(e)
             return e
         }
         evaluations += 1
-        let layers = scene.evaluatedLayers(zoom: max(0, zoom))
+        var layers: [EvaluatedLayer] = []
         var gpu: GPUScene?
         if let gl {
             if cache.count >= max(1, cacheCapacity) { cache.removeFirst() }  // free GPU memory first
-            gpu = try gl.upload(layers.map { Bucket.make($0) })
-        } else if cache.count >= max(1, cacheCapacity) {
-            cache.removeFirst()
+            gpu = try gl.upload(scene.gpuBuckets(zoom: max(0, zoom)))
+        } else {
+            if cache.count >= max(1, cacheCapacity) { cache.removeFirst() }
+            layers = scene.evaluatedLayers(zoom: max(0, zoom))
         }
         // The GPU path keeps only the uploaded buffers; the CPU path keeps the evaluated layers.
         let e = Entry(key: key, layers: gpu == nil ? layers : [], gpu: gpu)
@@ -130,6 +146,7 @@ public final class BatchRenderer {
         guard let gl, let gpu = e.gpu else {
             return ReferenceRenderer().render(e.layers, view: v, ratio: options.ratio)
         }
+        testHookBeforeDraw?(-1, gl)
         try gl.draw(gpu, view: v, ratio: options.ratio)
         return try gl.readback()
     }
@@ -149,7 +166,7 @@ public final class BatchRenderer {
             } else {
                 for i in 0..<count {
                     let o = try options(i)
-                    try pool.submit(try render(o), deliver: deliver(i))
+                    try pool.submit(try render(o), format: frameFormat?(i), deliver: deliver(i))
                     progress?.update(pool.completed)
                 }
             }

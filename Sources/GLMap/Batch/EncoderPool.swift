@@ -1,6 +1,6 @@
 // Encoder pool — contract
 // Input: premultiplied frames from the GL thread, each with a delivery closure. Output: each frame
-// unpremultiplied, PNG-encoded and handed to its delivery closure (which writes the file or the
+// encoded (PNG by default, or the pool's or the job's `ImageFormat`) and handed to its delivery closure (which writes the file or the
 // MBTiles row) on one of `workers` threads. Invariants: at most `capacity` frames wait in the
 // queue (`submit` blocks while it is full), so memory stays flat however many frames there are;
 // after the first failure no new work starts, and `submit`/`finish` rethrow that failure.
@@ -9,12 +9,12 @@ import Foundation
 import GLMapCore
 import GLMapPNG
 
-/// A fixed set of threads that encode frames as PNG and deliver the bytes, behind a bounded queue.
+/// A fixed set of threads that encode frames (PNG, JPEG or WebP) and deliver the bytes, behind a bounded queue.
 public final class EncoderPool: @unchecked Sendable {
-    /// Receives a frame's PNG bytes on a worker thread.
+    /// Receives a frame's encoded bytes on a worker thread.
     public typealias Delivery = @Sendable ([UInt8]) throws -> Void
 
-    private struct Job { let image: RGBAImage; let deliver: Delivery }
+    private struct Job { let image: RGBAImage; let format: ImageFormat?; let deliver: Delivery }
 
     private let condition = NSCondition()
     private var queue: [Job] = []
@@ -25,13 +25,18 @@ public final class EncoderPool: @unchecked Sendable {
     private var done = 0
     private var threads: [Thread] = []
     private let capacity: Int
-    private let compression: PNGCompression
+    private let format: ImageFormat
 
     /// Starts `workers` encoder threads with room for `capacity` waiting frames.
-    public init(workers: Int, capacity: Int? = nil, compression: PNGCompression = .default) {
+    public convenience init(workers: Int, capacity: Int? = nil, compression: PNGCompression = .default) {
+        self.init(workers: workers, capacity: capacity, format: .png(compression))
+    }
+
+    /// Starts `workers` encoder threads writing `format` (unless a job names its own).
+    public init(workers: Int, capacity: Int? = nil, format: ImageFormat) {
         let n = max(1, workers)
         self.capacity = max(1, capacity ?? n * 2)
-        self.compression = compression
+        self.format = format
         for i in 0..<n {
             let t = Thread { [unowned self] in self.work() }
             t.name = "glmap-encoder-\(i)"
@@ -49,13 +54,13 @@ public final class EncoderPool: @unchecked Sendable {
     }
 
     /// Queues a frame (blocks while the queue is full); rethrows an earlier worker failure.
-    public func submit(_ image: RGBAImage, deliver: @escaping Delivery) throws {
+    public func submit(_ image: RGBAImage, format: ImageFormat? = nil, deliver: @escaping Delivery) throws {
         condition.lock()
         defer { condition.unlock() }
         while queue.count - head >= capacity && failure == nil { condition.wait() }
         if let failure { throw failure }
         precondition(!closed, "EncoderPool.submit after finish")
-        queue.append(Job(image: image, deliver: deliver))
+        queue.append(Job(image: image, format: format, deliver: deliver))
         condition.broadcast()
     }
 
@@ -76,7 +81,7 @@ public final class EncoderPool: @unchecked Sendable {
             while head == queue.count && !closed && failure == nil { condition.wait() }
             if failure != nil || head == queue.count { break }
             let job = queue[head]
-            queue[head] = Job(image: RGBAImage(width: 0, height: 0, pixels: []), deliver: { _ in })
+            queue[head] = Job(image: RGBAImage(width: 0, height: 0, pixels: []), format: nil, deliver: { _ in })
             head += 1
             if head > 64 && head * 2 > queue.count {
                 queue.removeFirst(head)
@@ -86,8 +91,7 @@ public final class EncoderPool: @unchecked Sendable {
             condition.unlock()
             var error: Error?
             do {
-                let png = try PNGEncoder.encode(premultiplied: job.image, compression: compression)
-                try job.deliver(png)
+                try job.deliver(try (job.format ?? format).encode(premultiplied: job.image))
             } catch let e {
                 error = e
             }

@@ -32,6 +32,11 @@ public struct FramesFileError: GLMapError, Equatable {
     public var message: String
     public var kind: FailureKind { .invalidInput }
     public var description: String { "\(file):\(line): \(message)" }
+
+    /// A problem at `line` of `file`.
+    public init(file: String, line: Int, message: String) {
+        self.file = file; self.line = line; self.message = message
+    }
 }
 
 /// Parses frames files (JSON Lines) for `glmap render --frames`.
@@ -80,6 +85,7 @@ public enum FramesFile {
                 switch key {
                 case "output":
                     guard let s = v.stringValue, !s.isEmpty else { throw fail("\"output\" must be a non-empty string (a PNG path)") }
+                    guard s != "-" else { throw fail("\"output\": \"-\" (standard output) is not allowed in a frames file: standard output holds one image, give each frame a file") }
                     output = s
                 case _ where numberFields.contains(key):
                     guard let n = v.numberValue else { throw fail("\"\(key)\" must be a number, got \(v.kindName)") }

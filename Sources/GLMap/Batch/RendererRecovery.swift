@@ -30,6 +30,7 @@ extension BatchRenderer {
         gl = nil
         gl = try GLRenderer()
         gl?.maxTileSize = tileSize
+        replacements += 1
     }
 
     /// The GPU pipeline of `run`: draw frame n+1 while frame n is read back, with recovery.
@@ -54,7 +55,7 @@ extension BatchRenderer {
                 let image = try gl.endReadback(p.ticket)
                 pending = nil
                 failuresInARow = 0
-                try pool.submit(image, deliver: deliver(p.index))
+                try pool.submit(image, format: frameFormat?(p.index), deliver: deliver(p.index))
             }
             do {
                 if let p = pending, let gl, let first = redo.first, failedOnce.contains(first) {
@@ -76,7 +77,7 @@ extension BatchRenderer {
                         let image = try gl.readback()
                         current = nil
                         failuresInARow = 0
-                        try pool.submit(image, deliver: deliver(i))
+                        try pool.submit(image, format: frameFormat?(i), deliver: deliver(i))
                         progress?.update(pool.completed)
                         continue
                     }

@@ -1,7 +1,10 @@
 // MBTiles writer — contract
-// Output: an MBTiles 1.3 file (SQLite): `metadata(name, value)` and `tiles(zoom_level,
-// tile_column, tile_row, tile_data)` with a unique index, rows in TMS order (counted from the
-// south, as the spec says), PNG blobs. Atomic: everything goes to a temporary file beside the
+// Output: an MBTiles 1.3 file (SQLite): `metadata(name, value)` and the `tiles(zoom_level,
+// tile_column, tile_row, tile_data)` the spec reads, as the view over `map` (z, x, TMS row →
+// tile_id) and `images` (tile_id → tile_data) the spec allows, so identical tiles (ocean, land)
+// are stored once; rows in TMS order (counted from the south, as the spec says), image blobs.
+// A tile_id is a 64-bit FNV-1a hash of the bytes and their length; equal ids with different
+// bytes (a hash collision) get a suffix, so deduplication never merges different tiles. Atomic: everything goes to a temporary file beside the
 // destination inside one transaction; `finish()` commits, closes, fsyncs and renames it into
 // place; `abandon()` (or a failure) deletes it, so the destination is never half-written.
 // Threading: `add` may be called from several threads (inserts are serialised by a lock).
@@ -23,6 +26,10 @@ public final class MBTilesWriter: @unchecked Sendable {
     private let tempPath: String
     private var db: OpaquePointer?
     private var insert: OpaquePointer?
+    private var insertImage: OpaquePointer?
+    private var selectImage: OpaquePointer?
+    /// Distinct images stored so far.
+    public private(set) var imageCount = 0
     private let lock = NSLock()
     private var closed = false
 
@@ -52,8 +59,13 @@ public final class MBTilesWriter: @unchecked Sendable {
             try exec("""
                 CREATE TABLE metadata (name TEXT, value TEXT);
                 CREATE UNIQUE INDEX name ON metadata (name);
-                CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
-                CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row);
+                CREATE TABLE map (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_id TEXT);
+                CREATE UNIQUE INDEX map_index ON map (zoom_level, tile_column, tile_row);
+                CREATE TABLE images (tile_data BLOB, tile_id TEXT);
+                CREATE UNIQUE INDEX images_id ON images (tile_id);
+                CREATE VIEW tiles AS SELECT map.zoom_level AS zoom_level, map.tile_column AS tile_column,
+                    map.tile_row AS tile_row, images.tile_data AS tile_data
+                    FROM map JOIN images ON images.tile_id = map.tile_id;
                 BEGIN;
                 """)
             var meta: OpaquePointer?
@@ -65,8 +77,12 @@ public final class MBTilesWriter: @unchecked Sendable {
                 try check(sqlite3_step(meta), "writing metadata \"\(k)\"", done: true)
                 sqlite3_reset(meta)
             }
-            try check(sqlite3_prepare_v2(db, "INSERT INTO tiles (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?)", -1, &insert, nil),
+            try check(sqlite3_prepare_v2(db, "INSERT INTO map (zoom_level, tile_column, tile_row, tile_id) VALUES (?, ?, ?, ?)", -1, &insert, nil),
                       "preparing the tile insert")
+            try check(sqlite3_prepare_v2(db, "INSERT OR IGNORE INTO images (tile_data, tile_id) VALUES (?, ?)", -1, &insertImage, nil),
+                      "preparing the image insert")
+            try check(sqlite3_prepare_v2(db, "SELECT tile_data FROM images WHERE tile_id = ?", -1, &selectImage, nil),
+                      "preparing the image lookup")
         } catch {
             abandon()
             throw error
@@ -76,13 +92,14 @@ public final class MBTilesWriter: @unchecked Sendable {
     deinit { abandon() }
 
     /// Standard metadata for a PNG pyramid (MBTiles 1.3 names).
-    public static func metadata(name: String, pyramid: Pyramid, tileSize: Int, ratio: Double, description: String? = nil) -> [(String, String)] {
+    public static func metadata(name: String, pyramid: Pyramid, tileSize: Int, ratio: Double, format: ImageFormat.Kind = .png,
+                                description: String? = nil) -> [(String, String)] {
         func f(_ v: Double) -> String { String(format: "%.6f", v) }
         let b = pyramid.bbox
         let cz = pyramid.zooms.lowerBound
         var rows: [(String, String)] = [
             ("name", name),
-            ("format", "png"),
+            ("format", format.tileFormat),
             ("type", "baselayer"),
             ("version", "1.0"),
             ("minzoom", String(pyramid.zooms.lowerBound)),
@@ -96,17 +113,44 @@ public final class MBTilesWriter: @unchecked Sendable {
         return rows
     }
 
-    /// Inserts one tile's PNG bytes (row stored in TMS order).
+    /// Inserts one tile's image bytes (row stored in TMS order; bytes stored once per content).
     public func add(_ tile: TileAddress, png: [UInt8]) throws {
         lock.lock()
         defer { lock.unlock() }
         guard !closed, let insert else { throw MBTilesError(path: path, message: "the MBTiles file is already closed") }
+        let id = try storeImage(png)
         sqlite3_bind_int(insert, 1, Int32(tile.z))
         sqlite3_bind_int(insert, 2, Int32(tile.x))
         sqlite3_bind_int(insert, 3, Int32(tile.tmsRow))
-        png.withUnsafeBytes { _ = sqlite3_bind_blob(insert, 4, $0.baseAddress, Int32($0.count), sqliteTransient) }
+        sqlite3_bind_text(insert, 4, id, -1, sqliteTransient)
         defer { sqlite3_reset(insert) }
         try check(sqlite3_step(insert), "writing tile \(tile)", done: true)
+    }
+
+    /// Stores `bytes` in `images` unless the same bytes are there; returns their tile_id.
+    private func storeImage(_ bytes: [UInt8]) throws -> String {
+        let base = String(TileSpool.fnv1a(bytes), radix: 16) + "-" + String(bytes.count)
+        var id = base
+        var suffix = 0
+        while true {
+            _ = bytes.withUnsafeBytes { sqlite3_bind_blob(insertImage, 1, $0.baseAddress, Int32($0.count), sqliteTransient) }
+            sqlite3_bind_text(insertImage, 2, id, -1, sqliteTransient)
+            let rc = sqlite3_step(insertImage)
+            sqlite3_reset(insertImage)
+            try check(rc, "writing an image", done: true)
+            if sqlite3_changes(db) == 1 { imageCount += 1; return id }
+            // The id is taken: the same bytes (share them) or a hash collision (next suffix).
+            sqlite3_bind_text(selectImage, 1, id, -1, sqliteTransient)
+            defer { sqlite3_reset(selectImage) }
+            if sqlite3_step(selectImage) == SQLITE_ROW {
+                let n = Int(sqlite3_column_bytes(selectImage, 0))
+                let p = sqlite3_column_blob(selectImage, 0)
+                let same = n == bytes.count && (n == 0 || (p != nil && bytes.withUnsafeBytes { memcmp($0.baseAddress!, p!, n) == 0 }))
+                if same { return id }
+            }
+            suffix += 1
+            id = base + "-" + String(suffix)
+        }
     }
 
     /// Commits, closes, flushes and moves the file into place.
@@ -116,6 +160,8 @@ public final class MBTilesWriter: @unchecked Sendable {
         guard !closed else { throw MBTilesError(path: path, message: "the MBTiles file is already closed") }
         do {
             sqlite3_finalize(insert); insert = nil
+            sqlite3_finalize(insertImage); insertImage = nil
+            sqlite3_finalize(selectImage); selectImage = nil
             try exec("COMMIT;")
             try check(sqlite3_close(db), "closing the database")
             db = nil
@@ -146,6 +192,8 @@ public final class MBTilesWriter: @unchecked Sendable {
         guard !closed else { return }
         closed = true
         sqlite3_finalize(insert); insert = nil
+        sqlite3_finalize(insertImage); insertImage = nil
+        sqlite3_finalize(selectImage); selectImage = nil
         sqlite3_close(db); db = nil
         unlink(tempPath)
         InFlightFiles.unregister(tempPath)

@@ -6,7 +6,7 @@ import GLMapCore
 /// ≡ i (mod n), so the shards are disjoint, their union is the pyramid, and each gets a fair mix
 /// of cheap low-zoom and dense high-zoom tiles.
 public struct Pyramid: Equatable, Sendable {
-    /// A longitude/latitude box in degrees.
+    /// A longitude/latitude box in degrees; west > east crosses the antimeridian.
     public struct BBox: Equatable, Sendable {
         public var west, south, east, north: Double
         /// The whole Web Mercator world.
@@ -23,7 +23,9 @@ public struct Pyramid: Equatable, Sendable {
                   [w, s, e, n].allSatisfy({ $0.isFinite }) else {
                 throw InputFailure("--bbox expects W,S,E,N in degrees (e.g. -10,35,30,60), got \"\(text)\"")
             }
-            guard w >= -180, e <= 180, w < e else { throw InputFailure("--bbox: need -180 ≤ west < east ≤ 180, got west \(w), east \(e)") }
+            guard w >= -180, e <= 180, w >= -180, e >= -180, w <= 180, w != e else {
+                throw InputFailure("--bbox: need -180 ≤ west, east ≤ 180 and west ≠ east (west > east crosses the antimeridian), got west \(w), east \(e)")
+            }
             guard s >= -90, n <= 90, s < n else { throw InputFailure("--bbox: need -90 ≤ south < north ≤ 90, got south \(s), north \(n)") }
             return BBox(west: w, south: s, east: e, north: n)
         }
@@ -32,9 +34,17 @@ public struct Pyramid: Equatable, Sendable {
     public var zooms: ClosedRange<Int>
     public var bbox: BBox
 
+    /// The deepest tile zoom `glmap tiles` renders: the same limit as `glmap render --zoom`
+    /// (`RenderOptions.maxZoom`); a 512-px tile at z is drawn at camera zoom z, a 256-px one at z − 1.
+    public static let maxZoom = RenderOptions.maxZoom
+
+    /// How many tiles `glmap tiles` renders unless `--max-tiles` raises the limit (the whole
+    /// world down to zoom 9 is 349,525 tiles; zoom 10 alone is 1,048,576).
+    public static let defaultTileLimit = 1_000_000
+
     public init(zooms: ClosedRange<Int>, bbox: BBox = .world) throws {
-        guard zooms.lowerBound >= 0, zooms.upperBound <= TileAddress.maxZoom else {
-            throw InputFailure("zooms must be between 0 and \(TileAddress.maxZoom), got \(zooms.lowerBound)-\(zooms.upperBound)")
+        guard zooms.lowerBound >= 0, zooms.upperBound <= Pyramid.maxZoom else {
+            throw InputFailure("--zoom: tile zooms must be between 0 and \(Pyramid.maxZoom) (the deepest zoom glmap renders), got \(zooms.lowerBound)-\(zooms.upperBound)")
         }
         self.zooms = zooms
         self.bbox = bbox
@@ -50,7 +60,30 @@ public struct Pyramid: Equatable, Sendable {
         return a...b
     }
 
-    /// The x and y ranges covered at zoom `z` (edges touching a tile boundary do not add a tile).
+    /// The tile columns covered at zoom `z`, west to east (across the antimeridian: from the
+    /// west edge to the last column, then from column 0 to the east edge). Computed when read.
+    public func columns(z: Int) -> Columns {
+        guard bbox.west > bbox.east else {
+            let x = range(z: z).x
+            return Columns(first: x.lowerBound, firstCount: x.count, wrappedCount: 0)
+        }
+        let n = 1 << z
+        let west = TileAddress.containing(lon: bbox.west, lat: 0, z: z).x
+        let ex = WebMercator.project(lon: bbox.east, lat: 0).x * Double(n)
+        let east = min(max(Int(ex.rounded(.up)) - 1, 0), n - 1)
+        return Columns(first: west, firstCount: n - west, wrappedCount: min(east + 1, west))
+    }
+
+    /// A zoom's tile columns: `firstCount` columns from `first`, then `wrappedCount` from column 0.
+    public struct Columns: RandomAccessCollection, Equatable, Sendable {
+        let first: Int, firstCount: Int, wrappedCount: Int
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { firstCount + wrappedCount }
+        public subscript(i: Int) -> Int { i < firstCount ? first + i : i - firstCount }
+    }
+
+    /// The x and y ranges covered at zoom `z` (edges touching a tile boundary do not add a tile);
+    /// x is meaningful only for a box that does not cross the antimeridian (see `columns`).
     public func range(z: Int) -> (x: ClosedRange<Int>, y: ClosedRange<Int>) {
         let nw = TileAddress.containing(lon: bbox.west, lat: bbox.north, z: z)
         // Step just inside the east/south edges so a box ending on a tile edge stops there.
@@ -61,30 +94,55 @@ public struct Pyramid: Equatable, Sendable {
         return (nw.x...min(ex, (1 << z) - 1), nw.y...min(sy, (1 << z) - 1))
     }
 
-    /// Number of tiles.
+    /// Number of tiles, computed from the ranges (nothing is allocated; at most 4^25/3 ≈ 3.8·10^14).
     public var count: Int {
-        zooms.reduce(0) { total, z in let r = range(z: z); return total + r.x.count * r.y.count }
+        zooms.reduce(0) { total, z in total + columns(z: z).count * range(z: z).y.count }
     }
 
-    /// Every tile, in order: by zoom, then x, then y.
-    public var tiles: [TileAddress] { shard(0, of: 1) }
+    /// Every tile, in order: by zoom, then x, then y (produced on demand, never stored).
+    public var tiles: Shard { shard(0, of: 1) }
 
     /// Shard `index` (0-based) of `count`: the tiles at positions ≡ index (mod count).
-    public func shard(_ index: Int, of count: Int) -> [TileAddress] {
+    public func shard(_ index: Int, of count: Int) -> Shard {
         precondition(count >= 1 && (0..<count).contains(index), "shard index out of range")
-        var out: [TileAddress] = []
-        out.reserveCapacity(self.count / count + 1)
-        var position = 0
+        return Shard(pyramid: self, index: index, stride: count)
+    }
+
+    /// The tile at `position` in the pyramid's order (0 ≤ position < count).
+    public func tile(at position: Int) -> TileAddress {
+        var p = position
         for z in zooms {
-            let r = range(z: z)
-            for x in r.x {
-                for y in r.y {
-                    if position % count == index { out.append(TileAddress(unchecked: z, x, y)) }
-                    position += 1
-                }
-            }
+            let rows = range(z: z).y, columns = columns(z: z)
+            let n = columns.count * rows.count
+            if p < n { return TileAddress(unchecked: z, columns[p / rows.count], rows.lowerBound + p % rows.count) }
+            p -= n
         }
-        return out
+        preconditionFailure("tile position \(position) is past the pyramid's \(self.count) tiles")
+    }
+
+    /// One shard of a pyramid as a random-access collection whose tiles are computed when read,
+    /// so a pyramid of any size streams in constant memory.
+    public struct Shard: RandomAccessCollection, Equatable, Sendable {
+        public let pyramid: Pyramid
+        /// This shard's index and the number of shards.
+        public let index: Int
+        public let stride: Int
+        public let count: Int
+
+        init(pyramid: Pyramid, index: Int, stride: Int) {
+            self.pyramid = pyramid
+            self.index = index
+            self.stride = stride
+            let total = pyramid.count
+            count = total > index ? (total - index + stride - 1) / stride : 0
+        }
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { count }
+        public subscript(i: Int) -> TileAddress {
+            precondition(i >= 0 && i < count, "tile index out of range")
+            return pyramid.tile(at: index + i * stride)
+        }
     }
 
     /// Parses "I/N" (0 ≤ I < N).

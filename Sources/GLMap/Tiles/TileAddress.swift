@@ -60,16 +60,16 @@ public struct TileAddress: Hashable, Comparable, Sendable, CustomStringConvertib
         return TileAddress(unchecked: z, x, y)
     }
 
-    /// `y.png`, or `y@2x.png` (any ratio r ≠ 1 gives `@<r>x`).
-    public func fileName(ratio: Double) -> String {
-        guard ratio != 1 else { return "\(y).png" }
+    /// `y.png`, or `y@2x.png` (any ratio r ≠ 1 gives `@<r>x`); `fileExtension` replaces png.
+    public func fileName(ratio: Double, fileExtension: String = "png") -> String {
+        guard ratio != 1 else { return "\(y).\(fileExtension)" }
         let r = ratio == ratio.rounded() ? String(Int(ratio)) : String(ratio)
-        return "\(y)@\(r)x.png"
+        return "\(y)@\(r)x.\(fileExtension)"
     }
 
-    /// `dir/z/x/y.png` (with the ratio suffix).
-    public func path(in directory: String, ratio: Double) -> String {
-        "\(directory)/\(z)/\(x)/\(fileName(ratio: ratio))"
+    /// `dir/z/x/y.png` (with the ratio suffix; `fileExtension` replaces png).
+    public func path(in directory: String, ratio: Double, fileExtension: String = "png") -> String {
+        "\(directory)/\(z)/\(x)/\(fileName(ratio: ratio, fileExtension: fileExtension))"
     }
 
     /// The render options that draw this tile: `tileSize` CSS px (256 or 512) at `ratio`.

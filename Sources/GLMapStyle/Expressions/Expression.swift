@@ -50,6 +50,8 @@ public final class StyleExpression: @unchecked Sendable {
     public let zoomStops: [Double]
     /// True when the zoom curve is an `interpolate` (false for `step` or no curve).
     public let zoomCurveInterpolates: Bool
+    /// The top-level zoom curve's interpolation (nil for `step` or no curve).
+    let zoomInterpolation: Interpolation?
 
     init(root: ExprNode, zoomCurve: ExprNode?) {
         self.root = root
@@ -59,13 +61,34 @@ public final class StyleExpression: @unchecked Sendable {
         self.isLineProgressConstant = ExpressionAnalysis.isGlobalPropertyConstant(root, zoom: false, lineProgress: true)
         switch zoomCurve?.op {
         case .step(_, let labels, _)?:
-            zoomStops = labels; zoomCurveInterpolates = false
-        case .interpolate(_, _, _, let labels, _)?:
-            zoomStops = labels; zoomCurveInterpolates = true
+            zoomStops = labels; zoomCurveInterpolates = false; zoomInterpolation = nil
+        case .interpolate(_, let interpolation, _, let labels, _)?:
+            zoomStops = labels; zoomCurveInterpolates = true; zoomInterpolation = interpolation
         default:
-            zoomStops = []; zoomCurveInterpolates = false
+            zoomStops = []; zoomCurveInterpolates = false; zoomInterpolation = nil
         }
     }
+
+    /// How far `zoom` is from `lower` to `upper` along the zoom curve's interpolation (linear,
+    /// exponential, cubic-bezier), clamped to 0…1; 0 for a `step` curve or none. MapLibre mixes a
+    /// data-and-zoom ("composite") value between its values at the bracketing integer zooms by
+    /// this factor.
+    public func interpolationFactor(zoom: Double, lower: Double, upper: Double) -> Double {
+        guard let i = zoomInterpolation, upper > lower else { return 0 }
+        let t = i.factor(zoom, lower, upper)
+        return t.isFinite ? Swift.min(1, Swift.max(0, t)) : 0
+    }
+
+    /// Every expression operator glmap parses and evaluates (special forms and compound operators).
+    public static var operators: Set<String> {
+        ParsingContext.specialForms.union(ParsingContext.compoundDefinitions.keys)
+    }
+
+    /// The interpolation types `interpolate` accepts as its first argument.
+    public static let interpolationTypes: Set<String> = ["linear", "exponential", "cubic-bezier"]
+
+    /// Operators of the legacy filter syntax that are not expression operators.
+    public static let legacyFilterOperators: Set<String> = ["!in", "!has", "none"]
 
     /// The value, when the whole expression folded to a constant.
     public var constantValue: Value? { root.literalValue }

@@ -42,6 +42,8 @@ public struct FeatureFilter: @unchecked Sendable {
             return compileExpression(.array(negated))
         }
         if !isExpressionFilter(json) {
+            let problems = LegacyFilterValidation.problems(json)
+            if !problems.isEmpty { return .failure(ExpressionErrors(problems)) }
             do {
                 let legacy = try LegacyFilter(json)
                 return .success(FeatureFilter(kind: .legacy(legacy), needsGeometry: false,

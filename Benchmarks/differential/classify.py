@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""Summarises a differential run: agreement figures and the failures classified by tag.
+
+    python3 Benchmarks/differential/classify.py CASES_DIR RESULTS.tsv [--json OUT]
+
+RESULTS.tsv is what `glmap-bench differential --out` writes. Tags come from each case's
+metadata.differential.tags (generate.py): layer types (layer:…), layer × geometry pairs (geom:…),
+properties (prop:…), value forms (zoom-function, data-expression, legacy-function…), filters and
+camera features (bearing, pitch, ratio, low-zoom, high-zoom, world-copies, antimeridian).
+Cases tagged with a Native quirk (generate.py NATIVE_QUIRKS: circle-tile-edge, translucent or
+overlapping circles inside a tile buffer, which MapLibre Native draws twice and GL JS once;
+native-multipoint-joined, MultiPoints under fill/line layers, which Native joins into a line and
+GL JS does not draw) are counted apart: there GL JS is the reference and glmap follows it.
+
+For every tag: the cases carrying it, how many of them fail at 0.00025 and at 0.002, and the
+failure rate against the rate of the cases without it (lift), so the classes that explain the
+failures come first.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+RULE, LOOSE = 0.00025, 0.002
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from generate import NATIVE_QUIRKS as QUIRKS  # noqa: E402
+
+
+def load(cases_dir, tsv):
+    rows = {}
+    with open(tsv, encoding="utf-8") as fh:
+        next(fh)
+        for line in fh:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) < 3:
+                continue
+            cid, status, frac = parts[0], parts[1], parts[2]
+            msg = parts[3] if len(parts) > 3 else ""
+            with open(os.path.join(cases_dir, cid, "style.json"), encoding="utf-8") as sf:
+                meta = json.load(sf).get("metadata", {}).get("differential", {})
+            rows[cid] = {"status": status, "fraction": float(frac) if frac else None, "message": msg,
+                         "tags": meta.get("tags", []), "generator": meta.get("generator")}
+    return rows
+
+
+def pct(n, d):
+    return f"{100.0 * n / d:.1f} %" if d else "n/a"
+
+
+def summarise(rows):
+    compared = {k: v for k, v in rows.items() if v["status"] != "oracle-error"}
+    oracle_errors = len(rows) - len(compared)
+    def fails(v, limit):
+        return v["status"] == "glmap-error" or v["fraction"] > limit
+    edge = {k: v for k, v in compared.items() if any(t in QUIRKS for t in v["tags"])}
+    main = {k: v for k, v in compared.items() if k not in edge}
+    out = {"cases": len(rows), "oracle_errors": oracle_errors, "compared": len(compared),
+           "glmap_errors": sum(1 for v in compared.values() if v["status"] == "glmap-error")}
+    for name, group in (("all", compared), ("without_native_quirks", main), ("native_quirks", edge)):
+        out[name] = {"count": len(group),
+                     "within_0.00025": sum(1 for v in group.values() if not fails(v, RULE)),
+                     "within_0.002": sum(1 for v in group.values() if not fails(v, LOOSE))}
+    tags = sorted({t for v in main.values() for t in v["tags"]})
+    table = []
+    for t in tags:
+        with_t = [v for v in main.values() if t in v["tags"]]
+        without = [v for v in main.values() if t not in v["tags"]]
+        f1 = sum(1 for v in with_t if fails(v, RULE))
+        f2 = sum(1 for v in with_t if fails(v, LOOSE))
+        base = sum(1 for v in without if fails(v, RULE)) / len(without) if without else 0
+        rate = f1 / len(with_t) if with_t else 0
+        table.append({"tag": t, "cases": len(with_t), "fail_0.00025": f1, "fail_0.002": f2,
+                      "rate": rate, "lift": (rate / base) if base else float("inf") if rate else 1.0})
+    out["tags"] = table
+    out["errors"] = sorted({v["message"].split(": ", 1)[-1][:160] for v in compared.values() if v["status"] == "glmap-error"})
+    return out
+
+
+def print_report(s):
+    print(f"differential: {s['cases']} cases, {s['oracle_errors']} without a MapLibre Native image, "
+          f"{s['compared']} compared, {s['glmap_errors']} glmap errors")
+    for name, label in (("all", "all compared cases"), ("without_native_quirks", "without Native-quirk cases"),
+                        ("native_quirks", "Native-quirk cases (" + ", ".join(QUIRKS) + "; GL JS wins)")):
+        g = s[name]
+        print(f"  {label}: {g['count']}: within 0.00025 {g['within_0.00025']} ({pct(g['within_0.00025'], g['count'])}), "
+              f"within 0.002 {g['within_0.002']} ({pct(g['within_0.002'], g['count'])})")
+    print()
+    print("failures by tag (cases without Native quirks; fail = over 0.00025; lift = fail rate with the tag / without it)")
+    print(f"  {'tag':40s} {'cases':>6s} {'fail':>6s} {'>0.002':>7s} {'rate':>7s} {'lift':>6s}")
+    groups = [("layer types", lambda t: t.startswith("layer:")),
+              ("layer × geometry", lambda t: t.startswith("geom:")),
+              ("properties", lambda t: t.startswith("prop:")),
+              ("camera", lambda t: t in ("bearing", "pitch", "ratio", "low-zoom", "high-zoom", "world-copies", "antimeridian")),
+              ("values, filters, data", lambda t: True)]
+    seen = set()
+    for title, pred in groups:
+        rows = [r for r in s["tags"] if pred(r["tag"]) and r["tag"] not in seen]
+        seen.update(r["tag"] for r in rows)
+        if not rows:
+            continue
+        print(f"  -- {title}")
+        for r in sorted(rows, key=lambda r: (-r["lift"] if r["lift"] != float("inf") else -1e9, -r["cases"])):
+            lift = "inf" if r["lift"] == float("inf") else f"{r['lift']:.2f}"
+            print(f"  {r['tag']:40s} {r['cases']:6d} {r['fail_0.00025']:6d} {r['fail_0.002']:7d} {100 * r['rate']:6.1f}% {lift:>6s}")
+    if s["errors"]:
+        print()
+        print("glmap errors:")
+        for e in s["errors"]:
+            print("  " + e)
+
+
+CLASSES = [
+    # (label, predicate on (status, message, tags)), first match wins; see /work/notes/diff-findings.md
+    ("glmap rejects a legacy all/any filter that has a [\"has\", k] child (valid legacy: GL JS isExpressionFilter)",
+     lambda st, m, t: st == "glmap-error" and "Mixing deprecated filter syntax" in m),
+    ("glmap error", lambda st, m, t: st == "glmap-error"),
+    ("Native quirk, GL JS wins: translucent/overlapping circles in a tile buffer drawn twice (circle-tile-edge)",
+     lambda st, m, t: "circle-tile-edge" in t),
+    ("Native quirk, GL JS wins: MultiPoint under fill/line joined into one line (native-multipoint-joined)",
+     lambda st, m, t: "native-multipoint-joined" in t),
+    ("Native quirk, GL JS wins: overlapping MultiPolygon parts, overlap left unfilled (native-multipolygon-overlap)",
+     lambda st, m, t: "native-multipolygon-overlap" in t),
+    ("fill layer over LineString/MultiLineString/GeometryCollection: MapLibre fills the rings and draws the outline",
+     lambda st, m, t: any(x in t for x in ("geom:fill/LineString", "geom:fill/MultiLineString", "geom:fill/GeometryCollection"))),
+    ("vertices quantised to the tile grid (source maxzoom below the zoom, or zoom > 18)",
+     lambda st, m, t: "source-maxzoom" in t or "high-zoom" in t),
+    ("fill over polygons: edges and thin parts (geojson-vt simplification/quantisation, overlapping MultiPolygon parts)",
+     lambda st, m, t: "layer:fill" in t),
+    ("line: joins, offsets, dashes, ring closure", lambda st, m, t: "layer:line" in t),
+    ("circle", lambda st, m, t: "layer:circle" in t),
+]
+
+
+def class_of(v):
+    for label, pred in CLASSES:
+        if pred(v["status"], v["message"], v["tags"]):
+            return label
+    return "unclassified"
+
+
+def write_known_failures(rows, path, header):
+    failing = {k: v for k, v in rows.items()
+               if v["status"] == "glmap-error" or (v["status"] == "ok" and v["fraction"] > RULE)}
+    agree = sum(1 for k, v in rows.items() if v["status"] == "ok" and v["fraction"] <= RULE)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(header)
+        gens = {v.get("generator") for v in rows.values()}
+        if len(gens) == 1 and None not in gens:
+            fh.write(f"generator\t{gens.pop()}\n")
+        fh.write(f"floor\t{agree}\n")
+        for k in sorted(failing):
+            fh.write(f"{k}\t{class_of(failing[k])}\n")
+    counts = {}
+    for v in failing.values():
+        counts[class_of(v)] = counts.get(class_of(v), 0) + 1
+    return agree, counts
+
+
+KNOWN_HEADER = """# Differential cases (DifferentialTests: Benchmarks/differential, seed 1, 300 cases of at most
+# 256 device pixels a side) where glmap differs from MapLibre Native, each with its divergence class.
+# Written by `classify.py CASES RESULTS --known-failures THIS_FILE` (see Benchmarks/README.md,
+# "Differential testing against MapLibre Native"); regenerate it when the generator changes.
+# generator: the generate.py + oracle.py hash the list was measured with (the tests refuse a stale list).
+# floor: the number of cases measured to agree; the floor test fails below it.
+"""
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("cases")
+    ap.add_argument("results")
+    ap.add_argument("--json")
+    ap.add_argument("--known-failures", help="write the failing cases with their classes and the floor to this file")
+    a = ap.parse_args()
+    rows = load(a.cases, a.results)
+    s = summarise(rows)
+    print_report(s)
+    counts = {}
+    for v in rows.values():
+        if v["status"] == "glmap-error" or (v["status"] == "ok" and v["fraction"] > RULE):
+            counts[class_of(v)] = counts.get(class_of(v), 0) + 1
+    print()
+    print("failures by class (first matching rule in classify.py CLASSES):")
+    for label, n in sorted(counts.items(), key=lambda kv: -kv[1]):
+        print(f"  {n:5d}  {label}")
+    if a.known_failures:
+        agree, _ = write_known_failures(rows, a.known_failures, KNOWN_HEADER)
+        print(f"classify: wrote {a.known_failures} (floor {agree})")
+    if a.json:
+        with open(a.json, "w", encoding="utf-8") as fh:
+            json.dump(s, fh, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

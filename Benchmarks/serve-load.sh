@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Load benchmark of `glmap serve` against MapLibre Native (pymgl) on the same tiles, same machine.
+#
+#   swift build -c release --product glmap && bash Benchmarks/serve-load.sh
+#   REQUESTS=5000 CONCURRENCY=16 JOBS=2 ZOOMS=0-6 STYLE=../shared/scenes/world.style.json bash Benchmarks/serve-load.sh
+#   REQUESTS=40000 BASELINE=0 bash Benchmarks/serve-load.sh     # RSS soak, glmap only
+#
+# Tiles: the 256-px XYZ pyramid ZOOMS (z0–6 of the world: 5,461 tiles), shuffled with a fixed
+# seed, the first REQUESTS of them (distinct up to the pyramid's size, then the same order again;
+# the server runs with --cache 0, so every request renders). glmap: `glmap serve --jobs JOBS` on 127.0.0.1, loaded by CONCURRENCY Python
+# http.client threads over keep-alive connections (one warm-up request per thread first, not
+# timed); prints requests/s, p50/p95/p99 latency, errors (status ≠ 200 or not a PNG), and the
+# server's RSS before and after (and its peak, VmHWM). MapLibre Native: pymgl (from .venv, see
+# .ci/requirements.txt), one map of 256×256, camera moved per tile (center of the tile, zoom z−1,
+# as tileserver-gl renders 256-px tiles; the z0 tile is drawn at 512 CSS px × ratio 0.5 since
+# MapLibre's zoom stops at 0), renderPNG per tile; prints tiles/s. The ratio is glmap's
+# requests/s over pymgl's tiles/s. Other processes share the machine: the load average before
+# and after is printed so contention can be judged.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+STYLE="${STYLE:-../shared/scenes/world.style.json}"
+REQUESTS="${REQUESTS:-5000}"
+CONCURRENCY="${CONCURRENCY:-16}"
+JOBS="${JOBS:-$(nproc)}"
+ZOOMS="${ZOOMS:-0-6}"
+GLMAP="${GLMAP:-.build/release/glmap}"
+PY="${GLMAP_PYTHON:-.venv/bin/python}"
+[ -f "$STYLE" ] || { echo "serve-load: $STYLE not found (the shared scenes are needed)" >&2; exit 1; }
+[ -x "$GLMAP" ] || { echo "serve-load: $GLMAP missing; run swift build -c release --product glmap" >&2; exit 1; }
+[ -x "$PY" ] || { echo "serve-load: $PY missing; run bash .ci/install-deps" >&2; exit 1; }
+TMP="$(mktemp -d "${TMPDIR:-/tmp}/glmap-serve-load.XXXXXX")"
+server=""
+cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$TMP"; }
+trap cleanup EXIT
+
+echo "# glmap serve load, $(date -u '+%F %H:%M UTC'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //') x$(nproc)"
+echo "# style $STYLE, zooms $ZOOMS, $REQUESTS requests, concurrency $CONCURRENCY, --jobs $JOBS"
+echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+"$GLMAP" serve --style "world=$STYLE" --port 0 --jobs "$JOBS" --cache 0 --max-queue 100000 --timeout 600 2> "$TMP/server.log" &
+server=$!
+for _ in $(seq 1 600); do grep -q "workers)" "$TMP/server.log" && break; sleep 0.1; done
+port="$(sed -n 's|.*http://127.0.0.1:\([0-9]*\).*|\1|p' "$TMP/server.log" | head -1)"
+[ -n "$port" ] || { echo "serve-load: the server did not start:" >&2; cat "$TMP/server.log" >&2; exit 1; }
+
+"$PY" - "$port" "$server" "$REQUESTS" "$CONCURRENCY" "$ZOOMS" "$TMP" <<'EOF'
+import http.client, os, random, sys, threading, time
+port, pid, n, conc = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+z0, z1 = (int(v) for v in sys.argv[5].split("-"))
+tmp = sys.argv[6]
+def cpu():   # user + system seconds of the server process, all its threads
+    f = open("/proc/%s/stat" % pid).read().rsplit(")", 1)[1].split()
+    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+def rss(field="VmRSS"):
+    for line in open("/proc/%s/status" % pid):
+        if line.startswith(field + ":"): return int(line.split()[1]) / 1024
+tiles = [(z, x, y) for z in range(z0, z1 + 1) for x in range(1 << z) for y in range(1 << z)]
+random.Random(17).shuffle(tiles)
+tiles = (tiles * (n // len(tiles) + 1))[:n]   # more requests than tiles: the pyramid again, same order
+open(tmp + "/tiles.txt", "w").write("\n".join("%d %d %d" % t for t in tiles))
+lock = threading.Lock(); latencies = []; errors = []; nxt = [0]
+def worker():
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+    c.request("GET", "/health"); c.getresponse().read()   # warm-up: connect
+    barrier.wait()
+    while True:
+        with lock:
+            i = nxt[0]; nxt[0] += 1
+        if i >= len(tiles): break
+        z, x, y = tiles[i]
+        t0 = time.perf_counter()
+        try:
+            c.request("GET", "/styles/world/%d/%d/%d.png" % (z, x, y))
+            r = c.getresponse(); body = r.read()
+            ok = r.status == 200 and body[:8] == b"\x89PNG\r\n\x1a\n"
+        except Exception as e:
+            ok = False; c.close(); c = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+        dt = time.perf_counter() - t0
+        with lock:
+            latencies.append(dt)
+            if not ok: errors.append((z, x, y))
+            if len(latencies) % max(1, len(tiles) // 10) == 0: rss_tenth.append(rss())
+barrier = threading.Barrier(conc + 1)
+before = rss(); rss_tenth = []
+threads = [threading.Thread(target=worker) for _ in range(conc)]
+[t.start() for t in threads]
+barrier.wait(); t0 = time.perf_counter(); c0 = cpu()
+[t.join() for t in threads]
+wall = time.perf_counter() - t0
+cpu_ms = (cpu() - c0) * 1000 / len(tiles)
+after, peak = rss(), rss("VmHWM")
+latencies.sort()
+q = lambda p: latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000
+print("glmap serve: %d requests in %.2f s = %.1f requests/s; latency p50 %.1f ms, p95 %.1f ms, p99 %.1f ms; errors %d"
+      % (len(latencies), wall, len(latencies) / wall, q(0.5), q(0.95), q(0.99), len(errors)))
+print("glmap serve: server CPU %.2f ms per request; RSS before %.1f MiB, after all %.1f MiB, peak %.1f MiB"
+      % (cpu_ms, before, after, peak))
+print("glmap serve: RSS (MiB) after each tenth of the requests: " + " ".join("%.1f" % v for v in rss_tenth))
+open(tmp + "/rps.txt", "w").write("%f %f" % (len(latencies) / wall, cpu_ms))
+EOF
+kill -TERM "$server"; wait "$server" || true; server=""
+echo "# load average between: $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ "${BASELINE:-1}" = 0 ]; then exit 0; fi   # BASELINE=0: glmap only (e.g. a long RSS soak)
+
+"$PY" - "$STYLE" "$TMP" <<'EOF'
+import json, math, os, sys, time
+os.environ.setdefault("EGL_PLATFORM", "surfaceless")   # no X display: Mesa's headless EGL
+import pymgl
+path, tmp = sys.argv[1], sys.argv[2]
+style = json.load(open(path))
+for s in style["sources"].values():   # MapLibre Native reads no relative paths: inline the GeoJSON
+    if isinstance(s.get("data"), str):
+        s["data"] = json.load(open(os.path.join(os.path.dirname(path), s["data"])))
+text = json.dumps(style)
+tiles = [tuple(int(v) for v in l.split()) for l in open(tmp + "/tiles.txt")]
+def center(z, x, y):
+    n = 1 << z
+    lon = (x + 0.5) / n * 360 - 180
+    lat = math.degrees(math.atan(math.sinh(math.pi * (1 - 2 * (y + 0.5) / n))))
+    return lon, lat
+m = pymgl.Map(text, 256, 256, 1)
+world = pymgl.Map(text, 512, 512, 0.5)   # the z0 256-px tile: zoom -1 is not allowed
+m.renderPNG(); world.renderPNG()        # warm-up (load the source), not timed
+t0 = time.perf_counter(); c0 = sum(os.times()[:2]); total = 0
+for z, x, y in tiles:
+    lon, lat = center(z, x, y)
+    if z == 0:
+        world.setCenter(lon, lat); world.setZoom(0); png = world.renderPNG()
+    else:
+        m.setCenter(lon, lat); m.setZoom(z - 1); png = m.renderPNG()
+    total += len(png)
+wall = time.perf_counter() - t0
+cpu_ms = (sum(os.times()[:2]) - c0) * 1000 / len(tiles)
+rps, glmap_cpu = (float(v) for v in open(tmp + "/rps.txt").read().split())
+print("MapLibre Native (pymgl %s, one map): %d tiles in %.2f s = %.1f tiles/s; CPU %.2f ms per tile (%.1f KiB per tile)" % (
+    getattr(pymgl, "__version__", "?"), len(tiles), wall, len(tiles) / wall, cpu_ms, total / len(tiles) / 1024))
+print("ratio (wall): glmap serve requests/s / MapLibre Native tiles/s = %.2f" % (rps / (len(tiles) / wall)))
+print("ratio (CPU): MapLibre Native CPU per tile / glmap serve CPU per request = %.2f" % (cpu_ms / glmap_cpu))
+EOF
+echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,0 +1,54 @@
+import Foundation
+import GLMapCore
+import GLMapStyle
+
+/// `--source ID=FILE`: replaces a GeoJSON source's data with a file's (or standard input's, `-`).
+public struct SourceOverride: Equatable, Sendable {
+    public var sourceID: String
+    /// A file path, or "-" for standard input.
+    public var file: String
+
+    public init(sourceID: String, file: String) { self.sourceID = sourceID; self.file = file }
+
+    /// Parses "ID=FILE".
+    public static func parse(_ text: String) throws -> SourceOverride {
+        guard let eq = text.firstIndex(of: "="), eq != text.startIndex, text.index(after: eq) != text.endIndex else {
+            throw InputFailure("--source expects ID=FILE (a GeoJSON file, or - for standard input), got \"\(text)\"")
+        }
+        return SourceOverride(sourceID: String(text[..<eq]), file: String(text[text.index(after: eq)...]))
+    }
+
+    /// Applies overrides to a style: each source's data becomes the file (an absolute path, so it
+    /// no longer resolves against the style's folder) or standard input's GeoJSON, parsed now.
+    /// Unknown IDs are an error naming the sources that exist; only one override may read stdin.
+    public static func apply(_ overrides: [SourceOverride], to style: inout StyleDocument, stdin: () -> [UInt8],
+                             limits: InputLimits = .default) throws {
+        var seen: Set<String> = []
+        if overrides.filter({ $0.file == "-" }).count > 1 {
+            throw InputFailure("--source: only one source can read standard input (-)")
+        }
+        for o in overrides {
+            guard var source = style.sources[o.sourceID] else {
+                let known = style.sources.keys.sorted()
+                throw InputFailure("--source \(o.sourceID)=…: the style has no source \"\(o.sourceID)\" (\(known.isEmpty ? "it has no sources" : "its sources: " + known.joined(separator: ", ")))")
+            }
+            guard seen.insert(o.sourceID).inserted else { throw InputFailure("--source \(o.sourceID) is given twice") }
+            if o.file == "-" {
+                let bytes = stdin()
+                do {
+                    source.data = .inline(try JSONParser.parse(bytes, limits: limits))
+                } catch let e as JSONSyntaxError {
+                    throw InputFailure("--source \(o.sourceID)=- (standard input): invalid JSON at \(e.line):\(e.column): \(e.message)")
+                }
+            } else {
+                let path = o.file.hasPrefix("/") ? o.file : FileManager.default.currentDirectoryPath + "/" + o.file
+                var isDir: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else {
+                    throw IOFailure(path: o.file, message: isDir.boolValue ? "is a directory, expected a GeoJSON file (--source \(o.sourceID))" : "no such file (--source \(o.sourceID))")
+                }
+                source.data = .reference(path)
+            }
+            style.sources[o.sourceID] = source
+        }
+    }
+}

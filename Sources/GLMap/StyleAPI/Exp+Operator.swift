@@ -1,0 +1,70 @@
+extension Exp {
+    /// Every operator glmap evaluates, plus the interpolation types and the legacy filter operators
+    /// (a test checks this list against the expression parser's own).
+    public enum Operator: String, CaseIterable, Sendable {
+        // Types
+        /// `literal`: the argument as a value, not an expression.
+        case literal
+        /// Type assertions.
+        case array, boolean, number, string, object
+        /// Type conversions.
+        case toBoolean = "to-boolean", toColor = "to-color", toNumber = "to-number", toString = "to-string"
+        /// `typeof`: the type name of the argument.
+        case typeofExpression = "typeof"
+        // Lookup
+        /// `at`: an array element.
+        case at
+        /// `in`: whether a value is in an array or string.
+        case inExpression = "in"
+        /// `index-of`.
+        case indexOf = "index-of"
+        /// Lookup of arrays, strings and the feature.
+        case slice, length, get, has, properties, id
+        /// `geometry-type`: the feature's geometry type.
+        case geometryType = "geometry-type"
+        /// `global-state`: a value of the style's `state`.
+        case globalState = "global-state"
+        /// `within`: whether the feature lies in a polygon.
+        case within
+        // Decision
+        /// `case`: the first branch whose condition is true.
+        case switchCase = "case"
+        case match, coalesce
+        case eq = "==", neq = "!=", lt = "<", lte = "<=", gt = ">", gte = ">="
+        case all, any
+        case not = "!"
+        // Ramps, scales, curves
+        case step, interpolate
+        case interpolateHcl = "interpolate-hcl", interpolateLab = "interpolate-lab"
+        /// Interpolation types (first argument of `interpolate`).
+        case linear, exponential
+        case cubicBezier = "cubic-bezier"
+        // Variable binding
+        /// `let` binds names; `var` reads them.
+        case letExpression = "let", varExpression = "var"
+        // String
+        /// String operators.
+        case concat, upcase, downcase
+        // Color
+        /// Colours from components.
+        case rgb, rgba
+        /// `to-rgba`: a colour's components.
+        case toRgba = "to-rgba"
+        // Math
+        /// Arithmetic.
+        case sum = "+", product = "*", subtract = "-", division = "/", mod = "%", pow = "^"
+        /// Math functions.
+        case sqrt, log10, ln, log2, sin, cos, tan, asin, acos, atan, min, max, abs, round, floor, ceil
+        /// Math constants.
+        case ln2, pi, e
+        // Zoom and feature state
+        /// `zoom`: the zoom level being drawn.
+        case zoom
+        case lineProgress = "line-progress"
+        case error
+        // Legacy filter syntax only
+        case notIn = "!in", notHas = "!has"
+        /// `none` (legacy filters): no child filter matches.
+        case noneOf = "none"
+    }
+}

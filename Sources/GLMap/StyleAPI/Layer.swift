@@ -1,0 +1,138 @@
+// Layer — the typed style layers (BackgroundLayer, FillLayer, LineLayer, CircleLayer).
+// Each layer type lists its typed properties with the property-table row each stands for
+// (`properties`); encoding to style JSON and decoding from it go through that list, so the JSON
+// names, paint/layout placement and defaults come from glmap's property tables. A test checks
+// that every table row has exactly one typed property named by its lowerCamelCase spec name.
+import GLMapCore
+import GLMapStyle
+
+/// A typed style layer that a `Snapshotter` can add, update and draw.
+public protocol Layer: Sendable {
+    /// The layer's unique id in the style.
+    var id: String { get set }
+    /// The layer type (`background`, `fill`, `line`, `circle`).
+    var type: LayerType { get }
+    /// The source id (nil for background layers).
+    var source: String? { get set }
+    /// Which features are drawn.
+    var filter: Exp? { get set }
+    /// The lowest zoom at which the layer is drawn (inclusive).
+    var minZoom: Double? { get set }
+    /// The zoom from which the layer is no longer drawn (exclusive).
+    var maxZoom: Double? { get set }
+    /// `visibility` (layout).
+    var visibility: Value<Visibility>? { get set }
+    /// A layer with only an id (every property unset).
+    init(id: String)
+    /// Each typed property with the property-table row it stands for.
+    static var properties: [LayerPropertyBinding<Self>] { get }
+}
+
+/// A typed layer property bound to its row of glmap's property table.
+public struct LayerPropertyBinding<L: Layer> {
+    /// The table row: spec name, paint or layout, type, default.
+    public let property: StyleProperty
+    let encode: (L) -> JSONValue?
+    let decode: (inout L, JSONValue) -> Bool
+    let clear: (inout L) -> Void
+
+    /// Binds the typed property at `keyPath` to the table row `property`.
+    public init<T>(_ keyPath: WritableKeyPath<L, Value<T>?>, _ property: StyleProperty) {
+        self.property = property
+        encode = { $0[keyPath: keyPath]?.json }
+        decode = { layer, json in
+            guard let v = Value<T>(json: json) else { return false }
+            layer[keyPath: keyPath] = v
+            return true
+        }
+        clear = { $0[keyPath: keyPath] = nil }
+    }
+}
+
+extension Layer {
+    /// A copy with `filter` set.
+    public func filter(_ filter: Exp) -> Self { var l = self; l.filter = filter; return l }
+    /// A copy with `minZoom` set.
+    public func minZoom(_ zoom: Double) -> Self { var l = self; l.minZoom = zoom; return l }
+    /// A copy with `maxZoom` set.
+    public func maxZoom(_ zoom: Double) -> Self { var l = self; l.maxZoom = zoom; return l }
+    /// A copy with `visibility` set.
+    public func visibility(_ visibility: Visibility) -> Self { var l = self; l.visibility = .constant(visibility); return l }
+    /// A copy with `source` set.
+    public func source(_ source: String) -> Self { var l = self; l.source = source; return l }
+
+    /// The layer as a style JSON object (`id`, `type`, `source`, `filter`, zooms, `layout`, `paint`).
+    var styleJSONObject: JSONObject {
+        var o = JSONObject()
+        o["id"] = .string(id)
+        o["type"] = .string(type.rawValue)
+        if let source { o["source"] = .string(source) }
+        if let filter { o["filter"] = filter.json }
+        if let minZoom { o["minzoom"] = .number(minZoom) }
+        if let maxZoom { o["maxzoom"] = .number(maxZoom) }
+        var layout = JSONObject(), paint = JSONObject()
+        for binding in Self.properties {
+            guard let v = binding.encode(self) else { continue }
+            if binding.property.isLayout { layout[binding.property.name] = v } else { paint[binding.property.name] = v }
+        }
+        if !layout.isEmpty { o["layout"] = .object(layout) }
+        if !paint.isEmpty { o["paint"] = .object(paint) }
+        return o
+    }
+
+    /// The layer as style JSON text.
+    public var styleJSON: String { JSONValue.object(styleJSONObject).jsonText }
+
+    /// Reads a typed layer from a (validated) style layer object; `path` names it in errors.
+    static func decode(_ o: JSONObject, path: String) throws -> Self {
+        func fail(_ key: String, _ message: String) -> StyleError {
+            StyleError(file: nil, issues: [StyleIssue(path: "\(path).\(key)", message: message)])
+        }
+        guard case .string(let id)? = o["id"] else { throw fail("id", "expected a string") }
+        guard o["type"]?.stringValue == Self(id: id).type.rawValue else {
+            throw fail("type", "layer \"\(id)\" is a \(o["type"]?.stringValue ?? "?") layer, not \(Self(id: id).type.rawValue)")
+        }
+        var layer = Self(id: id)
+        if case .string(let s)? = o["source"] { layer.source = s }
+        if let f = o["filter"] {
+            guard let e = Exp(json: f) else { throw fail("filter", "a filter of \(f.shortText) is not representable as Exp") }
+            layer.filter = e
+        }
+        if case .number(let z)? = o["minzoom"] { layer.minZoom = z }
+        if case .number(let z)? = o["maxzoom"] { layer.maxZoom = z }
+        let bindings = Self.properties
+        for group in ["layout", "paint"] {
+            guard case .object(let values)? = o[group] else { continue }
+            for (name, v) in values.pairs {
+                if name.hasSuffix("-transition") { continue }
+                guard let b = bindings.first(where: { $0.property.name == name && $0.property.isLayout == (group == "layout") }) else {
+                    throw fail("\(group).\(name)", "unknown property")
+                }
+                guard b.decode(&layer, v) else {
+                    throw fail("\(group).\(name)", "\(v.shortText) is not representable as a typed value (a legacy function?)")
+                }
+            }
+        }
+        return layer
+    }
+}
+
+extension JSONValue {
+    /// A value shortened for messages.
+    var shortText: String {
+        let t = jsonText
+        return t.count > 60 ? String(t.prefix(57)) + "…" : t
+    }
+}
+
+/// Where `addLayer` puts a layer in the draw order.
+public enum LayerPosition: Equatable, Sendable {
+    /// On top of every layer.
+    case `default`
+    /// Just above the layer with this id.
+    case above(String)
+    /// Just below the layer with this id.
+    case below(String)
+    /// At this index in the draw order (0 is drawn first, at the bottom).
+    case at(Int)
+}

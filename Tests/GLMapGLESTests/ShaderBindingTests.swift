@@ -1,0 +1,106 @@
+import XCTest
+import Foundation
+import GLMapCore
+import GLMapShaders
+@testable import GLMapStyle
+@testable import GLMapTessellation
+@testable import GLMapGLES
+
+/// The property tables' GPU column (GPUBinding) against the GLSL the programs are built from:
+/// every bound property is a `#pragma glmap` input of each program it names, with the right type,
+/// and expands to `uniform u_<name>` when constant and `in a_<name>` when data-driven.
+final class ShaderBindingTests: XCTestCase {
+    /// Every program with paint inputs and its `#define` variants.
+    static let programs: [(ShaderSource.Program, [[String]])] = [
+        (ShaderSource.fill, [[]]),
+        (ShaderSource.fillOutline, [[]]),
+        (ShaderSource.line, [[], ["DASH"], ["GRADIENT"], ["DASH", "GRADIENT"]]),
+        (ShaderSource.circle, [[]]),
+    ]
+
+    func testEveryShaderInputHasATableRowAndEveryRowAnInput() throws {
+        for (program, _) in Self.programs {
+            let rows = GPUBinding.properties(program: program.name)
+            XCTAssertFalse(rows.isEmpty, "\(program.name): no property table row names this program")
+            let inputs = try ShaderPragmas.inputs(program.vertex, file: "\(program.name).vert")
+            XCTAssertEqual(inputs.map(\.name).sorted(), rows.map { $0.gpu!.name }.sorted(),
+                           "\(program.name).vert: `#pragma glmap: define` inputs vs the table rows naming the program")
+            for row in rows {
+                let b = row.gpu!
+                XCTAssertEqual(inputs.first { $0.name == b.name }?.type, b.glslType, "\(row.name): GLSL type in \(program.name).vert")
+                XCTAssertEqual(b.components, row.spec.type == .color ? 4 : 1, "\(row.name): float components")
+            }
+        }
+    }
+
+    func testConstantPropertiesAreUniformsAndDataDrivenOnesAttributes() throws {
+        for (program, variants) in Self.programs {
+            let rows = GPUBinding.properties(program: program.name)
+            let names = Set(rows.map { $0.gpu!.name })
+            for defines in variants {
+                let text = GLProgram.define(defines, in: program.vertex)
+                let file = "\(program.name).vert \(defines)"
+                let constant = try ShaderPragmas.expand(text, attributes: [], file: file)
+                let dataDriven = try ShaderPragmas.expand(text, attributes: names, file: file)
+                for row in rows {
+                    let b = row.gpu!
+                    XCTAssertTrue(ShaderPragmas.declaredUniforms(constant).contains(b.uniform), "\(file): constant \(row.name) → uniform \(b.uniform)")
+                    XCTAssertFalse(ShaderPragmas.declaredAttributes(constant).contains(b.attribute), "\(file): constant \(row.name) is no attribute")
+                    XCTAssertTrue(ShaderPragmas.declaredAttributes(dataDriven).contains(b.attribute), "\(file): data-driven \(row.name) → in \(b.attribute)")
+                    XCTAssertFalse(ShaderPragmas.declaredUniforms(dataDriven).contains(b.uniform), "\(file): data-driven \(row.name) is no uniform")
+                    XCTAssertTrue(dataDriven.contains("\(b.glslType) \(b.name) = \(b.attribute);"), "\(file): \(b.name) read from \(b.attribute)")
+                    XCTAssertTrue(constant.contains("\(b.glslType) \(b.name) = \(b.uniform);"), "\(file): \(b.name) read from \(b.uniform)")
+                }
+                XCTAssertFalse(dataDriven.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#pragma glmap") },
+                               "\(file): every pragma expanded")
+            }
+        }
+    }
+
+    func testAnAttributeTheShaderLacksIsAnError() {
+        XCTAssertThrowsError(try ShaderPragmas.expand(ShaderSource.fill.vertex, attributes: ["width"], file: "fill.vert")) { e in
+            XCTAssertTrue("\(e)".contains("a_width"), "\(e)")
+        }
+        XCTAssertThrowsError(try ShaderPragmas.inputs("#pragma glmap: define mat4 color\n", file: "x.vert"), "unknown type")
+        XCTAssertThrowsError(try ShaderPragmas.expand("#pragma glmap: initialize vec4 color\n", attributes: [], file: "x.vert"),
+                             "initialize without define")
+    }
+
+    func testBindingAVertexInputTheProgramLacksIsAnError() throws {
+        let renderer = try GLRenderer()
+        let layer = EvaluatedFillLayer(id: "f", antialias: false, translate: (0, 0), translateAnchor: .map, features: [])
+        let paint = FillBucket(layer, origin: (0, 0)).paint
+        let program = try renderer.program(ShaderSource.fill, paint: paint)
+        XCTAssertThrowsError(try renderer.bindAttributes(program, 0, [("a_pos", 2), ("a_width", 1)])) { e in
+            XCTAssertTrue("\(e)".contains("a_width"), "\(e)")
+        }
+    }
+
+    /// Two fills: different colours (attributes) and the same colour (uniforms) draw the same pixels.
+    func testUniformAndAttributePaintDrawTheSameColours() throws {
+        // Zoom 3: 4096 px per unit world; pixel p of the 64-px view is at 0.5 + (p − 32) / 4096.
+        func w(_ px: Double) -> Double { 0.5 + (px - 32) / 4096 }
+        func square(_ x0: Double, _ color: Color) -> EvaluatedFill {
+            let c = [w(x0), w(20), w(x0 + 10), w(20), w(x0 + 10), w(40), w(x0), w(40)]
+            return EvaluatedFill(polygons: [ProjectedPolygon(coords: c, holeIndices: [])], color: color, opacity: 0.5, outlineColor: color)
+        }
+        let red = Color(r: 1, g: 0, b: 0), blue = Color(r: 0, g: 0, b: 1)
+        let renderer = try GLRenderer()
+        let view = ViewTransform(camera: Camera(zoom: 3), width: 64, height: 64)
+        func draw(_ features: [EvaluatedFill]) throws -> (RGBAImage, FillBucket) {
+            let layer = EvaluatedFillLayer(id: "f", antialias: false, translate: (0, 0), translateAnchor: .map, features: features)
+            let bucket = FillBucket(layer, origin: (0.5, 0.5))
+            return (try renderer.render([.fill(bucket)], view: view, ratio: 1), bucket)
+        }
+        func pixel(_ img: RGBAImage, _ x: Int, _ y: Int) -> [UInt8] { Array(img.pixels[((y * img.width + x) * 4)...].prefix(4)) }
+        let (mixed, mixedBucket) = try draw([square(20, red), square(35, blue)])
+        XCTAssertEqual(mixedBucket.paint.vertexProperties.map(\.name), ["fill-color"])
+        let (same, sameBucket) = try draw([square(20, red), square(35, red)])
+        XCTAssertTrue(sameBucket.paint.vertexProperties.isEmpty)
+        XCTAssertEqual(pixel(mixed, 25, 30), [128, 0, 0, 128])
+        XCTAssertEqual(pixel(mixed, 40, 30), [0, 0, 128, 128])
+        XCTAssertEqual(pixel(mixed, 32, 30), [0, 0, 0, 0])
+        XCTAssertEqual(pixel(same, 25, 30), [128, 0, 0, 128])
+        XCTAssertEqual(pixel(same, 40, 30), [128, 0, 0, 128])
+    }
+}

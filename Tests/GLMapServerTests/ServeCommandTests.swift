@@ -1,0 +1,54 @@
+import XCTest
+import GLMapCLI
+@testable import GLMapServer
+
+/// `glmap serve`'s flags: usage errors exit 2 before anything listens; a bad style exits 2.
+final class ServeCommandTests: XCTestCase {
+    func run(_ args: [String]) -> (code: Int32, stderr: String) {
+        let box = StderrBox()
+        let io = CommandIO(readStdin: { [] }, writeStdout: { _ in }, writeStderr: { box.text += $0 })
+        return (GLMapCommand.run(["serve"] + args, io: io), box.text)
+    }
+    final class StderrBox: @unchecked Sendable { var text = "" }
+
+    func testMissingStyleIsAUsageError() {
+        let r = run([])
+        XCTAssertEqual(r.code, 2)
+        XCTAssertTrue(r.stderr.contains("missing --style"), r.stderr)
+    }
+
+    func testBadStyleIdIsAUsageError() {
+        let r = run(["--style", "..=\(exampleStyle)"])
+        XCTAssertEqual(r.code, 2)
+        let s = run(["--style", "a b=\(exampleStyle)"])
+        XCTAssertEqual(s.code, 2)
+        XCTAssertTrue(s.stderr.contains("style id"), s.stderr)
+    }
+
+    func testDuplicateIdsAreAUsageError() {
+        let r = run(["--style", exampleStyle, "--style", "style=\(exampleStyle)"])
+        XCTAssertEqual(r.code, 2)
+        XCTAssertTrue(r.stderr.contains("two styles have the id \"style\""), r.stderr)
+    }
+
+    func testBadNumbersAreUsageErrors() {
+        for args in [["--port", "70000"], ["--jobs", "0"], ["--timeout", "-1"], ["--cache", "x"], ["--max-size", "99999"], ["--backend", "vulkan"]] {
+            XCTAssertEqual(run(["--style", exampleStyle] + args).code, 2, "\(args)")
+        }
+    }
+
+    func testInvalidStyleExits2() throws {
+        let d = makeTempDir(); defer { try? FileManager.default.removeItem(at: d) }
+        let path = d.appendingPathComponent("bad.json").path
+        try "{\"version\": 8, \"layers\": [".write(toFile: path, atomically: true, encoding: .utf8)
+        let r = run(["--style", path, "--port", "0"])
+        XCTAssertEqual(r.code, 2)
+        XCTAssertTrue(r.stderr.contains("invalid JSON"), r.stderr)
+    }
+
+    func testStyleIdFromTheFileName() throws {
+        XCTAssertEqual(try ServerConfiguration.StyleEntry.parse("../shared/scenes/world.style.json").id, "world")
+        XCTAssertEqual(try ServerConfiguration.StyleEntry.parse("maps/city.json").id, "city")
+        XCTAssertEqual(try ServerConfiguration.StyleEntry.parse("dc=maps/x.json"), .init(id: "dc", path: "maps/x.json"))
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import Testing
+import GLMapCore
+import GLMapPNG
+@testable import GLMap
+import GLMapTesting
+
+/// Differential testing against MapLibre Native: a fixed seeded set of random styles
+/// (Benchmarks/differential/generate.py, seed 1, 300 cases of at most 256² device pixels), drawn
+/// by MapLibre Native through pymgl (Benchmarks/differential/oracle.py) inside the test run and
+/// cached under .build/differential-cache/ keyed by the generator's hash, then drawn by glmap
+/// through the same path as `glmap render` and compared with the project's pixelmatch port under
+/// the render tests' rule (threshold 0.1285, at most 0.00025 of the pixels differing).
+///
+/// One test per case: a case fails when it differs and is not listed in
+/// Differential-known-failures.txt (each listed with its class). The floor test fails when the
+/// number of agreeing cases drops below the floor written there. Without pymgl the suite is
+/// skipped with a message, except under CI=true, where it fails.
+@Suite("Differential against MapLibre Native", .serialized)
+struct DifferentialTests {
+    static let seed = 1
+    static let count = 300
+    static let maxSize = 256
+    static let allowed = 0.00025
+    static let loose = 0.002
+
+    static let caseIDs: [String] = (0..<count).map { String(format: "s%d-%05d", seed, $0) }
+
+    @Test("agrees with MapLibre Native", .enabled(if: DifferentialFixture.shared.runnable),
+          arguments: DifferentialTests.caseIDs)
+    func differentialCase(_ id: String) throws {
+        let fixture = DifferentialFixture.shared
+        let root = try fixture.casesRoot()
+        let known = try DifferentialFixture.knownFailures()
+        let dir = root.appendingPathComponent(id)
+        if let why = try? String(contentsOf: dir.appendingPathComponent("oracle-error.txt"), encoding: .utf8) {
+            // MapLibre Native could not draw it: nothing to compare against. The generator only
+            // writes styles Native accepts, so this is reported, and counted by the floor test.
+            print("differential: \(id): no MapLibre Native image: \(why.trimmingCharacters(in: .whitespacesAndNewlines))")
+            return
+        }
+        let outcome = fixture.measure(dir)
+        let failing = outcome.fraction.map { $0 > Self.allowed } ?? true
+        if failing, let reason = known.cases[id] {
+            print("differential: \(id): known failure (\(reason)): \(outcome.summary)")
+            return
+        }
+        if !failing, known.cases[id] != nil {
+            print("differential: \(id): now agrees (remove it from Differential-known-failures.txt)")
+        }
+        #expect(!failing, "\(id) differs from MapLibre Native: \(outcome.summary); case in \(dir.path)")
+    }
+
+    @Test("agreement stays at or above the floor", .enabled(if: DifferentialFixture.shared.runnable))
+    func floor() throws {
+        let fixture = DifferentialFixture.shared
+        let root = try fixture.casesRoot()
+        let known = try DifferentialFixture.knownFailures()
+        var within = 0, withinLoose = 0, compared = 0, noImage = 0
+        var failing: [String] = []
+        for id in Self.caseIDs {
+            let dir = root.appendingPathComponent(id)
+            if FileManager.default.fileExists(atPath: dir.appendingPathComponent("oracle-error.txt").path) {
+                noImage += 1
+                continue
+            }
+            compared += 1
+            let outcome = fixture.measure(dir)
+            if let f = outcome.fraction, f <= Self.allowed { within += 1 } else { failing.append(id) }
+            if let f = outcome.fraction, f <= Self.loose { withinLoose += 1 }
+        }
+        print("differential: \(within)/\(compared) within \(Self.allowed), \(withinLoose)/\(compared) within \(Self.loose), "
+              + "\(noImage) without a MapLibre Native image (seed \(Self.seed), \(Self.count) cases, generator \(fixture.generatorHash ?? "?"))")
+        // A fresh list for Differential-known-failures.txt, next to the cache.
+        let listing = failing.map { "\($0)\t\(known.cases[$0] ?? "unclassified")" }.joined(separator: "\n")
+        try? Data((listing + "\n").utf8).write(to: root.appendingPathComponent("failing.txt"))
+        #expect(known.generator == fixture.generatorHash,
+                "Differential-known-failures.txt was measured with generator \(known.generator ?? "?"), the fixed set now comes from \(fixture.generatorHash ?? "?"): regenerate it (Benchmarks/README.md, Differential testing)")
+        #expect(noImage == 0, "MapLibre Native drew no image for \(noImage) cases (see oracle-error.txt in \(root.path))")
+        #expect(within >= known.floor,
+                "\(within) cases agree, fewer than the floor of \(known.floor) in Differential-known-failures.txt; failing now: \(root.appendingPathComponent("failing.txt").path)")
+    }
+}
+
+/// The drawn fixed set: generated and drawn by MapLibre Native once per generator hash.
+final class DifferentialFixture: @unchecked Sendable {
+    static let shared = DifferentialFixture()
+
+    let lock = NSLock()
+    let scripts = packageRoot.appendingPathComponent("Benchmarks/differential")
+    let python: String?
+    /// Why the suite cannot run here (no Python with pymgl), or nil.
+    let unavailable: String?
+    let generatorHash: String?
+    private var prepared: Result<URL, Error>?
+
+    static let knownFailuresFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Differential-known-failures.txt")
+
+    static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+
+    /// Runs when pymgl is there, and always under CI (where its absence is a failure).
+    var runnable: Bool {
+        guard let unavailable else { return true }
+        if Self.isCI { return true }
+        lock.lock(); defer { lock.unlock() }
+        if !saidSkipped {
+            saidSkipped = true
+            print("differential: SKIPPED: \(unavailable) (run `bash .ci/install-deps`; under CI=true this fails)")
+        }
+        return false
+    }
+    private var saidSkipped = false
+
+    init() {
+        let env = ProcessInfo.processInfo.environment
+        let candidate = env["GLMAP_PYTHON"] ?? packageRoot.appendingPathComponent(".venv/bin/python").path
+        if !FileManager.default.isExecutableFile(atPath: candidate) {
+            python = nil
+            generatorHash = nil
+            unavailable = "no Python at \(candidate) (set GLMAP_PYTHON)"
+            return
+        }
+        python = candidate
+        let probe = Self.run(candidate, ["-c", "import pymgl"])
+        if probe.status != 0 {
+            generatorHash = nil
+            unavailable = "pymgl is not importable by \(candidate): \(probe.output.suffix(300))"
+            return
+        }
+        let hash = Self.run(candidate, [scripts.appendingPathComponent("generate.py").path, "--hash"])
+        generatorHash = hash.status == 0 ? hash.output.trimmingCharacters(in: .whitespacesAndNewlines) : nil
+        unavailable = generatorHash == nil ? "generate.py --hash failed: \(hash.output.suffix(300))" : nil
+    }
+
+    /// The cache folder with every case's style.json and expected.png, made on first use.
+    func casesRoot() throws -> URL {
+        lock.lock(); defer { lock.unlock() }
+        if let prepared { return try prepared.get() }
+        let result = Result { try prepare() }
+        prepared = result
+        return try result.get()
+    }
+
+    private func prepare() throws -> URL {
+        if let unavailable { throw FixtureError(unavailable) }
+        guard let python, let generatorHash else { throw FixtureError("no Python") }
+        let cache = packageRoot.appendingPathComponent(".build/differential-cache")
+        let name = "\(generatorHash)-seed\(DifferentialTests.seed)-n\(DifferentialTests.count)-max\(DifferentialTests.maxSize)"
+        let root = cache.appendingPathComponent(name)
+        if FileManager.default.fileExists(atPath: root.appendingPathComponent("complete").path) { return root }
+        let building = cache.appendingPathComponent(name + ".building-\(ProcessInfo.processInfo.processIdentifier)")
+        try? FileManager.default.removeItem(at: building)
+        try FileManager.default.createDirectory(at: building, withIntermediateDirectories: true)
+        let gen = Self.run(python, [scripts.appendingPathComponent("generate.py").path, "--out", building.path,
+                                    "--count", String(DifferentialTests.count), "--seed", String(DifferentialTests.seed),
+                                    "--max-size", String(DifferentialTests.maxSize)])
+        guard gen.status == 0 else { throw FixtureError("generate.py failed (\(gen.status)): \(gen.output.suffix(500))") }
+        let oracle = Self.run(python, [scripts.appendingPathComponent("oracle.py").path, building.path, "--jobs", "2"])
+        guard oracle.status == 0 else { throw FixtureError("oracle.py failed (\(oracle.status)): \(oracle.output.suffix(500))") }
+        print(oracle.output.trimmingCharacters(in: .whitespacesAndNewlines))
+        try Data().write(to: building.appendingPathComponent("complete"))
+        try? FileManager.default.removeItem(at: root)
+        try FileManager.default.moveItem(at: building, to: root)
+        // Sets drawn for earlier generator versions are dead weight: drop them.
+        let suffix = "-seed\(DifferentialTests.seed)-n\(DifferentialTests.count)-max\(DifferentialTests.maxSize)"
+        for old in (try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? []
+        where old != name && old.hasSuffix(suffix) {
+            try? FileManager.default.removeItem(at: cache.appendingPathComponent(old))
+        }
+        return root
+    }
+
+    /// A case drawn by glmap and compared with expected.png.
+    struct Outcome {
+        let fraction: Double?
+        let summary: String
+    }
+
+    func measure(_ dir: URL) -> Outcome {
+        lock.lock(); defer { lock.unlock() }
+        var c = RenderTestCase(name: dir.lastPathComponent, directory: dir.path)
+        c.allowed = DifferentialTests.allowed
+        // A GL context is current on one thread only, and Swift Testing moves tests between
+        // threads: one renderer per thread.
+        let key = "glmap.differential.renderer"
+        let renderer = Thread.current.threadDictionary[key] as? MapRenderer ?? MapRenderer(backend: .gpu)
+        Thread.current.threadDictionary[key] = renderer
+        let result = RenderTestRunner(backend: .gpu).run(c, renderer: renderer)
+        guard let difference = result.difference else {
+            return Outcome(fraction: nil, summary: "glmap error: \(result.message)")
+        }
+        return Outcome(fraction: difference, summary: String(format: "%.5f of the pixels differ", difference))
+    }
+
+    /// Known failures (case → class) and the pass-count floor.
+    static func knownFailures() throws -> (cases: [String: String], floor: Int, generator: String?) {
+        let text = try String(contentsOf: knownFailuresFile, encoding: .utf8)
+        var cases: [String: String] = [:]
+        var floor = 0
+        var generator: String?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) where !line.hasPrefix("#") {
+            let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
+            if parts[0] == "floor" { floor = Int(parts.last ?? "") ?? 0; continue }
+            if parts[0] == "generator" { generator = parts.last; continue }
+            cases[parts[0]] = parts.count > 1 ? parts[1] : "(no class given)"
+        }
+        return (cases, floor, generator)
+    }
+
+    static func run(_ exe: String, _ args: [String]) -> (status: Int32, output: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: exe)
+        p.arguments = args
+        var env = ProcessInfo.processInfo.environment
+        env["EGL_PLATFORM"] = env["EGL_PLATFORM"] ?? "surfaceless"
+        p.environment = env
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = pipe
+        do { try p.run() } catch { return (-1, "\(error)") }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+struct FixtureError: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}

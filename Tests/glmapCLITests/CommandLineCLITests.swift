@@ -1,0 +1,103 @@
+import Foundation
+import XCTest
+@testable import GLMapCLI
+import GLMap
+
+/// The command line itself: version, help topics, usage lines, and suggestions for mistypes.
+final class CommandLineCLITests: XCTestCase {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    var exampleStyle: String { root.appendingPathComponent("examples/multiple-geometries/style.json").path }
+
+    func run(_ args: [String]) -> (code: Int32, stdout: String, stderr: String) {
+        var out: [UInt8] = []
+        var err = ""
+        let io = CommandIO(readStdin: { [] }, writeStdout: { out += $0 }, writeStderr: { err += $0 })
+        let code = GLMapCommand.run(args, io: io)
+        return (code, String(decoding: out, as: UTF8.self), err)
+    }
+
+    func testVersion() {
+        for args in [["--version"], ["version"]] {
+            let r = run(args)
+            XCTAssertEqual(r.code, 0)
+            XCTAssertEqual(r.stdout, "glmap \(GLMapVersion.current)\n")
+            XCTAssertEqual(r.stderr, "")
+        }
+        XCTAssertNotNil(GLMapVersion.current.range(of: #"^\d+\.\d+\.\d+$"#, options: .regularExpression))
+    }
+
+    func testInfoStartsWithTheVersion() {
+        let r = run(["info", "--backend", "cpu"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stdout.hasPrefix("glmap version"), r.stdout)
+        XCTAssertEqual(r.stdout.split(separator: "\n").first.map { $0.split(separator: " ").last.map(String.init) }, GLMapVersion.current)
+    }
+
+    func testHelpHonoursItsTopic() {
+        for topic in ["render", "tiles", "info"] {
+            let viaHelp = run(["help", topic])
+            let viaFlag = run([topic, "--help"])
+            XCTAssertEqual(viaHelp.code, 0)
+            XCTAssertEqual(viaHelp.stdout, viaFlag.stdout)
+            XCTAssertTrue(viaHelp.stdout.hasPrefix("usage: glmap \(topic)"), viaHelp.stdout)
+        }
+        XCTAssertEqual(run(["help"]).stdout, GLMapCommand.usage)
+        let bad = run(["help", "rendr"])
+        XCTAssertEqual(bad.code, 2)
+        XCTAssertEqual(bad.stderr, "glmap: no help topic \"rendr\" (did you mean \"render\"?)\n" + GLMapCommand.usage + "\n")
+    }
+
+    /// Every option a command accepts appears in its usage lines (the text before "options:").
+    func testUsageLinesListEveryOption() {
+        for (topic, options) in [("render", RenderCommand.options), ("tiles", TilesCommand.options), ("info", InfoCommand.options)] {
+            let help = run([topic, "--help"]).stdout
+            let usage = help.components(separatedBy: "\n\n").first ?? ""
+            for o in options {
+                XCTAssertTrue(usage.contains("--\(o.long)"), "glmap \(topic)'s usage lines list --\(o.long):\n\(usage)")
+            }
+        }
+    }
+
+    func testMistypedLongOptionGetsASuggestion() {
+        let r = run(["render", "--stlye", exampleStyle])
+        XCTAssertEqual(r.code, 2)
+        XCTAssertEqual(r.stderr, "glmap: unknown option --stlye (did you mean --style?)\n")
+    }
+
+    func testMistypedOptionWithValueGetsASuggestion() {
+        XCTAssertEqual(run(["tiles", "--zom=3"]).stderr, "glmap: unknown option --zom (did you mean --zoom?)\n")
+    }
+
+    func testSingleDashLongOptionGetsASuggestion() {
+        let r = run(["render", "-style", exampleStyle])
+        XCTAssertEqual(r.code, 2)
+        XCTAssertEqual(r.stderr, "glmap: unknown option -style: long options start with two dashes (did you mean --style?)\n")
+    }
+
+    func testUnrelatedOptionGetsNoSuggestion() {
+        XCTAssertEqual(run(["render", "--frobnicate"]).stderr, "glmap: unknown option --frobnicate\n")
+    }
+
+    func testMistypedCommandGetsASuggestion() {
+        let r = run(["rendr"])
+        XCTAssertEqual(r.code, 2)
+        XCTAssertEqual(r.stderr, "glmap: unknown command \"rendr\" (did you mean \"render\"?)\n" + GLMapCommand.usage + "\n")
+    }
+
+    func testNoRawFoundationErrorText() throws {
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("glmap-cl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let plain = tmp.appendingPathComponent("plain").path
+        FileManager.default.createFile(atPath: plain, contents: Data())
+        // Tiles under a path whose parent is a file: the directory cannot be made.
+        let r = run(["tiles", "-s", exampleStyle, "-z", "0", "-o", plain + "/t", "--backend", "cpu", "-q"])
+        XCTAssertEqual(r.code, 1)
+        XCTAssertEqual(r.stderr, "glmap: \(plain)/t: cannot create the tile directory: Not a directory\n")
+        for args in [["render", "-s", plain + "/x.json"], ["render", "-s", exampleStyle, "-o", plain + "/x.png"],
+                     ["render", "-s", exampleStyle, "--frames", plain + "/f.jsonl"], ["tiles", "-s", exampleStyle, "-z", "0", "-o", plain + "/a.mbtiles"]] {
+            let e = run(args + ["--backend", "cpu"]).stderr
+            XCTAssertFalse(e.contains("NSCocoaErrorDomain") || e.contains("Error Domain") || e.contains("The operation"), "\(args): \(e)")
+        }
+    }
+}
