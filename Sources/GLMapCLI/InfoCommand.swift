@@ -1,7 +1,8 @@
 import GLMap
 /// `glmap info`: the EGL platform and GL implementation glmap renders with.
 public enum InfoCommand {
-    static let options: [CommandLineArguments.Option] = [.init("backend", help: "auto, gpu or cpu"), .init("help", value: false, help: "show this help")]
+    /// The options this command accepts.
+    public static let options: [CommandLineArguments.Option] = [.init("backend", help: "auto, gpu or cpu"), .init("help", value: false, help: "show this help")]
 
     public static func run(_ args: [String], io: CommandIO) throws -> Int32 {
         if args.contains("--help") {

@@ -6,7 +6,8 @@ import GLMapStyle
 
 /// `glmap render`: flags follow MapLibre's `mbgl-render`.
 public enum RenderCommand {
-    static let options: [CommandLineArguments.Option] = [
+    /// The options this command accepts.
+    public static let options: [CommandLineArguments.Option] = [
         .init("style", "s", help: "style JSON file (MapLibre style spec v8); - reads standard input"),
         .init("output", "o", help: "image file to write (default out.png); its extension (.png, .jpg/.jpeg, .webp) picks the format; - writes standard output"),
         .init("format", "f", help: "png (default), jpeg or webp; must agree with the output's extension"),
@@ -99,7 +100,7 @@ public enum RenderCommand {
             _ = try format(for: output)
         }
         let jobs = try a.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
-        guard jobs >= 1 else { throw UsageError("--jobs expects at least 1, got \(jobs)") }
+        guard (1...EncoderPool.maxWorkers).contains(jobs) else { throw UsageError("--jobs expects 1 to \(EncoderPool.maxWorkers) threads, got \(jobs)") }
         if frames == nil && output != "-" {
             let dir = (output as NSString).deletingLastPathComponent
             var isDir: ObjCBool = false
@@ -165,11 +166,20 @@ public enum RenderCommand {
             io.writeStderr("glmap: no usable EGL/GLES (\(reason)); rendering on the CPU\n")
         }
         let image = try renderer.render(scene, options: opts)   // premultiplied
-        let bytes = try format(for: output, matte: scene.matte(zoom: opts.camera(default: scene.style.camera).zoom)).encode(premultiplied: image, threads: PNGEncoder.allCores)
+        let imageFormat = try format(for: output, matte: scene.matte(zoom: opts.camera(default: scene.style.camera).zoom))
+        let bytes = try imageFormat.encode(premultiplied: image, threads: PNGEncoder.allCores)
         if output == "-" {
             io.writeStdout(bytes)
         } else {
-            try AtomicFileWriter.write(bytes, to: output)
+            do {
+                try AtomicFileWriter.write(bytes, to: output)
+            } catch let e as IOFailure {
+                // Worded as PNGEncoder.write words it: "PATH: cannot write PNG: why" (JPEG, WebP alike).
+                switch imageFormat.kind {
+                case .png: throw PNGError(.write, path: output, message: e.message)
+                case .jpeg, .webp: throw IOFailure(path: output, message: "cannot write \(imageFormat.kind == .jpeg ? "JPEG" : "WebP"): \(e.message)")
+                }
+            }
         }
         return 0
     }

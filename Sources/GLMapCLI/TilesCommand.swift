@@ -6,7 +6,8 @@ import GLMapPNG
 /// `glmap tiles`: renders an XYZ tile pyramid of one style to DIR/z/x/y.png, an MBTiles or a
 /// PMTiles archive; `glmap tiles merge` joins shard archives.
 public enum TilesCommand {
-    static let options: [CommandLineArguments.Option] = [
+    /// The options this command accepts.
+    public static let options: [CommandLineArguments.Option] = [
         .init("style", "s", help: "style JSON file (MapLibre style spec v8)"),
         .init("zoom", "z", help: "zoom levels: Z or Z0-Z1 (e.g. 0-5)"),
         .init("bbox", help: "W,S,E,N in degrees (default: the whole world; west > east crosses the antimeridian)"),
@@ -71,7 +72,7 @@ public enum TilesCommand {
         let ratio = try a.double("ratio") ?? 1
         guard ratio == 1 || ratio == 2 else { throw UsageError("--ratio expects 1 or 2, got \(ratio)") }
         let jobs = try a.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
-        guard jobs >= 1 else { throw UsageError("--jobs expects at least 1, got \(jobs)") }
+        guard (1...EncoderPool.maxWorkers).contains(jobs) else { throw UsageError("--jobs expects 1 to \(EncoderPool.maxWorkers) threads, got \(jobs)") }
         let shard = try a.string("shard").map { try SchedulerShard.parse($0, environment: ProcessInfo.processInfo.environment) } ?? (index: 0, count: 1)
         let compression = try RenderCommand.pngCompression(a.string("png-level"))
         let formatKind = try ImageFormat.Kind.parse(a.string("format") ?? "png")

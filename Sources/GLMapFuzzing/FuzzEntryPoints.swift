@@ -10,7 +10,9 @@
 // Used by the libFuzzer executables in Tests/Fuzz and by the regression tests over
 // Tests/FuzzRegressions (crash inputs found by fuzzing, kept so they stay fixed).
 // Threads: no shared mutable state; call from any thread.
+import Foundation
 import GLMap
+import GLMapCLI
 import GLMapCore
 import GLMapGeoJSON
 import GLMapStyle
@@ -178,6 +180,44 @@ public enum FuzzEntryPoints {
 
     /// Traps with a message naming the violated invariant.
     @inline(__always)
+    /// A private folder with a small style (inline point, line and polygon), an invalid style,
+    /// and `cwd/` where the command runs; made once per process.
+    static let workspace: String = {
+        let dir = NSTemporaryDirectory() + "glmap-fuzz-cli-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: dir + "/cwd", withIntermediateDirectories: true)
+        let style = ##"{"version": 8, "center": [0, 0], "zoom": 1, "sources": {"s": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"k": 1}, "geometry": {"type": "Polygon", "coordinates": [[[-20, -20], [20, -20], [20, 20], [-20, -20]]]}}, {"type": "Feature", "properties": {}, "geometry": {"type": "LineString", "coordinates": [[-30, 0], [30, 10]]}}, {"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [5, 5]}}]}}}, "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#eee"}}, {"id": "f", "type": "fill", "source": "s", "paint": {"fill-color": "#0a0"}}, {"id": "l", "type": "line", "source": "s", "paint": {"line-width": 3}}, {"id": "c", "type": "circle", "source": "s"}, {"id": "t", "type": "symbol", "source": "s"}]}"##
+        FileManager.default.createFile(atPath: dir + "/style.json", contents: Data(style.utf8))
+        FileManager.default.createFile(atPath: dir + "/bad.json", contents: Data(#"{"version": 8, "sources": {}, "layers": [{"id": "x", "type": "fill", "source": "nope", "filter": 0}]}"#.utf8))
+        atexit { try? FileManager.default.removeItem(atPath: FuzzEntryPoints.workspace) }   // libFuzzer ends jobs with exit()
+        return dir
+    }()
+
+    /// Runs the `glmap` command line on an argument vector and frames file decoded from the bytes
+    /// (`CommandLineInput`), on the CPU, inside a private workspace. Checks: the exit code is 0, 1
+    /// or 2; a failure says why on stderr, prefixed "glmap: "; no temporary file is left behind.
+    public static func commandLine(_ bytes: [UInt8]) {
+        guard bytes.count <= 1 << 16 else { return }
+        let ws = workspace
+        let input = CommandLineInput(bytes, workspace: ws)
+        guard !input.args.isEmpty else { return }
+        FileManager.default.createFile(atPath: ws + "/frames.jsonl", contents: Data(input.frames))
+        let cwd = ws + "/cwd"
+        try? FileManager.default.removeItem(atPath: cwd)
+        try? FileManager.default.createDirectory(atPath: cwd, withIntermediateDirectories: true)
+        let previous = FileManager.default.currentDirectoryPath
+        FileManager.default.changeCurrentDirectoryPath(cwd)
+        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+        var stderr = ""
+        let io = CommandIO(readStdin: { input.frames }, writeStdout: { _ in }, writeStderr: { stderr += $0 })
+        let code = GLMapCommand.run(input.args, io: io)
+        check([0, 1, 2].contains(code), "exit code \(code) for \(input.args)")
+        if code != 0 {
+            check(stderr.hasPrefix("glmap: "), "exit \(code) without a message for \(input.args): \(stderr.prefix(200))")
+        }
+        let left = (FileManager.default.enumerator(atPath: cwd)?.allObjects as? [String] ?? []).filter { $0.contains(".tmp-") }
+        check(left.isEmpty, "temporary files left behind by \(input.args): \(left)")
+    }
+
     static func check(_ condition: Bool, _ what: @autoclosure () -> String) {
         if !condition { preconditionFailure("fuzz invariant violated: \(what())") }
     }

@@ -12,7 +12,7 @@
 // Failures go through the renderer's health checks (RendererHealth.swift): a GL error or a lost
 // context while reading marks the renderer unusable, and the frame is not returned.
 // Threading: GL thread only, like the renderer.
-import CGLES3
+internal import CGLES3
 import GLMapCore
 
 /// A readback in flight: which pixel buffer holds the frame and its size.

@@ -1,4 +1,4 @@
-import CGLES3
+internal import CGLES3
 
 /// An offscreen RGBA8 render target (framebuffer object + renderbuffer) in device pixels.
 final class Framebuffer {

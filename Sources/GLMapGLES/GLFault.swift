@@ -1,4 +1,4 @@
-import CGLES3
+internal import CGLES3
 
 /// A real GL failure a test causes on a renderer's own context, to exercise the health checks and
 /// recovery (internal: reached by tests through `@testable import`).

@@ -1,4 +1,4 @@
-import CGLES3
+internal import CGLES3
 import GLMapShaders
 
 /// A linked GLSL ES program with its attribute and uniform locations looked up by name.

@@ -5,7 +5,7 @@
 // with ONE, ONE_MINUS_SRC_ALPHA (premultiplied); no depth, stencil or MSAA; antialiasing comes
 // from the shaders. World copies are drawn side by side where visible. All GL state lives here;
 // failures are `GLError`s naming the call. Threading: use from the thread that owns the context.
-import CGLES3
+internal import CGLES3
 import GLMapCore
 import GLMapShaders
 import GLMapStyle

@@ -1,5 +1,5 @@
 import Foundation
-import CGLES3
+internal import CGLES3
 import GLMapStyle
 import GLMapTessellation
 

@@ -8,8 +8,8 @@
 // exists: every `eglGetProcAddress` result is checked, since glvnd returns NULL when no vendor
 // library is found. Threading: a context is current on one thread at a time; one `HeadlessContext`
 // per renderer per thread (see README "Threading").
-import CEGL
-import CGLES3
+internal import CEGL
+internal import CGLES3
 import Foundation
 import GLMapCore
 
@@ -22,8 +22,8 @@ public final class HeadlessContext {
         case defaultDisplay = "default display"
     }
 
-    public let display: EGLDisplay
-    public let context: CEGL.EGLContext
+    let display: EGLDisplay
+    let context: CEGL.EGLContext
     public let platform: Platform
     public let eglVersion: String
     public let eglVendor: String

@@ -12,8 +12,8 @@
 // Limits: no glFinish is added (the checks cost two cheap queries a frame); a reset that happens
 // after a frame's last check is seen at the next one. Recovery — a new renderer on a new context —
 // is the caller's job (`BatchRenderer` does it).
-import CEGL
-import CGLES3
+internal import CEGL
+internal import CGLES3
 import GLMapCore
 import GLMapTessellation
 

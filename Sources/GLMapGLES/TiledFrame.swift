@@ -27,7 +27,7 @@
 // Limits: the viewport path needs W, H ≤ GL_MAX_VIEWPORT_DIMS; the fold path has no size limit of
 // its own (the product maximum is checked by the caller, GLMap's MapRenderer/BatchRenderer).
 // Threading: GL thread only, like the renderer.
-import CGLES3
+internal import CGLES3
 import GLMapCore
 
 /// A clip-space scale and translate applied after every matrix: x' = sx·x + tx·w, y' = sy·y + ty·w.

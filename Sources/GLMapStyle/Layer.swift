@@ -1,7 +1,7 @@
 import GLMapCore
 
 /// A property value as written in the style, compiled for its property.
-public struct PropertyValue: @unchecked Sendable {
+public struct PropertyValue: Sendable {
     /// The JSON as written.
     public let json: JSONValue
     /// The compiled expression (literals fold to constants).

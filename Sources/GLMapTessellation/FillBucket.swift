@@ -49,9 +49,7 @@ public struct FillBucket {
                 continue
             }
             for t in f.tiles {
-                for poly in t.polygons {
-                    addTiled(poly, fillPaint, edgePaint, tile: t, triangulator)
-                }
+                for poly in t.polygons { addTiled(poly, fillPaint, edgePaint, tile: t, triangulator) }
             }
         }
     }
@@ -60,7 +58,8 @@ public struct FillBucket {
     /// integers, so earcut's orientation tests on degenerate or invalid rings decide as MapLibre's
     /// do), then, for a clipped tile, every triangle and outline edge cut to the tile's square
     /// (MapLibre's stencil clip).
-    mutating func addTiled(_ poly: ProjectedPolygon, _ fillPaint: [Float], _ edgePaint: [Float], tile t: FillTile, _ triangulator: EarcutTriangulator) {
+    mutating func addTiled(_ poly: ProjectedPolygon, _ fillPaint: [Float], _ edgePaint: [Float], tile t: FillTile,
+                          _ triangulator: EarcutTriangulator) {
         let coords = poly.coords
         guard coords.allSatisfy({ $0.isFinite }) else { return }
         let k = Double(1 << t.zoom) * FillTiler.extent
@@ -207,22 +206,7 @@ public struct FillBucket {
             for i in r {
                 let j = i + 1 < r.upperBound ? i + 1 : r.lowerBound
                 if j == i { continue }
-                let ax = coords[2 * i], ay = coords[2 * i + 1], bx = coords[2 * j], by = coords[2 * j + 1]
-                if ax == bx && ay == by { continue }
-                let b = UInt32(outlineVertices.count / outlineStride)
-                for t: Float in [0, 1] {
-                    for side: Float in [-1, 1] {
-                        outlineVertices.append(Float(ax - origin.x))
-                        outlineVertices.append(Float(ay - origin.y))
-                        outlineVertices.append(Float(bx - origin.x))
-                        outlineVertices.append(Float(by - origin.y))
-                        outlineVertices.append(t)
-                        outlineVertices.append(side)
-                        outlineVertices.append(contentsOf: edgePaint)
-                    }
-                }
-                // Corners (t, side): 0 (0,-1), 1 (0,+1), 2 (1,-1), 3 (1,+1).
-                outlineIndices.append(contentsOf: [b, b + 1, b + 3, b, b + 3, b + 2])
+                outlineEdge(coords[2 * i], coords[2 * i + 1], coords[2 * j], coords[2 * j + 1], edgePaint)
             }
         }
     }

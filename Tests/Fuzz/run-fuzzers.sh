@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Runs glmap's libFuzzer targets, one after another.
 #   Tests/Fuzz/run-fuzzers.sh [SECONDS_PER_TARGET] [TARGET...]
-# TARGET: geojson, style, expression, tessellate (default: all four); SECONDS default 60.
-# Builds Tests/Fuzz (release, -sanitize=fuzzer,address), seeds a temporary corpus per target from
+# TARGET: geojson, style, expression, tessellate, cli (default: all five); SECONDS default 60.
+# cli fuzzes the command line itself (FuzzEntryPoints.commandLine); its seeds are the inputs in
+# Tests/FuzzRegressions/cli (argument vectors written with the raw-string escape).
+# Builds Tests/Fuzz (release, -sanitize=fuzzer,address, plus -sanitize-coverage=edge,trace-cmp on every
+# module: without it this toolchain builds the Swift modules with no coverage counters, libFuzzer
+# reports "cov: 0" and fuzzes blind, and fork mode drops every seed), seeds a temporary corpus per target from
 # ../shared (never committed), runs each target in fork mode (one worker; it keeps going after a
 # crash) and prints per target the executions and the crash/timeout/OOM inputs found. Those land
 # in $FUZZ_OUT/<target>/ (default Tests/Fuzz/.build/fuzz-out); minimise one with
@@ -16,7 +20,7 @@ shared="$root/../shared"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(geojson style expression tessellate)
+[ ${#targets[@]} -gt 0 ] || targets=(geojson style expression tessellate cli)
 out="${FUZZ_OUT:-$here/.build/fuzz-out}"
 
 if [ ! -d "$shared" ]; then
@@ -25,8 +29,8 @@ if [ ! -d "$shared" ]; then
 fi
 
 echo "== building fuzz targets (release, fuzzer+address sanitizers)"
-(cd "$here" && swift build -c release --sanitize=fuzzer --sanitize=address 2>&1 | grep -v "ld.gold: warning" | tail -3)
-bin="$(cd "$here" && swift build -c release --sanitize=fuzzer --sanitize=address --show-bin-path)"
+(cd "$here" && swift build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize-coverage=edge,trace-cmp 2>&1 | grep -v "ld.gold: warning" | tail -3)
+bin="$(cd "$here" && swift build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize-coverage=edge,trace-cmp --show-bin-path)"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/glmap-fuzz.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
@@ -64,7 +68,9 @@ for path in sorted(glob.glob(f"{shared}/fixtures/earcut/fixtures/*.json")):
     write("tessellate", os.path.basename(path)[:-5], "\n".join(lines) + "\n")
 PY
 
-declare -A maxlen=([geojson]=65536 [style]=65536 [expression]=8192 [tessellate]=16384)
+mkdir -p "$work/seeds/cli" && cp "$root/Tests/FuzzRegressions/cli/"* "$work/seeds/cli/"
+
+declare -A maxlen=([geojson]=65536 [style]=65536 [expression]=8192 [tessellate]=16384 [cli]=2048)
 summary=()
 for t in "${targets[@]}"; do
     [ -x "$bin/fuzz-$t" ] || { echo "run-fuzzers: unknown target $t" >&2; exit 2; }

@@ -84,6 +84,15 @@ final class CommandLineCLITests: XCTestCase {
         XCTAssertEqual(r.stderr, "glmap: unknown command \"rendr\" (did you mean \"render\"?)\n" + GLMapCommand.usage + "\n")
     }
 
+    func testJobsAreBounded() {
+        // --jobs 1000000000 used to start a billion encoder threads.
+        for command in [["render", "-s", exampleStyle, "-o", "/nonexistent/x.png"], ["tiles", "-s", exampleStyle, "-z", "0", "-o", "/nonexistent/t"]] {
+            let r = run(command + ["--jobs", "1000000000"])
+            XCTAssertEqual(r.code, 2)
+            XCTAssertEqual(r.stderr, "glmap: --jobs expects 1 to 256 threads, got 1000000000\n")
+        }
+    }
+
     func testNoRawFoundationErrorText() throws {
         let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("glmap-cl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)

@@ -156,7 +156,7 @@ final class OutputRulesCLITests: XCTestCase {
         try FileManager.default.createSymbolicLink(atPath: path("link.png"), withDestinationPath: "missing/x.png")
         let r = run(["render", "-s", exampleStyle, "-o", path("link.png"), "-w", "8", "-h", "8", "--backend", "cpu"])
         XCTAssertEqual(r.code, 1)
-        XCTAssertEqual(r.stderr, "glmap: \(path("link.png")): is a symbolic link to a missing file; glmap does not create files through dangling links: create the target or remove the link\n")
+        XCTAssertEqual(r.stderr, "glmap: \(path("link.png")): cannot write PNG: is a symbolic link to a missing file; glmap does not create files through dangling links: create the target or remove the link\n")
         XCTAssertEqual(files(), ["link.png"])
     }
 
@@ -164,7 +164,7 @@ final class OutputRulesCLITests: XCTestCase {
         FileManager.default.createFile(atPath: path("ro.png"), contents: Data("old".utf8), attributes: [.posixPermissions: 0o444])
         let r = run(["render", "-s", exampleStyle, "-o", path("ro.png"), "-w", "8", "-h", "8", "--backend", "cpu"])
         XCTAssertEqual(r.code, 1)
-        XCTAssertEqual(r.stderr, "glmap: \(path("ro.png")): is read-only (mode 444); glmap does not replace read-only files: make it writable or remove it\n")
+        XCTAssertEqual(r.stderr, "glmap: \(path("ro.png")): cannot write PNG: is read-only (mode 444); glmap does not replace read-only files: make it writable or remove it\n")
         XCTAssertEqual(try String(contentsOfFile: path("ro.png"), encoding: .utf8), "old")
         XCTAssertEqual(files(), ["ro.png"])
     }
@@ -181,7 +181,7 @@ final class OutputRulesCLITests: XCTestCase {
         XCTAssertEqual(mkfifo(path("fifo.png"), 0o644), 0)
         let r = run(["render", "-s", exampleStyle, "-o", path("fifo.png"), "-w", "8", "-h", "8", "--backend", "cpu"])
         XCTAssertEqual(r.code, 1)
-        XCTAssertEqual(r.stderr, "glmap: \(path("fifo.png")): is not a regular file (a device, FIFO or socket); glmap only replaces regular files\n")
+        XCTAssertEqual(r.stderr, "glmap: \(path("fifo.png")): cannot write PNG: is not a regular file (a device, FIFO or socket); glmap only replaces regular files\n")
         XCTAssertEqual(files(), ["fifo.png"])
     }
 
@@ -189,7 +189,7 @@ final class OutputRulesCLITests: XCTestCase {
         try FileManager.default.createDirectory(atPath: path("d.png"), withIntermediateDirectories: false)
         let r = run(["render", "-s", exampleStyle, "-o", path("d.png"), "-w", "8", "-h", "8", "--backend", "cpu"])
         XCTAssertEqual(r.code, 1)
-        XCTAssertEqual(r.stderr, "glmap: \(path("d.png")): is a directory; give a file name\n")
+        XCTAssertEqual(r.stderr, "glmap: \(path("d.png")): cannot write PNG: is a directory; give a file name\n")
         XCTAssertEqual(files(), ["d.png"])
     }
 }

@@ -26,7 +26,8 @@ final class StyleValidationCLITests: XCTestCase {
         var err = ""
         let io = CommandIO(readStdin: { [] }, writeStdout: { _ in }, writeStderr: { err += $0 })
         let code = GLMapCommand.run(["render", "-s", path, "-o", out, "-w", "8", "-h", "8", "--backend", "cpu"] + (strict ? ["--strict"] : []), io: io)
-        return (code, err, FileManager.default.fileExists(atPath: out))
+        // These styles have no center/zoom: the note saying which view was used is not what these tests check.
+        return (code, err.replacingOccurrences(of: RenderCommand.defaultViewNote, with: ""), FileManager.default.fileExists(atPath: out))
     }
 
     var stylePath: String { tmp.appendingPathComponent("style.json").path }

@@ -27,6 +27,9 @@ public final class EncoderPool: @unchecked Sendable {
     private let capacity: Int
     private let format: ImageFormat
 
+    /// The most encoder threads a pool starts (`--jobs` above it is refused).
+    public static let maxWorkers = 256
+
     /// Starts `workers` encoder threads with room for `capacity` waiting frames.
     public convenience init(workers: Int, capacity: Int? = nil, compression: PNGCompression = .default) {
         self.init(workers: workers, capacity: capacity, format: .png(compression))
@@ -34,7 +37,7 @@ public final class EncoderPool: @unchecked Sendable {
 
     /// Starts `workers` encoder threads writing `format` (unless a job names its own).
     public init(workers: Int, capacity: Int? = nil, format: ImageFormat) {
-        let n = max(1, workers)
+        let n = min(max(1, workers), EncoderPool.maxWorkers)
         self.capacity = max(1, capacity ?? n * 2)
         self.format = format
         for i in 0..<n {

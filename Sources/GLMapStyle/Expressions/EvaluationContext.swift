@@ -23,7 +23,7 @@ public struct EvaluationContext {
 }
 
 /// The parts of a feature an expression may read. Cheap to build: it shares the property storage.
-public struct FeatureContext {
+public struct FeatureContext: Sendable {
     /// The feature id (nil when absent; `["id"]` then gives null).
     public var id: JSONValue?
     public var properties: JSONObject

@@ -35,7 +35,7 @@ public struct ExpressionErrors: Error, GLMapError {
 }
 
 /// A compiled style expression for one property. Immutable; safe to evaluate from several threads.
-public final class StyleExpression: @unchecked Sendable {
+public final class StyleExpression: Sendable {
     let root: ExprNode
 
     /// The type of the root after implicit assertions/coercions ("number", "array<number, 2>", …).

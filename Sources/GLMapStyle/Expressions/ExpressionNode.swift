@@ -2,7 +2,7 @@ import GLMapCore
 
 /// One node of a compiled expression tree. Immutable after parsing; shared freely (a `var` points at
 /// the node its `let` bound).
-final class ExprNode: @unchecked Sendable {
+final class ExprNode: Sendable {
     /// The static type after type checking.
     let type: ExpressionType
     let op: ExprOp

@@ -6,8 +6,8 @@ import GLMapCore
 /// Legacy filters are evaluated directly (strict JavaScript comparisons, a missing property matches
 /// nothing, `$type` folds Multi* types into their base type). Expression filters are compiled as
 /// boolean expressions; an evaluation error or a null result counts as `false`, as in MapLibre.
-public struct FeatureFilter: @unchecked Sendable {
-    enum Kind {
+public struct FeatureFilter: Sendable {
+    enum Kind: Sendable {
         case legacy(LegacyFilter)
         case expression(ExprNode)
     }
@@ -148,9 +148,9 @@ public struct FeatureFilter: @unchecked Sendable {
 }
 
 /// A pre-expression filter, evaluated directly with MapLibre's legacy semantics.
-indirect enum LegacyFilter {
+indirect enum LegacyFilter: Sendable {
     /// What a comparison reads: a property, the feature id (`$id`) or the geometry type (`$type`).
-    enum Subject {
+    enum Subject: Sendable {
         case property(String)
         case id
         case type
