@@ -149,6 +149,14 @@ final class LegacyFilterTests: XCTestCase {
         try check(#"["none", ["==", ["get", "a"], 2]]"#, a1, true)
         // A non-boolean result is an error for a filter (compile time: the type must be boolean).
         if case .success = FeatureFilter.compile(try JSONParser.parse(#"["+", 1, 2]"#)) { XCTFail("number filter compiled") }
+        // ["has", key] reads the same in both syntaxes: beside legacy siblings the filter is legacy
+        // (MapLibre: any/all is an expression only when every child is one).
+        try check(#"["any", ["has", "a"], ["==", "b", "z"]]"#, a1, true)
+        try check(#"["all", ["has", "a"], ["!=", "b", "z"]]"#, a1, true)
+        try check(#"["all", ["has", "a"], ["==", "b", "z"]]"#, a1, false)
+        try check(#"["none", ["has", "a"]]"#, a1, false)
+        XCTAssertFalse(FeatureFilter.isExpressionFilter(try JSONParser.parse(#"["any", ["has", "a"], ["!=", "b", "z"]]"#)))
+        XCTAssertTrue(FeatureFilter.isExpressionFilter(try JSONParser.parse(#"["any", ["has", "a"], ["==", ["get", "b"], 1]]"#)))
         // Mixing legacy syntax inside an expression is rejected.
         if case .success = FeatureFilter.compile(try JSONParser.parse(#"["all", ["==", ["get", "a"], 1], ["==", "a", 1]]"#)) {
             XCTFail("mixed filter compiled")

@@ -105,13 +105,17 @@ public struct FeatureFilter: Sendable {
         case "none":
             for child in f.dropFirst() {
                 if case .bool = child { continue }
-                if isExpressionFilter(child) { return true }
+                if isExpressionFilter(child) && !isLegacyHas(child) { return true }
             }
             return false
         case "any", "all":
+            // An expression when every child is one (MapLibre's rule); a child that can only be an
+            // expression also makes it one, so a legacy sibling is reported as mixing. `["has", k]`
+            // reads the same in both syntaxes, so beside legacy siblings it is legacy.
             var hasLegacy = false
             for child in f.dropFirst() {
                 if case .bool = child { continue }
+                if isLegacyHas(child) { continue }
                 if isExpressionFilter(child) { return true }
                 hasLegacy = true
             }
@@ -119,6 +123,12 @@ public struct FeatureFilter: Sendable {
         default:
             return true
         }
+    }
+
+    /// `["has", key]` with a string key: the same filter in legacy and expression syntax.
+    static func isLegacyHas(_ filter: JSONValue) -> Bool {
+        guard case .array(let f) = filter, f.count == 2, f[0] == "has", let key = f[1].stringValue else { return false }
+        return key != "$id" && key != "$type"
     }
 
     /// A legacy filter nested inside an expression's `all`/`any`/`none`/`!`/`case` conditions.
