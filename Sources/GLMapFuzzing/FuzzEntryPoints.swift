@@ -186,8 +186,9 @@ public enum FuzzEntryPoints {
         let dir = NSTemporaryDirectory() + "glmap-fuzz-cli-\(getpid())"
         try? FileManager.default.createDirectory(atPath: dir + "/cwd", withIntermediateDirectories: true)
         let style = ##"{"version": 8, "center": [0, 0], "zoom": 1, "sources": {"s": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"k": 1}, "geometry": {"type": "Polygon", "coordinates": [[[-20, -20], [20, -20], [20, 20], [-20, -20]]]}}, {"type": "Feature", "properties": {}, "geometry": {"type": "LineString", "coordinates": [[-30, 0], [30, 10]]}}, {"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [5, 5]}}]}}}, "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#eee"}}, {"id": "f", "type": "fill", "source": "s", "paint": {"fill-color": "#0a0"}}, {"id": "l", "type": "line", "source": "s", "paint": {"line-width": 3}}, {"id": "c", "type": "circle", "source": "s"}, {"id": "t", "type": "symbol", "source": "s"}]}"##
-        FileManager.default.createFile(atPath: dir + "/style.json", contents: Data(style.utf8))
-        FileManager.default.createFile(atPath: dir + "/bad.json", contents: Data(#"{"version": 8, "sources": {}, "layers": [{"id": "x", "type": "fill", "source": "nope", "filter": 0}]}"#.utf8))
+        // A workspace that cannot be set up would make every run meaningless: trap (the fuzzer reports it).
+        precondition(FileManager.default.createFile(atPath: dir + "/style.json", contents: Data(style.utf8)), "fuzz workspace: cannot write style.json")
+        precondition(FileManager.default.createFile(atPath: dir + "/bad.json", contents: Data(#"{"version": 8, "sources": {}, "layers": [{"id": "x", "type": "fill", "source": "nope", "filter": 0}]}"#.utf8)), "fuzz workspace: cannot write bad.json")
         atexit { try? FileManager.default.removeItem(atPath: FuzzEntryPoints.workspace) }   // libFuzzer ends jobs with exit()
         return dir
     }()
@@ -200,13 +201,13 @@ public enum FuzzEntryPoints {
         let ws = workspace
         let input = CommandLineInput(bytes, workspace: ws)
         guard !input.args.isEmpty else { return }
-        FileManager.default.createFile(atPath: ws + "/frames.jsonl", contents: Data(input.frames))
+        precondition(FileManager.default.createFile(atPath: ws + "/frames.jsonl", contents: Data(input.frames)), "fuzz workspace: cannot write frames.jsonl")
         let cwd = ws + "/cwd"
         try? FileManager.default.removeItem(atPath: cwd)
         try? FileManager.default.createDirectory(atPath: cwd, withIntermediateDirectories: true)
         let previous = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(cwd)
-        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+        precondition(FileManager.default.changeCurrentDirectoryPath(cwd), "fuzz workspace: cannot enter \(cwd)")
+        defer { precondition(FileManager.default.changeCurrentDirectoryPath(previous), "fuzz workspace: cannot return to \(previous)") }
         var stderr = ""
         let io = CommandIO(readStdin: { input.frames }, writeStdout: { _ in }, writeStderr: { stderr += $0 })
         let code = GLMapCommand.run(input.args, io: io)

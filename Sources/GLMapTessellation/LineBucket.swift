@@ -84,7 +84,7 @@ public struct LineBucket {
                 }
                 geometry.vertices.removeAll(keepingCapacity: true)
                 geometry.indices.removeAll(keepingCapacity: true)
-                local.withUnsafeBufferPointer { tess.append($0, closed: part.closed, into: &geometry) }
+                _ = local.withUnsafeBufferPointer { tess.append($0, closed: part.closed, into: &geometry) }
                 appendPaint(geometry, values)
             }
         }
