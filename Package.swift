@@ -92,5 +92,5 @@ let package = Package(
         // The Swift API as a library user sees it: these tests import GLMap and nothing else.
         .testTarget(name: "GLMapAPITests", dependencies: ["GLMap"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -100,7 +100,7 @@ func runEarcutBenchmark(_ args: [String]) throws {
             }
         }
         print("\(name)\t\(vertexCount)\t\(triangles)\t\(format(deviation))\t\(String(format: "%.3f", micros))")
-        fflush(stdout)
+        fflush(nil)   // every stream (stdout is shared mutable state in Swift 6)
         totalVertices += vertexCount
         totalTriangles += triangles
         totalMicros += micros
@@ -150,7 +150,7 @@ private func monotonicSeconds() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
 
-private var blackHoleSink = 0
+nonisolated(unsafe) private var blackHoleSink = 0   // written by the benchmark thread only
 @inline(never) private func blackHole(_ value: Int) { blackHoleSink &+= value }
 
 private func format(_ deviation: Double) -> String {

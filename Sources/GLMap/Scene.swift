@@ -15,7 +15,7 @@ import GLMapStyle
 import GLMapTessellation
 
 /// A parsed style plus its projected source data.
-public final class Scene {
+public final class Scene: Sendable {
 
     public let style: StyleDocument
     /// Projected features per source id.

@@ -11,7 +11,7 @@ public struct UsageError: GLMapError {
 
 /// Small hand-written option parser: `--name value`, `--name=value`, short aliases, flags.
 public struct CommandLineArguments {
-    public struct Option {
+    public struct Option: Sendable {
         public let long: String
         public let short: Character?
         public let takesValue: Bool

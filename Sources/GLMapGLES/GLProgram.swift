@@ -74,7 +74,8 @@ final class GLProgram {
         guard len > 0 else { return "(no log)" }
         var buf = [GLchar](repeating: 0, count: Int(len))
         if program { glGetProgramInfoLog(id, len, nil, &buf) } else { glGetShaderInfoLog(id, len, nil, &buf) }
-        return String(cString: buf).trimmingCharacters(in: .whitespacesAndNewlines)
+        let bytes = buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }   // up to the NUL
+        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     func attribute(_ name: String) -> GLint { glGetAttribLocation(id, name) }

@@ -12,6 +12,7 @@
 // produced). Any surprise there (a stream it cannot walk) returns nil and the caller compresses
 // the whole input as one stream instead, so the output is always valid.
 import CDeflate
+import GLMapCore
 import Foundation
 
 /// Compresses pieces of one zlib stream in parallel with libdeflate.
@@ -35,11 +36,12 @@ enum ChunkedDeflate {
         let size = (count + n - 1) / n
         let results = PieceResults(count: n)
         let workers = max(1, min(threads, n))
-        func work(_ w: Int) {
+        let input = UnsafeSendable(base)   // read only, by every worker
+        @Sendable func work(_ w: Int) {
             var i = w
             while i < n {
                 let start = i * size, end = min(count, start + size)
-                results.set(i, compress(base + start, count: end - start, level: level, final: i == n - 1))
+                results.set(i, compress(input.value + start, count: end - start, level: level, final: i == n - 1))
                 i += workers
             }
         }

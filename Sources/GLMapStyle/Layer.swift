@@ -9,7 +9,7 @@ public struct PropertyValue: Sendable {
 }
 
 /// A style layer: what to draw (type, source, filter) and how (paint/layout values).
-public struct Layer {
+public struct Layer: Sendable {
     public var id: String
     public var type: LayerType
     /// The source id (nil for background layers).

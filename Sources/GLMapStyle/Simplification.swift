@@ -40,9 +40,10 @@ public enum Simplification {
         let t = pixels / (WebMercator.tileSize * exp2(maxzoom))   // the tolerance at maxzoom
         let chunks = min(features.count / 64 + 1, ProcessInfo.processInfo.activeProcessorCount * 4)
         features.withUnsafeMutableBufferPointer { buffer in
-            let base = buffer.baseAddress!, n = buffer.count
+            // Each worker ranks its own disjoint range of the buffer.
+            let base = UnsafeSendable(buffer.baseAddress!), n = buffer.count
             DispatchQueue.concurrentPerform(iterations: chunks) { c in
-                for i in (n * c / chunks)..<(n * (c + 1) / chunks) { base[i].rankForSimplification(sqTolerance: t * t) }
+                for i in (n * c / chunks)..<(n * (c + 1) / chunks) { base.value[i].rankForSimplification(sqTolerance: t * t) }
             }
         }
     }

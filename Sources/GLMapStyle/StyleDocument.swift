@@ -16,7 +16,7 @@
 import GLMapCore
 
 /// A parsed and validated style (MapLibre style spec v8).
-public struct StyleDocument {
+public struct StyleDocument: Sendable {
     /// `center` as [longitude, latitude] (default [0, 0]).
     public var center: (lon: Double, lat: Double)
     public var zoom: Double

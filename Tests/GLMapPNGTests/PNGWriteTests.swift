@@ -116,7 +116,7 @@ final class PNGWriteTests: XCTestCase {
         XCTAssertLessThan(bytes.count, 4096, "fits a pipe buffer")
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)
-        fflush(stdout)
+        fflush(nil)
         let saved = dup(STDOUT_FILENO)
         dup2(fds[1], STDOUT_FILENO)
         close(fds[1])

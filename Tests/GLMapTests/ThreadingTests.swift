@@ -9,15 +9,13 @@ final class ThreadingTests: XCTestCase {
     func testRenderersOnSeveralThreadsAreByteIdentical() throws {
         let scene = try Scene(styleFile: examplesDir.appendingPathComponent("style.json").path)
         let cameras = [(-77.0362, 38.9349, 11.0), (-77.02, 38.90, 12.5), (-77.05, 38.92, 10.2)]
-        func frames(_ r: MapRenderer) throws -> [[UInt8]] {
+        @Sendable func frames(_ r: MapRenderer) throws -> [[UInt8]] {
             try cameras.map { c in
                 try r.render(scene, options: RenderOptions(width: 160, height: 120, longitude: c.0, latitude: c.1, zoom: c.2)).pixels
             }
         }
         let expected = try frames(MapRenderer(backend: .gpu))
-        let lock = NSLock()
-        var results: [[[UInt8]]] = []
-        var errors: [String] = []
+        let results = Locked<[[[UInt8]]]>([]), errors = Locked<[String]>([])
         let group = DispatchGroup()
         for _ in 0..<3 {
             group.enter()
@@ -25,29 +23,39 @@ final class ThreadingTests: XCTestCase {
                 defer { group.leave() }
                 do {
                     let f = try frames(MapRenderer(backend: .gpu))
-                    lock.lock(); results.append(f); lock.unlock()
+                    results.mutate { $0.append(f) }
                 } catch {
-                    lock.lock(); errors.append("\(error)"); lock.unlock()
+                    errors.mutate { $0.append("\(error)") }
                 }
             }.start()
         }
         group.wait()
-        XCTAssertEqual(errors, [])
-        XCTAssertEqual(results.count, 3)
-        for r in results { XCTAssertEqual(r, expected, "a renderer on another thread drew different bytes") }
+        XCTAssertEqual(errors.value, [])
+        XCTAssertEqual(results.value.count, 3)
+        for r in results.value { XCTAssertEqual(r, expected, "a renderer on another thread drew different bytes") }
     }
 
     func testOneRendererUsedFromTwoThreadsAtOnceIsRefused() throws {
-        let r = MapRenderer(backend: .gpu)
+        let renderer = MapRenderer(backend: .gpu)
+        let r = UnsafeSendable(renderer)   // deliberately shared: the contract is what is tested
         let scene = try Scene(styleFile: examplesDir.appendingPathComponent("style.json").path)
-        _ = try r.render(scene, options: RenderOptions(width: 32, height: 32))   // current on this thread now
-        var message = ""
+        _ = try renderer.render(scene, options: RenderOptions(width: 32, height: 32))   // current on this thread now
+        let message = Locked("")
         let done = DispatchSemaphore(value: 0)
         Thread {
-            do { _ = try r.render(scene, options: RenderOptions(width: 32, height: 32)) } catch { message = "\(error)" }
+            do { _ = try r.value.render(scene, options: RenderOptions(width: 32, height: 32)) } catch { message.mutate { $0 = "\(error)" } }
             done.signal()
         }.start()
         done.wait()
-        XCTAssertTrue(message.contains("another thread"), "second thread refused with a clear error: \(message)")
+        XCTAssertTrue(message.value.contains("another thread"), "second thread refused with a clear error: \(message.value)")
     }
+}
+
+/// A value shared between threads behind a lock.
+final class Locked<Value>: @unchecked Sendable {
+    private var stored: Value
+    private let lock = NSLock()
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.lock(); defer { lock.unlock() }; return stored }
+    func mutate(_ body: (inout Value) -> Void) { lock.lock(); body(&stored); lock.unlock() }
 }

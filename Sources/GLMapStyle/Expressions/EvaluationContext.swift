@@ -2,7 +2,7 @@ import GLMapCore
 import GLMapGeoJSON
 
 /// What an expression may read while evaluating.
-public struct EvaluationContext {
+public struct EvaluationContext: Sendable {
     /// The zoom level; zoom-dependent expressions fail to evaluate without it.
     public var zoom: Double?
     /// The feature; nil when evaluating without a feature (feature reads then see no properties).
