@@ -2,19 +2,10 @@ import GLMapCore
 
 /// JSON values (feature properties, ids) read and written with Foundation's JSONDecoder/JSONEncoder.
 extension JSONValue: Codable {
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { return nil }
-    }
-
     /// Decodes any JSON value (booleans stay booleans, numbers stay numbers).
     public init(from decoder: Decoder) throws {
-        if let c = try? decoder.container(keyedBy: Key.self) {
-            var o = JSONObject()
-            for k in c.allKeys { o[k.stringValue] = try c.decode(JSONValue.self, forKey: k) }
-            self = .object(o)
+        if (try? decoder.container(keyedBy: JSONMemberKey.self)) != nil {
+            self = .object(try JSONObject(from: decoder))
         } else if var c = try? decoder.unkeyedContainer() {
             var a: [JSONValue] = []
             while !c.isAtEnd { a.append(try c.decode(JSONValue.self)) }
@@ -45,23 +36,24 @@ extension JSONValue: Codable {
 
 /// JSON objects (feature properties) read and written with Foundation's JSONDecoder/JSONEncoder.
 extension JSONObject: Codable {
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { return nil }
-    }
-
     /// Decodes a JSON object.
     public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: Key.self)
+        let c = try decoder.container(keyedBy: JSONMemberKey.self)
         self.init()
         for k in c.allKeys { self[k.stringValue] = try c.decode(JSONValue.self, forKey: k) }
     }
 
     /// Encodes the members in their order.
     public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: Key.self)
-        for (k, v) in pairs { try c.encode(v, forKey: Key(stringValue: k)) }
+        var c = encoder.container(keyedBy: JSONMemberKey.self)
+        for (k, v) in pairs { try c.encode(v, forKey: JSONMemberKey(stringValue: k)) }
     }
+}
+
+/// An object member's name as a coding key (JSON objects have string keys only).
+private struct JSONMemberKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { return nil }
 }
