@@ -111,7 +111,7 @@ public enum TilesCommand {
                                           matte: scene.matte(zoom: Double(pyramid.zooms.lowerBound)))
         var writer: TileArchiveWriter?
         if let archiveKind {
-            let name = String(PathText.lastComponent(of: stylePath).dropLast(PathText.pathExtension(of: stylePath).isEmpty ? 0 : PathText.pathExtension(of: stylePath).count + 1)).replacingOccurrences(of: ".style", with: "")
+            let name = PathText.stem(of: stylePath).replacingOccurrences(of: ".style", with: "")
             let metadata = TileArchiveMetadata.from(style: scene.style, fallbackName: name, pyramid: pyramid, tileSize: tileSize, ratio: ratio,
                                                     format: formatKind, description: shard.count > 1 ? "shard \(shard.index)/\(shard.count) of the pyramid" : nil)
             let styleBytes = FileManager.default.contents(atPath: stylePath).map { [UInt8]($0) } ?? []

@@ -21,6 +21,12 @@ public enum PathText {
         return String(p[p.index(after: slash)...])
     }
 
+    /// The last component without its extension ("world.style" for "maps/world.style.json").
+    public static func stem(of path: String) -> String {
+        let name = lastComponent(of: path), ext = pathExtension(of: path)
+        return ext.isEmpty ? name : String(name.dropLast(ext.count + 1))
+    }
+
     /// The extension of the last component without the dot ("" when none).
     public static func pathExtension(of path: String) -> String {
         let name = lastComponent(of: path)
