@@ -41,7 +41,7 @@ func runBatchBenchmark(_ args: [String]) throws {
 
     // The encode floor: the same images (up to 32 distinct, cycled), encoded by the same pool.
     let distinct = min(count, 32)
-    var images: [RGBAImage] = []
+    var images: [PremultipliedImage] = []
     for i in 0..<distinct { images.append(try batch.render(options(i))) }
     let t1 = now()
     let floorPool = EncoderPool(workers: jobs, compression: compression)

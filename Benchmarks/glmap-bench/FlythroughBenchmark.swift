@@ -62,7 +62,7 @@ func runFlythroughBenchmark(_ args: [String]) throws {
     let evaluations = batch.evaluations - warmEvaluations
 
     // Stage floors on the same frames: GL thread alone, then encoding alone (one thread per frame).
-    var images: [RGBAImage] = []
+    var images: [PremultipliedImage] = []
     let t1 = now()
     for i in 0..<count {
         let img = try batch.render(options(i))
@@ -70,7 +70,7 @@ func runFlythroughBenchmark(_ args: [String]) throws {
     }
     let glSeconds = now() - t1
     let t2 = now()
-    for img in images { _ = try PNGEncoder.encode(premultiplied: img, compression: compression) }
+    for img in images { _ = try PNGEncoder.encode(img, compression: compression) }
     let encodePerFrame = (now() - t2) / Double(images.count)
     let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
     let floorPerFrame = max(glSeconds / Double(count), encodePerFrame / cores)

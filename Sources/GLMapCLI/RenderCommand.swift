@@ -167,7 +167,7 @@ public enum RenderCommand {
         }
         let image = try renderer.render(scene, options: opts)   // premultiplied
         let imageFormat = try format(for: output, matte: scene.matte(zoom: opts.camera(default: scene.style.camera).zoom))
-        let bytes = try imageFormat.encode(premultiplied: image, threads: PNGEncoder.allCores)
+        let bytes = try imageFormat.encode(image, threads: PNGEncoder.allCores)
         if output == "-" {
             io.writeStdout(bytes)
         } else {

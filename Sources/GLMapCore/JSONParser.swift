@@ -8,10 +8,12 @@
 // literals are rejected, and so is a number that overflows a double (1e999).
 
 /// A syntax error in JSON text, located by line and column (both 1-based; columns count bytes).
-public struct JSONSyntaxError: Error, Equatable, CustomStringConvertible, Sendable {
+/// Invalid input (exit 2); callers that know the file put its name in front.
+public struct JSONSyntaxError: GLMapError, Equatable, Sendable {
     public var line: Int
     public var column: Int
     public var message: String
+    public var kind: FailureKind { .invalidInput }
     public var description: String { "\(line):\(column): \(message)" }
 }
 

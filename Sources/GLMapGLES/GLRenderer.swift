@@ -1,6 +1,6 @@
 // GLES backend — renderer contract
 // Input: buckets (tessellated layers in draw order), a `ViewTransform` in CSS pixels and the pixel
-// ratio. Output: the frame as premultiplied RGBA8 (`RGBAImage`, rows top to bottom) of
+// ratio. Output: the frame as premultiplied RGBA8 (`PremultipliedImage`, rows top to bottom) of
 // (width·ratio) × (height·ratio) device pixels. Cleared to transparent black; every layer blends
 // with ONE, ONE_MINUS_SRC_ALPHA (premultiplied); no depth, stencil or MSAA; antialiasing comes
 // from the shaders. World copies are drawn side by side where visible. All GL state lives here;
@@ -117,7 +117,7 @@ public final class GLRenderer {
     }
 
     /// Renders buckets for a view into a premultiplied RGBA image of size × ratio device pixels.
-    public func render(_ buckets: [Bucket], view: ViewTransform, ratio: Double) throws -> RGBAImage {
+    public func render(_ buckets: [Bucket], view: ViewTransform, ratio: Double) throws -> PremultipliedImage {
         let scene = try upload(buckets)
         try draw(scene, view: view, ratio: ratio)
         return try readback()
@@ -182,11 +182,11 @@ public final class GLRenderer {
     }
 
     /// Reads the last drawn frame back (premultiplied RGBA, rows top to bottom).
-    func readbackFrame() throws -> RGBAImage {
+    func readbackFrame() throws -> PremultipliedImage {
         try context.makeCurrent()
         if let tiled = tiledFrame { return try tiled.take() }
         guard let fb = framebuffer else { throw GLError(call: "glReadPixels", message: "nothing has been drawn yet") }
-        return RGBAImage(width: fb.width, height: fb.height, pixels: try fb.readPixels())
+        return PremultipliedImage(width: fb.width, height: fb.height, pixels: try fb.readPixels())
     }
 
     /// The program variant for a source, its defines and a paint layout (compiled on first use).

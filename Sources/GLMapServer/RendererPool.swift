@@ -153,14 +153,14 @@ final class RendererPool: @unchecked Sendable {
         do {
             let before = renderer.replacements
             defer { metrics.count("renderer_replacements", renderer.replacements - before) }
-            var image: RGBAImage
+            var image: PremultipliedImage
             do {
                 testHookBeforeRender?(renderer, job)
                 image = try renderer.render(job.options)
             } catch where !renderer.isHealthy {
                 image = try renderer.render(job.options)   // replaces the broken renderer first
             }
-            let png = try PNGEncoder.encode(premultiplied: image, compression: .default)
+            let png = try PNGEncoder.encode(image, compression: .default)
             metrics.count("renders")
             return .success(.init(png: png, etag: RendererPool.etag(png)))
         } catch {

@@ -15,15 +15,15 @@ final class RenderTestPixelmatchTests: XCTestCase {
 
     var dump = ""
 
-    func run(_ pair: Pair, images: inout [URL: RGBAImage]) throws -> (count: Int, checksum: UInt64) {
-        func load(_ url: URL) throws -> RGBAImage {
+    func run(_ pair: Pair, images: inout [URL: StraightImage]) throws -> (count: Int, checksum: UInt64) {
+        func load(_ url: URL) throws -> StraightImage {
             if let image = images[url] { return image }
             let image = try PNGDecoder.decode(contentsOf: url.path)
             images[url] = image
             return image
         }
         let a = try load(pair.a), b = try load(pair.b)
-        var diff: RGBAImage? = RGBAImage(width: a.width, height: a.height)
+        var diff: StraightImage? = StraightImage(width: a.width, height: a.height)
         let count = try Pixelmatch.compare(a, b, options: .init(threshold: pair.threshold, includeAA: pair.includeAA), diff: &diff)
         // Position-weighted byte sum of the diff image, as computed on the JavaScript side.
         let checksum: UInt64 = diff!.pixels.withUnsafeBufferPointer { p in
@@ -38,7 +38,7 @@ final class RenderTestPixelmatchTests: XCTestCase {
     func testExpectedImagesAgainstThemselvesAlternatesAndEachOther() throws {
         let cases = SharedData.renderCases()
         guard !cases.isEmpty else { return } // renderCases() already failed with the reason
-        var images: [URL: RGBAImage] = [:]
+        var images: [URL: StraightImage] = [:]
 
         // 1. Every expected.png against itself: 0.
         for c in cases {

@@ -59,8 +59,8 @@ final class GLMapTestingTests: XCTestCase {
     }
 
     func testSmallestDifferenceWins() throws {
-        func image(_ v: UInt8, dark: Int) -> RGBAImage {
-            var img = RGBAImage(width: 8, height: 8, pixels: Array(repeating: 255, count: 256))
+        func image(_ v: UInt8, dark: Int) -> StraightImage {
+            var img = StraightImage(width: 8, height: 8, pixels: Array(repeating: 255, count: 256))
             for i in 0..<dark { img.pixels[i * 4] = v; img.pixels[i * 4 + 1] = v; img.pixels[i * 4 + 2] = v }
             return img
         }
@@ -73,7 +73,7 @@ final class GLMapTestingTests: XCTestCase {
         XCTAssertEqual(best.comparison.mismatched, 2)
         XCTAssertEqual(best.comparison.difference, 2.0 / 64)
         XCTAssertNil(try BestMatch.find(actual: actual, expectedFiles: [], threshold: 0.1285))
-        XCTAssertThrowsError(try ImageComparison.compare(actual, RGBAImage(width: 4, height: 8))) { e in
+        XCTAssertThrowsError(try ImageComparison.compare(actual, StraightImage(width: 4, height: 8))) { e in
             XCTAssertTrue("\(e)".contains("8×8") && "\(e)".contains("4×8"), "\(e)")
         }
     }

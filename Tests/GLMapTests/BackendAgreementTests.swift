@@ -30,7 +30,7 @@ final class BackendAgreementTests: XCTestCase {
                         writeTo dir: URL?) throws -> Outcome {
         let a = try gpu.render(scene, options: options).unpremultiplied()
         let b = try cpu.render(scene, options: options).unpremultiplied()
-        var diff: RGBAImage? = RGBAImage(width: a.width, height: a.height)
+        var diff: StraightImage? = StraightImage(width: a.width, height: a.height)
         var opts = Pixelmatch.Options()
         opts.threshold = threshold
         let mismatches = try Pixelmatch.compare(a, b, options: opts, diff: &diff)

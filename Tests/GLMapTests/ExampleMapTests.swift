@@ -17,7 +17,7 @@ final class ExampleMapTests: XCTestCase {
         collection = try GeoJSONDecoder.decode([UInt8](data))
     }
 
-    func render(styleTransform: ((inout String) -> Void)? = nil, options: RenderOptions) throws -> (RGBAImage, ViewTransform) {
+    func render(styleTransform: ((inout String) -> Void)? = nil, options: RenderOptions) throws -> (StraightImage, ViewTransform) {
         var text = try String(contentsOf: examplesDir.appendingPathComponent("style.json"), encoding: .utf8)
         styleTransform?(&text)
         let style = try StyleDocument.parse(Array(text.utf8), file: examplesDir.appendingPathComponent("style.json").path)
@@ -103,7 +103,7 @@ final class ExampleMapTests: XCTestCase {
     }
 
     /// Red pixels across the rail line, measured perpendicular to a straight stretch.
-    func lineCrossSection(_ img: RGBAImage, _ view: ViewTransform, ratio: Double) -> (center: [Int], redCount: Int) {
+    func lineCrossSection(_ img: StraightImage, _ view: ViewTransform, ratio: Double) -> (center: [Int], redCount: Int) {
         guard case .lineString(let line)? = feature(named: "Metrorail Red Line (DC section)").geometry else { return ([], 0) }
         // Middle of the segment between two interpolated vertices well away from stations.
         let a = line[13], b = line[14]

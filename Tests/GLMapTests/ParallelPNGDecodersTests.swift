@@ -8,8 +8,8 @@ import GLMapPNG
 final class ParallelPNGDecodersTests: XCTestCase {
     /// An opaque 1024×1024 image (4 MiB of rows: four pieces) with flat areas, edges, gradients and noise (opaque, so a
     /// browser canvas returns the exact bytes).
-    func image() -> RGBAImage {
-        var img = RGBAImage(width: 1024, height: 1024)
+    func image() -> StraightImage {
+        var img = StraightImage(width: 1024, height: 1024)
         var s: UInt64 = 99
         for y in 0..<img.height {
             for x in 0..<img.width {
@@ -39,7 +39,7 @@ final class ParallelPNGDecodersTests: XCTestCase {
         return url
     }
 
-    func parallelPNG() throws -> (RGBAImage, [UInt8]) {
+    func parallelPNG() throws -> (StraightImage, [UInt8]) {
         let img = image()
         let png = try PNGEncoder.encode(img, threads: 4)
         XCTAssertEqual(png, try PNGEncoder.encode(img, threads: 1), "the same bytes on any number of threads")

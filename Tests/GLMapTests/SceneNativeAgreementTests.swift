@@ -42,7 +42,7 @@ struct SceneNativeAgreementTests {
     }
 
     /// Runs the MapLibre Native side; nil (with the reason) when the tool is missing.
-    static func maplibre(_ f: Frame, dir: URL) throws -> (image: RGBAImage, style: URL)? {
+    static func maplibre(_ f: Frame, dir: URL) throws -> (image: StraightImage, style: URL)? {
         guard let python else { return nil }
         let out = dir.appendingPathComponent("maplibre.png"), style = dir.appendingPathComponent("style.json")
         let p = Process()
@@ -81,7 +81,7 @@ struct SceneNativeAgreementTests {
         }
         let scene = try Scene(styleFile: style.path)
         let actual = try MapRenderer(backend: .gpu).render(scene, options: RenderOptions(width: f.width, height: f.width, ratio: f.ratio)).unpremultiplied()
-        var diff: RGBAImage? = RGBAImage(width: actual.width, height: actual.height)
+        var diff: StraightImage? = StraightImage(width: actual.width, height: actual.height)
         var options = Pixelmatch.Options()
         options.threshold = 0.1285
         let mismatches = try Pixelmatch.compare(actual, expected, options: options, diff: &diff)

@@ -50,7 +50,18 @@ final class TiledRenderTests: XCTestCase {
     static let maxChannelDelta = 16
 
     /// Asserts two renders of one frame agree (see `assertTiledMatches`) and prints how closely.
-    func assertSame(_ whole: RGBAImage, _ tiled: RGBAImage, _ label: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertSame(_ whole: PremultipliedImage, _ tiled: PremultipliedImage, _ label: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        try assertSame(whole, tiled, straight: { $0.unpremultiplied() }, label, file: file, line: line)
+    }
+
+    /// Asserts two decoded frames (straight alpha, as PNG stores them) agree, as above.
+    func assertSame(_ whole: StraightImage, _ tiled: StraightImage, _ label: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        try assertSame(whole, tiled, straight: { $0 }, label, file: file, line: line)
+    }
+
+    /// The comparison of both: bytes as given, pixelmatch on the `straight` forms.
+    func assertSame<Alpha>(_ whole: RGBAImage<Alpha>, _ tiled: RGBAImage<Alpha>, straight: (RGBAImage<Alpha>) -> StraightImage,
+                           _ label: String, file: StaticString, line: UInt) throws {
         XCTAssertEqual(tiled.width, whole.width, file: file, line: line)
         XCTAssertEqual(tiled.height, whole.height, file: file, line: line)
         guard tiled.width == whole.width, tiled.height == whole.height else { return }
@@ -61,8 +72,8 @@ final class TiledRenderTests: XCTestCase {
         func mismatches(_ threshold: Double) throws -> Int {
             var options = Pixelmatch.Options()
             options.threshold = threshold
-            var diff: RGBAImage?
-            return try Pixelmatch.compare(tiled.unpremultiplied(), whole.unpremultiplied(), options: options, diff: &diff)
+            var diff: StraightImage?
+            return try Pixelmatch.compare(straight(tiled), straight(whole), options: options, diff: &diff)
         }
         let strict = try mismatches(0), conformance = try mismatches(Self.conformanceThreshold)
         let (bytes, maxDelta, first) = difference(whole, tiled)
@@ -73,7 +84,7 @@ final class TiledRenderTests: XCTestCase {
     }
 
     /// How many bytes differ, the largest channel difference and the first differing pixel.
-    func difference(_ a: RGBAImage, _ b: RGBAImage) -> (Int, Int, (Int, Int)) {
+    func difference<Alpha>(_ a: RGBAImage<Alpha>, _ b: RGBAImage<Alpha>) -> (Int, Int, (Int, Int)) {
         var count = 0, maxDelta = 0, first = (-1, -1)
         for i in 0..<min(a.pixels.count, b.pixels.count) where a.pixels[i] != b.pixels[i] {
             if count == 0 { first = ((i / 4) % a.width, (i / 4) / a.width) }

@@ -27,11 +27,11 @@ final class GoldenTestingCLITests: XCTestCase {
         return (code, out.text, err.text)
     }
 
-    static func solid(_ w: Int, _ h: Int, _ c: [UInt8]) -> RGBAImage {
-        RGBAImage(width: w, height: h, pixels: Array([[UInt8]](repeating: c, count: w * h).joined()))
+    static func solid(_ w: Int, _ h: Int, _ c: [UInt8]) -> StraightImage {
+        StraightImage(width: w, height: h, pixels: Array([[UInt8]](repeating: c, count: w * h).joined()))
     }
 
-    func png(_ image: RGBAImage, _ name: String) throws -> String {
+    func png(_ image: StraightImage, _ name: String) throws -> String {
         let p = tmp.appendingPathComponent(name).path
         try FileManager.default.createDirectory(atPath: (p as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try PNGEncoder.write(image, to: p)
@@ -49,7 +49,7 @@ final class GoldenTestingCLITests: XCTestCase {
 
     /// Writes a case folder `root/name` with `style` and optional expected images.
     @discardableResult
-    func makeCase(_ root: String, _ name: String, style: String, expected: [String: RGBAImage] = [:]) throws -> String {
+    func makeCase(_ root: String, _ name: String, style: String, expected: [String: StraightImage] = [:]) throws -> String {
         let dir = tmp.appendingPathComponent(root).appendingPathComponent(name)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try Data(style.utf8).write(to: dir.appendingPathComponent("style.json"))
@@ -63,7 +63,7 @@ final class GoldenTestingCLITests: XCTestCase {
 
     /// Left half black, right half white, a grey column between: pixelmatch calls the grey
     /// column anti-aliasing; `other` has white there instead.
-    func edgePair() -> (RGBAImage, RGBAImage) {
+    func edgePair() -> (StraightImage, StraightImage) {
         var a = Self.solid(16, 16, [0, 0, 0, 255]), b = a
         for y in 0..<16 {
             for x in 8..<16 {
@@ -109,7 +109,7 @@ final class GoldenTestingCLITests: XCTestCase {
         let diffPath = tmp.appendingPathComponent("diff.png").path
         XCTAssertEqual(run(["compare", expected, actual, "--diff", diffPath]).code, 0)
         let diff = try PNGDecoder.decode(contentsOf: diffPath)
-        var reference: RGBAImage? = RGBAImage(width: 16, height: 16)
+        var reference: StraightImage? = StraightImage(width: 16, height: 16)
         _ = try Pixelmatch.compare(b, a, options: Pixelmatch.Options(threshold: 0.1285), diff: &reference)
         XCTAssertEqual(diff, reference, "the diff written is the image pixelmatch(actual, expected) draws")
         let p = diff[8, 3]
@@ -429,7 +429,7 @@ final class GoldenTestingCLITests: XCTestCase {
     }
 
     /// Bounding box and count of the pixels of exactly `rgb` (opaque) in `image`.
-    static func box(of rgb: [UInt8], in image: RGBAImage) -> (minX: Int, minY: Int, maxX: Int, maxY: Int, count: Int)? {
+    static func box(of rgb: [UInt8], in image: StraightImage) -> (minX: Int, minY: Int, maxX: Int, maxY: Int, count: Int)? {
         var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1, count = 0
         for y in 0..<image.height {
             for x in 0..<image.width {

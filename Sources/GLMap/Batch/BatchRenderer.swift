@@ -138,7 +138,7 @@ public final class BatchRenderer {
     }
 
     /// Renders one frame synchronously (premultiplied), sharing the evaluation cache.
-    public func render(_ options: RenderOptions) throws -> RGBAImage {
+    public func render(_ options: RenderOptions) throws -> PremultipliedImage {
         try MapRenderer.checkImageSize(options)
         if activeBackend == .gpu && !(gl?.isUsable ?? false) { try replaceRenderer() }  // an earlier GL failure broke it
         let v = view(options)

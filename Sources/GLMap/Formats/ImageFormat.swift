@@ -87,11 +87,11 @@ public enum ImageFormat: Equatable, Sendable {
 
     /// Encodes a premultiplied frame in this format; PNG compresses on `threads` threads (one frame
     /// of a batch: 1, the batch's encoder pool spreads frames; a single image: every core).
-    public func encode(premultiplied image: RGBAImage, threads: Int = 1) throws -> [UInt8] {
+    public func encode(_ image: PremultipliedImage, threads: Int = 1) throws -> [UInt8] {
         switch self {
-        case .png(let c): return try PNGEncoder.encode(premultiplied: image, compression: c, threads: threads)
-        case .jpeg(let q, let matte): return try JPEGEncoder.encode(premultiplied: image, quality: q, matte: matte)
-        case .webp(let q, let lossless): return try WebPEncoder.encode(premultiplied: image, quality: q, lossless: lossless)
+        case .png(let c): return try PNGEncoder.encode(image, compression: c, threads: threads)
+        case .jpeg(let q, let matte): return try JPEGEncoder.encode(image, quality: q, matte: matte)
+        case .webp(let q, let lossless): return try WebPEncoder.encode(image, quality: q, lossless: lossless)
         }
     }
 }
