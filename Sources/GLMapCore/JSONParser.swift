@@ -198,17 +198,16 @@ public struct JSONByteParser {
         let start = index
         let maxEnd = start + limits.maxStringBytes  // `index` past this: too long
         // Fast path: no escapes.
-        while index < bytes.count {
-            let b = bytes[index]
-            if b == UInt8(ascii: "\"") {
+        if let base = bytes.baseAddress {
+            let (stop, closed) = JSONStringLexer.scan(base, from: start, end: bytes.count)
+            index = stop
+            if closed {
                 if index > maxEnd { throw plainError(limits.stringMessage, at: start - 1) }
                 let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                 index += 1
                 return s
             }
-            if b == UInt8(ascii: "\\") { break }
-            if b < 0x20 { throw error("unescaped control character in string") }
-            index += 1
+            if index < bytes.count && bytes[index] < 0x20 { throw error("unescaped control character in string") }
         }
         var out = Array(bytes[start..<index])
         while index < bytes.count {
@@ -277,70 +276,23 @@ public struct JSONByteParser {
         return v
     }
 
-    /// Parses a JSON number at the current position (strict RFC 8259 grammar).
+    /// Parses a JSON number at the current position (strict RFC 8259 grammar; `JSONNumberLexer`).
     public mutating func parseNumber() throws -> Double {
         let start = index
-        var negative = false
-        if bytes[index] == UInt8(ascii: "-") { negative = true; index += 1 }
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var exp10 = 0
-        guard index < bytes.count, bytes[index] &- 0x30 < 10 else { throw error("expected a digit in number") }
-        if bytes[index] == UInt8(ascii: "0") {
-            index += 1
-            if index < bytes.count, bytes[index] &- 0x30 < 10 { throw error("leading zeros are not allowed in numbers") }
-        } else {
-            while index < bytes.count {
-                let d = bytes[index] &- 0x30
-                if d >= 10 { break }
-                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(d); digits += 1 } else { exp10 += 1 }
-                index += 1
-            }
+        guard let base = bytes.baseAddress else { throw error("expected a digit in number") }
+        if let (value, stop) = JSONNumberLexer.read(base, from: start, end: bytes.count, PowersOfTen.shared) {
+            index = stop
+            return value
         }
-        if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            guard index < bytes.count, bytes[index] &- 0x30 < 10 else { throw error("expected a digit after '.'") }
-            while index < bytes.count {
-                let d = bytes[index] &- 0x30
-                if d >= 10 { break }
-                if digits < 19 {
-                    if mantissa == 0 && d == 0 { exp10 -= 1 } else { mantissa = mantissa &* 10 &+ UInt64(d); digits += 1; exp10 -= 1 }
-                }
-                index += 1
-            }
-        }
-        if index < bytes.count && (bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")) {
-            index += 1
-            var expNegative = false
-            if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) {
-                expNegative = bytes[index] == UInt8(ascii: "-")
-                index += 1
-            }
-            guard index < bytes.count, bytes[index] &- 0x30 < 10 else { throw error("expected a digit in exponent") }
-            var e = 0
-            while index < bytes.count {
-                let d = bytes[index] &- 0x30
-                if d >= 10 { break }
-                if e < 100000 { e = e * 10 + Int(d) }
-                index += 1
-            }
-            exp10 += expNegative ? -e : e
-        }
-        // Exact fast path (Clinger): mantissa < 2^53 and |exp10| <= 22 gives a correctly rounded result.
-        if digits <= 15 && mantissa < (1 << 53) && exp10 >= -22 && exp10 <= 22 {
-            var v = Double(mantissa)
-            if exp10 < 0 { v /= JSONByteParser.powersOf10[-exp10] } else { v *= JSONByteParser.powersOf10[exp10] }
-            return negative ? -v : v
-        }
-        // Slow path: let the standard library round correctly.
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let v = Double(text), v.isFinite else { throw plainError(JSONParser.overflowMessage(text), at: start) }
-        return v
+        throw numberError(at: start)
     }
 
-    static let powersOf10: [Double] = (0...22).map { i in
-        var v = 1.0
-        for _ in 0..<i { v *= 10 }
-        return v
+    /// The error for the text at `start` that `JSONNumberLexer.read` does not accept.
+    public func numberError(at start: Int) -> JSONSyntaxError {
+        guard let base = bytes.baseAddress else { return error("expected a digit in number", at: start) }
+        switch JSONNumberLexer.failure(base, from: start, end: bytes.count) {
+        case .grammar(let message, let offset): return error(message, at: offset)
+        case .overflow(let message, let offset): return plainError(message, at: offset)
+        }
     }
 }
