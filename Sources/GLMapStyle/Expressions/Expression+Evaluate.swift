@@ -30,7 +30,7 @@ extension ExprNode {
             return try coerce(args, ctx)
 
         case .compound(let op, let args):
-            return try evaluateCompound(op, args, ctx)
+            return try op.evaluate(args, ctx, key)
 
         case .comparison(let op, let lhs, let rhs, let untyped):
             let l = try lhs.evaluate(ctx)
@@ -359,121 +359,6 @@ extension ExprNode {
             }
         }
         return nil
-    }
-
-    private func evaluateCompound(_ op: CompoundOp, _ args: [ExprNode], _ ctx: EvaluationContext) throws(ExpressionEvaluationError) -> Value {
-        @inline(__always) func num(_ i: Int) throws(ExpressionEvaluationError) -> Double {
-            try args[i].evaluate(ctx).number ?? .nan
-        }
-        switch op {
-        case .error:
-            throw ExpressionEvaluationError(try args[0].evaluate(ctx).displayString, key: key)
-        case .typeof:
-            return .string(try args[0].evaluate(ctx).expressionType.description)
-        case .toRGBA:
-            guard case .color(let c) = try args[0].evaluate(ctx) else { return .null }
-            let s = c.straight
-            return .array([.number(s.r * 255), .number(s.g * 255), .number(s.b * 255), .number(s.a)])
-        case .rgb, .rgba:
-            let r = try args[0].evaluate(ctx), g = try args[1].evaluate(ctx), b = try args[2].evaluate(ctx)
-            let a: Value? = args.count == 4 ? try args[3].evaluate(ctx) : nil
-            if let failure = ExprNode.validateRGBA(r, g, b, a) { throw ExpressionEvaluationError(failure, key: key) }
-            return .color(Color(r: r.number! / 255, g: g.number! / 255, b: b.number! / 255, a: a?.number ?? 1))
-        case .has:
-            guard case .string(let k) = try args[0].evaluate(ctx) else { return .boolean(false) }
-            if args.count == 2 {
-                guard case .object(let o) = try args[1].evaluate(ctx) else { return .boolean(false) }
-                return .boolean(o[k] != nil)
-            }
-            return .boolean(ctx.feature?.properties.values[k] != nil)
-        case .get:
-            guard case .string(let k) = try args[0].evaluate(ctx) else { return .null }
-            if args.count == 2 {
-                guard case .object(let o) = try args[1].evaluate(ctx) else { return .null }
-                return o[k] ?? .null
-            }
-            return ctx.feature?.properties.values[k].map(Value.init(json:)) ?? .null
-        case .properties:
-            guard let p = ctx.feature?.properties else { return .object([:]) }
-            return Value(json: .object(p))
-        case .geometryType:
-            return ctx.feature?.geometryType.map(Value.string) ?? .null
-        case .id:
-            return ctx.feature?.id.map(Value.init(json:)) ?? .null
-        case .zoom:
-            guard let z = ctx.zoom else {
-                throw ExpressionEvaluationError("The expression depends on zoom, but no zoom was given.")
-            }
-            return .number(z)
-        case .lineProgress:
-            return .number(ctx.lineProgress ?? 0)
-        case .plus:
-            var sum = 0.0
-            for i in args.indices { sum += try num(i) }
-            return .number(sum)
-        case .times:
-            var product = 1.0
-            for i in args.indices { product *= try num(i) }
-            return .number(product)
-        case .minus:
-            if args.count == 2 { return .number(try num(0) - num(1)) }
-            return .number(-(try num(0)))
-        case .divide:
-            return .number(try num(0) / num(1))
-        case .mod:
-            return .number(try num(0).truncatingRemainder(dividingBy: num(1)))
-        case .pow:
-            let base = try num(0), exponent = try num(1)
-            if exponent.isNaN || (Swift.abs(base) == 1 && exponent.isInfinite) { return .number(.nan) }
-            return .number(Foundation.pow(base, exponent))
-        case .ln2: return .number(M_LN2)
-        case .pi: return .number(Double.pi)
-        case .e: return .number(M_E)
-        case .sqrt: return .number(try num(0).squareRoot())
-        case .log10: return .number(Foundation.log(try num(0)) / M_LN10)
-        case .ln: return .number(Foundation.log(try num(0)))
-        case .log2: return .number(Foundation.log(try num(0)) / M_LN2)
-        case .sin: return .number(Foundation.sin(try num(0)))
-        case .cos: return .number(Foundation.cos(try num(0)))
-        case .tan: return .number(Foundation.tan(try num(0)))
-        case .asin: return .number(Foundation.asin(try num(0)))
-        case .acos: return .number(Foundation.acos(try num(0)))
-        case .atan: return .number(Foundation.atan(try num(0)))
-        case .min, .max:
-            var result = op == .min ? Double.infinity : -Double.infinity
-            var sawNaN = false
-            for i in args.indices {
-                let v = try num(i)
-                if v.isNaN { sawNaN = true; continue }
-                if op == .min ? (v < result || (v == 0 && result == 0 && v.sign == .minus))
-                              : (v > result || (v == 0 && result == 0 && v.sign == .plus)) {
-                    result = v
-                }
-            }
-            return .number(sawNaN ? .nan : result)
-        case .abs: return .number(Swift.abs(try num(0)))
-        case .round:
-            let v = try num(0)
-            return .number(v < 0 ? -ColorSpaces.jsRound(-v) : ColorSpaces.jsRound(v))
-        case .floor: return .number(try num(0).rounded(.down))
-        case .ceil: return .number(try num(0).rounded(.up))
-        case .all:
-            for arg in args where !(try arg.evaluate(ctx).truthy) { return .boolean(false) }
-            return .boolean(true)
-        case .any:
-            for arg in args where try arg.evaluate(ctx).truthy { return .boolean(true) }
-            return .boolean(false)
-        case .not:
-            return .boolean(!(try args[0].evaluate(ctx).truthy))
-        case .upcase:
-            return .string((try args[0].evaluate(ctx).string ?? "").uppercased())
-        case .downcase:
-            return .string((try args[0].evaluate(ctx).string ?? "").lowercased())
-        case .concat:
-            var out = ""
-            for arg in args { out += try arg.evaluate(ctx).displayString }
-            return .string(out)
-        }
     }
 }
 

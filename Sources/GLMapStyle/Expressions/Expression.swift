@@ -81,7 +81,7 @@ public final class StyleExpression: Sendable {
 
     /// Every expression operator glmap parses and evaluates (special forms and compound operators).
     public static var operators: Set<String> {
-        ParsingContext.specialForms.union(ParsingContext.compoundDefinitions.keys)
+        ParsingContext.specialForms.union(CompoundOperator.all.keys)
     }
 
     /// The interpolation types `interpolate` accepts as its first argument.

@@ -62,8 +62,8 @@ enum ExprOp {
     case assertion([ExprNode])
     /// `to-boolean`, `to-number`, `to-string`, `to-color` (by the node's type).
     case coercion([ExprNode])
-    /// Fixed-signature operators (`+`, `get`, `rgba`, `all`, …).
-    case compound(CompoundOp, [ExprNode])
+    /// Fixed-signature operators (`+`, `get`, `rgba`, `all`, …; see `CompoundOperator`).
+    case compound(CompoundOperator, [ExprNode])
     /// `["get", "name"]` with a literal name: a direct property read.
     case getProperty(String)
     /// `["has", "name"]` with a literal name.
@@ -83,20 +83,6 @@ enum ExprOp {
     case varRef(String, ExprNode)
     case within(WithinRegion)
     case globalState(String)
-}
-
-/// Operators with fixed signatures (the specification's "compound expressions").
-enum CompoundOp: String {
-    case error, typeof
-    case toRGBA = "to-rgba"
-    case rgb, rgba, has, get, properties
-    case geometryType = "geometry-type"
-    case id, zoom
-    case lineProgress = "line-progress"
-    case plus = "+", times = "*", minus = "-", divide = "/", mod = "%", pow = "^"
-    case ln2, pi, e, sqrt, log10, ln, log2, sin, cos, tan, asin, acos, atan, min, max, abs, round, floor, ceil
-    case all, any, not = "!"
-    case upcase, downcase, concat
 }
 
 /// `==`, `!=`, `<`, `<=`, `>`, `>=`.
