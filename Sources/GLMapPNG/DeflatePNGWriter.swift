@@ -35,13 +35,14 @@ public enum DeflatePNGWriter {
                    unpremultiply: true, threads: threads, singleStream: singleStream)
     }
 
-    /// The PNG of `pixels` (straight, or premultiplied and converted per row with `unpremultiply`).
-    private static func encode(_ pixels: [UInt8], width: Int, height: Int, level: Int32, filter: Filter,
-                               unpremultiply: Bool, threads: Int, singleStream: Bool) throws -> [UInt8] {
+    /// The PNG scanlines of `pixels`: each row behind its filter-type byte, filtered as `filter`
+    /// says (premultiplied rows converted to straight alpha first with `unpremultiply`).
+    private static func filteredRows(_ pixels: [UInt8], width: Int, height: Int, filter: Filter,
+                                     unpremultiply: Bool) -> [UInt8] {
         let stride = width * 4
         let rowLength = stride + 1
         // Every byte is written below, so the buffers start uninitialised (no zero-fill pass).
-        let filtered = [UInt8](unsafeUninitializedCapacity: rowLength * height) { dst, initialized in
+        return [UInt8](unsafeUninitializedCapacity: rowLength * height) { dst, initialized in
             let zeroRow = [UInt8](repeating: 0, count: stride)
             var rows = [UInt8](repeating: 0, count: stride * (filter == .adaptive ? 4 : 0) + (unpremultiply ? 2 * stride : 0))
             pixels.withUnsafeBufferPointer { src in
@@ -74,6 +75,12 @@ public enum DeflatePNGWriter {
             }
             initialized = rowLength * height
         }
+    }
+
+    /// The PNG of `pixels` (straight, or premultiplied and converted per row with `unpremultiply`).
+    private static func encode(_ pixels: [UInt8], width: Int, height: Int, level: Int32, filter: Filter,
+                               unpremultiply: Bool, threads: Int, singleStream: Bool) throws -> [UInt8] {
+        let filtered = filteredRows(pixels, width: width, height: height, filter: filter, unpremultiply: unpremultiply)
         guard let compressor = libdeflate_alloc_compressor(level) else {
             throw PNGError(.encode, path: nil, message: "libdeflate could not allocate a compressor (out of memory?)")
         }

@@ -5,6 +5,18 @@ public enum TranslateAnchor: String, Sendable {
     case map, viewport
 }
 
+/// Whether circles shrink with distance under pitch (`circle-pitch-scale`): `map` scales them
+/// with the map, `viewport` keeps their screen size.
+public enum CirclePitchScale: String, Sendable {
+    case map, viewport
+}
+
+/// Which plane circles are drawn in (`circle-pitch-alignment`): `map` lays them on the tilted
+/// map, `viewport` keeps them facing the screen.
+public enum CirclePitchAlignment: String, Sendable {
+    case map, viewport
+}
+
 /// Line caps and joins as the style names them (`line-cap`, `line-join`).
 public enum LineCapStyle: String, Sendable { case butt, round, square }
 public enum LineJoinStyle: String, Sendable { case bevel, round, miter }
@@ -114,9 +126,9 @@ public struct EvaluatedCircleLayer: Sendable {
     public var translate: (x: Double, y: Double)
     public var translateAnchor: TranslateAnchor
     /// `circle-pitch-scale`: map (default) or viewport.
-    public var pitchScale: TranslateAnchor
+    public var pitchScale: CirclePitchScale
     /// `circle-pitch-alignment`: viewport (default) or map.
-    public var pitchAlignment: TranslateAnchor
+    public var pitchAlignment: CirclePitchAlignment
     public var features: [EvaluatedCircle]
     /// The bound paint's expressions and tile zoom.
     public var paint = PaintSource()

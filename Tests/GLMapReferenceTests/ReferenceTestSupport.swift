@@ -50,7 +50,7 @@ func lineLayer(_ parts: [(coords: [Double], closed: Bool)], width: Double, join:
 
 func circleLayer(_ centers: [Double], radius: Double, blur: Double = 0, strokeWidth: Double = 0,
                  strokeColor: Color = .black, translate: (Double, Double) = (0, 0), anchor: TranslateAnchor = .map,
-                 pitchAlignment: TranslateAnchor = .viewport, pitchScale: TranslateAnchor = .map) -> EvaluatedLayer {
+                 pitchAlignment: CirclePitchAlignment = .viewport, pitchScale: CirclePitchScale = .map) -> EvaluatedLayer {
     .circle(EvaluatedCircleLayer(id: "circle", translate: translate, translateAnchor: anchor, pitchScale: pitchScale,
                                  pitchAlignment: pitchAlignment,
                                  features: [EvaluatedCircle(centers: centers, radius: radius, color: white, blur: blur,

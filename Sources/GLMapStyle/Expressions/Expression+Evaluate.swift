@@ -7,130 +7,45 @@ extension ExprNode {
         switch op {
         case .literal(let v):
             return v
-
         case .getProperty(let name):
             guard let v = ctx.feature?.properties.values[name] else { return .null }
             return Value(json: v)
-
         case .hasProperty(let name):
             return .boolean(ctx.feature?.properties.values[name] != nil)
-
         case .assertion(let args):
-            for (i, arg) in args.enumerated() {
-                let v = try arg.evaluate(ctx)
-                if ExprNode.value(v, matches: type) { return v }
-                if i == args.count - 1 {
-                    throw ExpressionEvaluationError(
-                        "Expected value to be of type \(type), but found \(v.expressionType) instead.")
-                }
-            }
-            return .null
-
+            return try assert(args, ctx)
         case .coercion(let args):
             return try coerce(args, ctx)
-
         case .compound(let op, let args):
             return try op.evaluate(args, ctx, key)
-
         case .comparison(let op, let lhs, let rhs, let untyped):
             let l = try lhs.evaluate(ctx)
             let r = try rhs.evaluate(ctx)
             return .boolean(try ExprNode.compare(op, l, r, untyped: untyped))
-
-        case .at(let indexNode, let inputNode):
-            let index = try indexNode.evaluate(ctx).number ?? .nan
-            let array = try inputNode.evaluate(ctx).array ?? []
-            if index < 0 {
-                throw ExpressionEvaluationError("Array index out of bounds: \(Value.numberString(index)) < 0.")
-            }
-            if index >= Double(array.count) {
-                throw ExpressionEvaluationError("Array index out of bounds: \(Value.numberString(index)) > \(array.count - 1).")
-            }
-            if index != index.rounded(.down) {
-                throw ExpressionEvaluationError("Array index must be an integer, but found \(Value.numberString(index)) instead.")
-            }
-            return array[Int(index)]
-
-        case .inOp(let needleNode, let haystackNode):
-            let needle = try needleNode.evaluate(ctx)
-            let haystack = try haystackNode.evaluate(ctx)
-            if !haystack.truthy { return .boolean(false) }
-            try ExprNode.checkNeedle(needle)
-            switch haystack {
-            case .string(let s):
-                return .boolean(ExprNode.utf16IndexOf(Array(needle.displayNeedle.utf16), in: Array(s.utf16), from: 0) >= 0)
-            case .array(let items):
-                return .boolean(items.contains { Value.strictEquals($0, needle) })
-            default:
-                throw ExpressionEvaluationError(
-                    "Expected second argument to be of type array or string, but found \(haystack.expressionType) instead.")
-            }
-
-        case .indexOf(let needleNode, let haystackNode, let fromNode):
-            let needle = try needleNode.evaluate(ctx)
-            let haystack = try haystackNode.evaluate(ctx)
-            try ExprNode.checkNeedle(needle)
-            let from = try fromNode.map { n throws(ExpressionEvaluationError) in try n.evaluate(ctx).number ?? .nan }
-            switch haystack {
-            case .string(let s):
-                let units = Array(s.utf16)
-                let start = ExprNode.clampedStart(from, count: units.count, negativeFromEnd: false)
-                let raw = ExprNode.utf16IndexOf(Array(needle.displayNeedle.utf16), in: units, from: start)
-                if raw < 0 { return .number(-1) }
-                // Report the index in code points, as JavaScript's spread does.
-                let prefix = String(decoding: units[0..<raw], as: UTF16.self)
-                return .number(Double(prefix.unicodeScalars.count))
-            case .array(let items):
-                let start = ExprNode.clampedStart(from, count: items.count, negativeFromEnd: true)
-                var i = start
-                while i < items.count {
-                    if Value.strictEquals(items[i], needle) { return .number(Double(i)) }
-                    i += 1
-                }
-                return .number(-1)
-            default:
-                throw ExpressionEvaluationError(
-                    "Expected second argument to be of type array or string, but found \(haystack.expressionType) instead.")
-            }
-
-        case .slice(let inputNode, let beginNode, let endNode):
-            let input = try inputNode.evaluate(ctx)
-            let begin = try beginNode.evaluate(ctx).number ?? .nan
-            let end = try endNode.map { n throws(ExpressionEvaluationError) in try n.evaluate(ctx).number ?? .nan }
-            switch input {
-            case .string(let s):
-                let scalars = Array(s.unicodeScalars)
-                let r = ExprNode.sliceRange(begin, end, count: scalars.count)
-                var out = String.UnicodeScalarView()
-                out.append(contentsOf: scalars[r])
-                return .string(String(out))
-            case .array(let items):
-                return .array(Array(items[ExprNode.sliceRange(begin, end, count: items.count)]))
-            default:
-                throw ExpressionEvaluationError(
-                    "Expected first argument to be of type array or string, but found \(input.expressionType) instead.")
-            }
-
-        case .length(let inputNode):
-            switch try inputNode.evaluate(ctx) {
-            case .string(let s): return .number(Double(s.unicodeScalars.count))
-            case .array(let a): return .number(Double(a.count))
-            case let other:
-                throw ExpressionEvaluationError(
-                    "Expected value to be of type string or array, but found \(other.expressionType) instead.")
-            }
-
+        case .at(let index, let input):
+            return try ExprNode.element(at: index.evaluate(ctx).number ?? .nan, of: input.evaluate(ctx).array ?? [])
+        case .inOp(let needle, let haystack):
+            return try ExprNode.contains(needle.evaluate(ctx), in: haystack.evaluate(ctx))
+        case .indexOf(let needleNode, let haystackNode, let from):
+            let needle = try needleNode.evaluate(ctx), haystack = try haystackNode.evaluate(ctx)
+            try ExprNode.checkNeedle(needle)   // before `from` is evaluated
+            return try ExprNode.index(of: needle, in: haystack,
+                                      from: from.map { n throws(ExpressionEvaluationError) in try n.evaluate(ctx).number ?? .nan })
+        case .slice(let input, let begin, let end):
+            let value = try input.evaluate(ctx)
+            return try ExprNode.slice(value, begin.evaluate(ctx).number ?? .nan,
+                                      end.map { n throws(ExpressionEvaluationError) in try n.evaluate(ctx).number ?? .nan })
+        case .length(let input):
+            return try ExprNode.length(of: input.evaluate(ctx))
         case .caseOp(let branches, let otherwise):
             for (test, output) in branches where try test.evaluate(ctx).truthy {
                 return try output.evaluate(ctx)
             }
             return try otherwise.evaluate(ctx)
-
         case .match(let table, let input, let outputs, let otherwise):
             let v = try input.evaluate(ctx)
             if let i = table.lookup(v) { return try outputs[i].evaluate(ctx) }
             return try otherwise.evaluate(ctx)
-
         case .coalesce(let args):
             var result = Value.null
             for arg in args {
@@ -138,39 +53,143 @@ extension ExprNode {
                 if result != .null { break }
             }
             return result
-
         case .step(let input, let labels, let outputs):
-            if labels.count == 1 { return try outputs[0].evaluate(ctx) }
-            let v = try input.evaluate(ctx).number ?? .nan
-            if v <= labels[0] { return try outputs[0].evaluate(ctx) }
-            if v >= labels[labels.count - 1] { return try outputs[labels.count - 1].evaluate(ctx) }
-            return try outputs[ExprNode.stopIndex(labels, v)].evaluate(ctx)
-
+            return try step(input, labels, outputs, ctx)
         case .interpolate(let space, let interpolation, let input, let labels, let outputs):
-            if labels.count == 1 { return try outputs[0].evaluate(ctx) }
-            let v = try input.evaluate(ctx).number ?? .nan
-            if v <= labels[0] { return try outputs[0].evaluate(ctx) }
-            let last = labels.count - 1
-            if v >= labels[last] { return try outputs[last].evaluate(ctx) }
-            let i = try ExprNode.stopIndex(labels, v)
-            let t = interpolation.factor(v, labels[i], labels[i + 1])
-            let lower = try outputs[i].evaluate(ctx)
-            let upper = try outputs[i + 1].evaluate(ctx)
-            return Value.interpolate(lower, upper, t, space: space)
-
+            return try interpolate(space, interpolation, input, labels, outputs, ctx)
         case .letOp(_, let result):
             return try result.evaluate(ctx)
-
         case .varRef(_, let bound):
             return try bound.evaluate(ctx)
-
         case .within(let region):
             guard let feature = ctx.feature else { return .boolean(false) }
             return .boolean(region.contains(feature))
-
         case .globalState(let name):
             guard let v = ctx.globalState.values[name] else { return .null }
             return Value(json: v)
+        }
+    }
+
+    // MARK: one function per operator family
+
+    /// `number`, `string`, …: the first argument of the node's type, or the type error for the last.
+    private func assert(_ args: [ExprNode], _ ctx: EvaluationContext) throws(ExpressionEvaluationError) -> Value {
+        for (i, arg) in args.enumerated() {
+            let v = try arg.evaluate(ctx)
+            if ExprNode.value(v, matches: type) { return v }
+            if i == args.count - 1 {
+                throw ExpressionEvaluationError(
+                    "Expected value to be of type \(type), but found \(v.expressionType) instead.")
+            }
+        }
+        return .null
+    }
+
+    /// `step`: the output of the last stop at or below the input.
+    private func step(_ input: ExprNode, _ labels: [Double], _ outputs: [ExprNode],
+                      _ ctx: EvaluationContext) throws(ExpressionEvaluationError) -> Value {
+        if labels.count == 1 { return try outputs[0].evaluate(ctx) }
+        let v = try input.evaluate(ctx).number ?? .nan
+        if v <= labels[0] { return try outputs[0].evaluate(ctx) }
+        if v >= labels[labels.count - 1] { return try outputs[labels.count - 1].evaluate(ctx) }
+        return try outputs[ExprNode.stopIndex(labels, v)].evaluate(ctx)
+    }
+
+    /// `interpolate`: the outputs of the two stops around the input, mixed in `space`.
+    private func interpolate(_ space: ColorInterpolationSpace, _ interpolation: Interpolation, _ input: ExprNode,
+                             _ labels: [Double], _ outputs: [ExprNode],
+                             _ ctx: EvaluationContext) throws(ExpressionEvaluationError) -> Value {
+        if labels.count == 1 { return try outputs[0].evaluate(ctx) }
+        let v = try input.evaluate(ctx).number ?? .nan
+        if v <= labels[0] { return try outputs[0].evaluate(ctx) }
+        let last = labels.count - 1
+        if v >= labels[last] { return try outputs[last].evaluate(ctx) }
+        let i = try ExprNode.stopIndex(labels, v)
+        let t = interpolation.factor(v, labels[i], labels[i + 1])
+        let lower = try outputs[i].evaluate(ctx)
+        let upper = try outputs[i + 1].evaluate(ctx)
+        return Value.interpolate(lower, upper, t, space: space)
+    }
+
+    /// `at`: the element at an integer index within the array.
+    static func element(at index: Double, of array: [Value]) throws(ExpressionEvaluationError) -> Value {
+        if index < 0 {
+            throw ExpressionEvaluationError("Array index out of bounds: \(Value.numberString(index)) < 0.")
+        }
+        if index >= Double(array.count) {
+            throw ExpressionEvaluationError("Array index out of bounds: \(Value.numberString(index)) > \(array.count - 1).")
+        }
+        if index != index.rounded(.down) {
+            throw ExpressionEvaluationError("Array index must be an integer, but found \(Value.numberString(index)) instead.")
+        }
+        return array[Int(index)]
+    }
+
+    /// `in`: whether a string holds the needle's text, or an array an element equal to it.
+    static func contains(_ needle: Value, in haystack: Value) throws(ExpressionEvaluationError) -> Value {
+        if !haystack.truthy { return .boolean(false) }
+        try checkNeedle(needle)
+        switch haystack {
+        case .string(let s):
+            return .boolean(utf16IndexOf(Array(needle.displayNeedle.utf16), in: Array(s.utf16), from: 0) >= 0)
+        case .array(let items):
+            return .boolean(items.contains { Value.strictEquals($0, needle) })
+        default:
+            throw ExpressionEvaluationError(
+                "Expected second argument to be of type array or string, but found \(haystack.expressionType) instead.")
+        }
+    }
+
+    /// `index-of`: the needle's first position from `from` (code points in strings), or -1; the
+    /// needle is checked (`checkNeedle`) by the caller.
+    static func index(of needle: Value, in haystack: Value, from: Double?) throws(ExpressionEvaluationError) -> Value {
+        switch haystack {
+        case .string(let s):
+            let units = Array(s.utf16)
+            let start = clampedStart(from, count: units.count, negativeFromEnd: false)
+            let raw = utf16IndexOf(Array(needle.displayNeedle.utf16), in: units, from: start)
+            if raw < 0 { return .number(-1) }
+            // Report the index in code points, as JavaScript's spread does.
+            let prefix = String(decoding: units[0..<raw], as: UTF16.self)
+            return .number(Double(prefix.unicodeScalars.count))
+        case .array(let items):
+            var i = clampedStart(from, count: items.count, negativeFromEnd: true)
+            while i < items.count {
+                if Value.strictEquals(items[i], needle) { return .number(Double(i)) }
+                i += 1
+            }
+            return .number(-1)
+        default:
+            throw ExpressionEvaluationError(
+                "Expected second argument to be of type array or string, but found \(haystack.expressionType) instead.")
+        }
+    }
+
+    /// `slice`: JavaScript's `slice(begin, end)` of a string (by code points) or an array.
+    static func slice(_ input: Value, _ begin: Double, _ end: Double?) throws(ExpressionEvaluationError) -> Value {
+        switch input {
+        case .string(let s):
+            let scalars = Array(s.unicodeScalars)
+            let r = sliceRange(begin, end, count: scalars.count)
+            var out = String.UnicodeScalarView()
+            out.append(contentsOf: scalars[r])
+            return .string(String(out))
+        case .array(let items):
+            return .array(Array(items[sliceRange(begin, end, count: items.count)]))
+        default:
+            throw ExpressionEvaluationError(
+                "Expected first argument to be of type array or string, but found \(input.expressionType) instead.")
+        }
+    }
+
+    /// `length`: code points of a string, elements of an array.
+    static func length(of input: Value) throws(ExpressionEvaluationError) -> Value {
+        switch input {
+        case .string(let s): return .number(Double(s.unicodeScalars.count))
+        case .array(let a): return .number(Double(a.count))
+        case let other:
+            throw ExpressionEvaluationError(
+                "Expected value to be of type string or array, but found \(other.expressionType) instead.")
         }
     }
 
