@@ -19,15 +19,18 @@ public indirect enum Geometry: Equatable, Sendable {
     case geometryCollection([Geometry])
 
     /// The RFC 7946 type name ("Point", "MultiPolygon", …).
-    public var typeName: String {
+    public var typeName: String { type.name }
+
+    /// The GeoJSON `type` of this geometry.
+    var type: GeoJSONType {
         switch self {
-        case .point: return "Point"
-        case .multiPoint: return "MultiPoint"
-        case .lineString: return "LineString"
-        case .multiLineString: return "MultiLineString"
-        case .polygon: return "Polygon"
-        case .multiPolygon: return "MultiPolygon"
-        case .geometryCollection: return "GeometryCollection"
+        case .point: return .point
+        case .multiPoint: return .multiPoint
+        case .lineString: return .lineString
+        case .multiLineString: return .multiLineString
+        case .polygon: return .polygon
+        case .multiPolygon: return .multiPolygon
+        case .geometryCollection: return .geometryCollection
         }
     }
 

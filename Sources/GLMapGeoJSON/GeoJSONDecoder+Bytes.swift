@@ -384,46 +384,42 @@ extension GeoJSONDecoder {
 
         /// A FeatureCollection's `features`.
         mutating func readFeatures() throws(Failure) -> [Feature] {
-            try enterArray(GeoJSONMessage.features)
-            var out: [Feature] = []
-            if closeIfEmpty() { return out }
-            var k = 0
-            repeat {
-                do throws(GeoJSONFailure) {
-                    skipWhitespace()
-                    let o = p.index
-                    if k >= limits.maxFeaturesPerSource { throw Failure(limits.featuresMessage, at: o) }
-                    guard o < end, base[o] == openBrace else { throw expected(GeoJSONMessage.featureObject, at: o) }
-                    guard case .feature(let f) = try decodeObject(.feature) else {
-                        throw expected(GeoJSONMessage.featureObject, at: o)
-                    }
-                    out.append(f)
-                } catch {
-                    throw error.inside(.index(k))
+            try readElements(GeoJSONMessage.features) { (d: inout ByteDecoder, k: Int) throws(Failure) in
+                d.skipWhitespace()
+                let o = d.p.index
+                if k >= d.limits.maxFeaturesPerSource { throw Failure(d.limits.featuresMessage, at: o) }
+                guard o < d.end, d.base[o] == openBrace else { throw d.expected(GeoJSONMessage.featureObject, at: o) }
+                guard case .feature(let f) = try d.decodeObject(.feature) else {
+                    throw d.expected(GeoJSONMessage.featureObject, at: o)
                 }
-                k += 1
-            } while try nextElement()
-            return out
+                return f
+            }
         }
 
         /// A GeometryCollection's `geometries`.
         mutating func readGeometries() throws(Failure) -> [Geometry] {
-            try enterArray(GeoJSONMessage.geometries)
-            var out: [Geometry] = []
+            try readElements(GeoJSONMessage.geometries) { (d: inout ByteDecoder, _: Int) throws(Failure) in
+                d.skipWhitespace()
+                let o = d.p.index
+                guard o < d.end, d.base[o] == openBrace else { throw d.expected(GeoJSONMessage.geometryObject, at: o) }
+                guard case .geometry(let g) = try d.decodeObject(.geometry) else {
+                    throw d.expected(GeoJSONMessage.geometryObject, at: o)
+                }
+                return g
+            }
+        }
+
+        /// The elements of the array at the cursor, each through `element` (which gets its
+        /// index); a failure is located at that index. No array there: `expectation`, found ….
+        @inline(__always)
+        private mutating func readElements<T>(_ expectation: String,
+                                              _ element: (inout ByteDecoder, Int) throws(Failure) -> T) throws(Failure) -> [T] {
+            try enterArray(expectation)
+            var out: [T] = []
             if closeIfEmpty() { return out }
             var k = 0
             repeat {
-                do throws(GeoJSONFailure) {
-                    skipWhitespace()
-                    let o = p.index
-                    guard o < end, base[o] == openBrace else { throw expected(GeoJSONMessage.geometryObject, at: o) }
-                    guard case .geometry(let g) = try decodeObject(.geometry) else {
-                        throw expected(GeoJSONMessage.geometryObject, at: o)
-                    }
-                    out.append(g)
-                } catch {
-                    throw error.inside(.index(k))
-                }
+                do throws(GeoJSONFailure) { out.append(try element(&self, k)) } catch { throw error.inside(.index(k)) }
                 k += 1
             } while try nextElement()
             return out
@@ -630,27 +626,15 @@ extension GeoJSONDecoder {
         }
 
         mutating func readPositionArrays() throws(Failure) -> [[Position]] {
-            try enterArray(GeoJSONMessage.coordinateArray(levels: 3))
-            var out: [[Position]] = []
-            if closeIfEmpty() { return out }
-            var k = 0
-            repeat {
-                do throws(GeoJSONFailure) { out.append(try readPositions()) } catch { throw error.inside(.index(k)) }
-                k += 1
-            } while try nextElement()
-            return out
+            try readElements(GeoJSONMessage.coordinateArray(levels: 3)) { (d: inout ByteDecoder, _: Int) throws(Failure) in
+                try d.readPositions()
+            }
         }
 
         mutating func readPolygons() throws(Failure) -> [[[Position]]] {
-            try enterArray(GeoJSONMessage.coordinateArray(levels: 4))
-            var out: [[[Position]]] = []
-            if closeIfEmpty() { return out }
-            var k = 0
-            repeat {
-                do throws(GeoJSONFailure) { out.append(try readPositionArrays()) } catch { throw error.inside(.index(k)) }
-                k += 1
-            } while try nextElement()
-            return out
+            try readElements(GeoJSONMessage.coordinateArray(levels: 4)) { (d: inout ByteDecoder, _: Int) throws(Failure) in
+                try d.readPositionArrays()
+            }
         }
 
         // MARK: Numbers
