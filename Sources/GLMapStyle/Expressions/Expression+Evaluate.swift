@@ -288,21 +288,9 @@ extension ExprNode {
         }
         switch (l, r) {
         case (.number(let a), .number(let b)):
-            switch op {
-            case .lt: return a < b
-            case .le: return a <= b
-            case .gt: return a > b
-            default: return a >= b
-            }
+            return op.apply(a, b)
         case (.string(let a), .string(let b)):
-            let lt = a.utf16.lexicographicallyPrecedes(b.utf16)
-            let eq = !lt && a == b
-            switch op {
-            case .lt: return lt
-            case .le: return lt || eq
-            case .gt: return !lt && !eq
-            default: return !lt
-            }
+            return op.applyUTF16(a, b)
         default:
             if untyped {
                 throw ExpressionEvaluationError(

@@ -90,6 +90,35 @@ enum ComparisonOp: String {
     case eq = "==", ne = "!=", lt = "<", le = "<=", gt = ">", ge = ">="
 
     var isOrdering: Bool { self != .eq && self != .ne }
+
+    /// `x OP y`.
+    @inline(__always)
+    func apply<T: Comparable>(_ x: T, _ y: T) -> Bool {
+        switch self {
+        case .eq: return x == y
+        case .ne: return x != y
+        case .lt: return x < y
+        case .le: return x <= y
+        case .gt: return x > y
+        case .ge: return x >= y
+        }
+    }
+
+    /// `x OP y` for strings as JavaScript orders them: by UTF-16 code units.
+    func applyUTF16(_ x: String, _ y: String) -> Bool {
+        if self == .eq { return x == y }
+        if self == .ne { return x != y }
+        let lt = x.utf16.lexicographicallyPrecedes(y.utf16)
+        let eq = !lt && x == y
+        switch self {
+        case .eq: return eq
+        case .ne: return !eq
+        case .lt: return lt
+        case .le: return lt || eq
+        case .gt: return !lt && !eq
+        case .ge: return !lt
+        }
+    }
 }
 
 /// The branch table of a `match`: labels are all numbers or all strings.

@@ -244,12 +244,7 @@ struct ParsingContext {
             default: type = .object
             }
         }
-        var parsed: [ExprNode] = []
-        while i < args.count {
-            guard let input = parse(args[i], i, .value) else { return nil }
-            parsed.append(input)
-            i += 1
-        }
+        guard let parsed = parseValues(args, from: i) else { return nil }
         return ExprNode(type, .assertion(parsed), key: key)
     }
 
@@ -269,12 +264,18 @@ struct ParsingContext {
         case "to-number": type = .number
         default: type = .string
         }
+        guard let parsed = parseValues(args, from: 1) else { return nil }
+        return ExprNode(type, .coercion(parsed), key: key)
+    }
+
+    /// Arguments `start…` parsed as values; nil when one fails.
+    private func parseValues(_ args: [JSONValue], from start: Int) -> [ExprNode]? {
         var parsed: [ExprNode] = []
-        for i in 1..<args.count {
+        for i in stride(from: start, to: args.count, by: 1) {
             guard let input = parse(args[i], i, .value) else { return nil }
             parsed.append(input)
         }
-        return ExprNode(type, .coercion(parsed), key: key)
+        return parsed
     }
 
     // MARK: compound operators
