@@ -56,24 +56,14 @@ public enum JSONNumberLexer {
         if negative { i &+= 1 }
         var mantissa: UInt64 = 0
         let intStart = i
-        while i < end {
-            let d = base[i] &- 0x30
-            if d > 9 { break }
-            mantissa = mantissa &* 10 &+ UInt64(d)
-            i &+= 1
-        }
+        accumulateDigits(base, &i, end, &mantissa)
         var digits = i &- intStart
         if digits == 0 || (digits > 1 && base[intStart] == 0x30) { return nil }
         var exponent = 0
         if i < end && base[i] == UInt8(ascii: ".") {
             i &+= 1
             let fracStart = i
-            while i < end {
-                let d = base[i] &- 0x30
-                if d > 9 { break }
-                mantissa = mantissa &* 10 &+ UInt64(d)
-                i &+= 1
-            }
+            accumulateDigits(base, &i, end, &mantissa)
             let fraction = i &- fracStart
             if fraction == 0 { return nil }
             digits &+= fraction
@@ -105,6 +95,17 @@ public enum JSONNumberLexer {
         }
         guard let v = correctlyRounded(base, from: start, to: i) else { return nil }
         return (v, i)
+    }
+
+    /// Appends the decimal digits from `i` to `mantissa` (wrapping: callers count the digits).
+    @inlinable @inline(__always)
+    static func accumulateDigits(_ base: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int, _ mantissa: inout UInt64) {
+        while i < end {
+            let d = base[i] &- 0x30
+            if d > 9 { return }
+            mantissa = mantissa &* 10 &+ UInt64(d)
+            i &+= 1
+        }
     }
 
     /// The standard library's correctly rounded reading of a valid number's text; nil when it

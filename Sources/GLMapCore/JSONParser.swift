@@ -160,13 +160,7 @@ public struct JSONByteParser {
             try expect(UInt8(ascii: ":"), "':' after object key")
             let v = try parseValue()
             obj[key] = v
-            skipWhitespace()
-            guard let b = peek() else { throw error("expected ',' or '}' in object") }
-            index += 1
-            if b == UInt8(ascii: ",") { continue }
-            if b == UInt8(ascii: "}") { break }
-            index -= 1
-            throw error("expected ',' or '}' in object")
+            if try !continues(closedBy: UInt8(ascii: "}"), "expected ',' or '}' in object") { break }
         }
         depth -= 1
         return obj
@@ -180,16 +174,21 @@ public struct JSONByteParser {
         if peek() == UInt8(ascii: "]") { index += 1; depth -= 1; return arr }
         while true {
             arr.append(try parseValue())
-            skipWhitespace()
-            guard let b = peek() else { throw error("expected ',' or ']' in array") }
-            index += 1
-            if b == UInt8(ascii: ",") { continue }
-            if b == UInt8(ascii: "]") { break }
-            index -= 1
-            throw error("expected ',' or ']' in array")
+            if try !continues(closedBy: UInt8(ascii: "]"), "expected ',' or ']' in array") { break }
         }
         depth -= 1
         return arr
+    }
+
+    /// After a member or element: consumes ',' (true: another follows) or `close` (false), or
+    /// throws `message` at what is there instead.
+    @inline(__always)
+    mutating func continues(closedBy close: UInt8, _ message: String) throws -> Bool {
+        skipWhitespace()
+        guard let b = peek() else { throw error(message) }
+        if b == UInt8(ascii: ",") { index += 1; return true }
+        if b == close { index += 1; return false }
+        throw error(message)
     }
 
     /// Parses a string starting at the opening quote.
