@@ -1,22 +1,17 @@
 import Foundation
 import XCTest
 import GLMapCLI
+import GLMapTestSupport
 @testable import GLMapServer
 
-/// The repository root (three levels above this file).
-let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 /// The example style that ships with the repository (Washington DC).
-let exampleStyle = repoRoot.appendingPathComponent("examples/multiple-geometries/style.json").path
-
-/// Whether outside tools must be present (CI installs them all, so a missing one fails there).
-var requireOutsideTools: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+let exampleStyle = SharedData.exampleStyle
 
 /// The path of an outside tool, or a skip (locally) / failure (CI=true) naming how to install it.
 func tool(_ name: String, candidates: [String], install: String) throws -> String {
-    for c in candidates where FileManager.default.isExecutableFile(atPath: c) { return c }
-    let message = "\(name) not found (\(candidates.joined(separator: ", "))); install it with \(install)"
-    if requireOutsideTools { XCTFail(message + " — CI=true, so this is a failure"); throw XCTSkip(message) }
-    throw XCTSkip(message)
+    let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    return try OutsideTool.require(found.map { .success($0) }
+        ?? .failure(ToolMissing("\(name) not found (\(candidates.joined(separator: ", "))); install it with \(install)")))
 }
 
 func curlPath() throws -> String { try tool("curl", candidates: ["/usr/bin/curl"], install: "apt-get install curl (bash .ci/install-deps)") }
@@ -24,7 +19,7 @@ func curlPath() throws -> String { try tool("curl", candidates: ["/usr/bin/curl"
 func pythonPath() throws -> String {
     var c: [String] = []
     if let p = ProcessInfo.processInfo.environment["GLMAP_PYTHON"] { c.append(p) }
-    c += [repoRoot.appendingPathComponent(".venv/bin/python").path, "/usr/bin/python3"]
+    c += [SharedData.packageRoot.appendingPathComponent(".venv/bin/python").path, "/usr/bin/python3"]
     return try tool("python", candidates: c, install: "bash .ci/install-deps")
 }
 
@@ -124,7 +119,5 @@ func makeTempDir() -> URL {
 /// A file an outside package installs, or a skip (locally) / failure (CI=true) naming the package.
 func requireFile(_ path: String, install: String) throws {
     guard !FileManager.default.fileExists(atPath: path) else { return }
-    let message = "\(path) not found; install it with \(install)"
-    if requireOutsideTools { XCTFail(message + " — CI=true, so this is a failure") }
-    throw XCTSkip(message)
+    _ = try OutsideTool.require(.failure(ToolMissing("\(path) not found; install it with \(install)")))
 }

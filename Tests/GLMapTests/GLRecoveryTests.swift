@@ -5,6 +5,7 @@ import GLMapPNG
 import GLMapTessellation
 @testable import GLMapGLES
 @testable import GLMap
+import GLMapTestSupport
 
 /// GL failures mid-batch (issue 8): a real GL failure marks the renderer unusable, the batch replaces
 /// it, draws the failing frame and the one in flight again, and every other frame comes out
@@ -22,7 +23,7 @@ final class GLRecoveryTests: XCTestCase {
     }
 
     func scene() throws -> Scene {
-        try Scene(styleFile: examplesDir.appendingPathComponent("style.json").path)
+        try Scene(styleFile: SharedData.exampleStyle)
     }
 
     /// Runs a GPU batch of `cameras.count` frames; `hook` may break the renderer before frame i is drawn.

@@ -2,12 +2,13 @@ import Foundation
 import XCTest
 import GLMapCore
 @testable import GLMap
+import GLMapTestSupport
 
 /// The threading contract (README "Threading"): one renderer per thread; several renderers on
 /// several threads render the same frames byte-identically.
 final class ThreadingTests: XCTestCase {
     func testRenderersOnSeveralThreadsAreByteIdentical() throws {
-        let scene = try Scene(styleFile: examplesDir.appendingPathComponent("style.json").path)
+        let scene = try Scene(styleFile: SharedData.exampleStyle)
         let cameras = [(-77.0362, 38.9349, 11.0), (-77.02, 38.90, 12.5), (-77.05, 38.92, 10.2)]
         @Sendable func frames(_ r: MapRenderer) throws -> [[UInt8]] {
             try cameras.map { c in
@@ -38,7 +39,7 @@ final class ThreadingTests: XCTestCase {
     func testOneRendererUsedFromTwoThreadsAtOnceIsRefused() throws {
         let renderer = MapRenderer(backend: .gpu)
         let r = UnsafeSendable(renderer)   // deliberately shared: the contract is what is tested
-        let scene = try Scene(styleFile: examplesDir.appendingPathComponent("style.json").path)
+        let scene = try Scene(styleFile: SharedData.exampleStyle)
         _ = try renderer.render(scene, options: RenderOptions(width: 32, height: 32))   // current on this thread now
         let message = Locked("")
         let done = DispatchSemaphore(value: 0)

@@ -7,6 +7,7 @@ import GLMapTessellation
 @testable import GLMapGLES
 @testable import GLMap
 import GLMapCLI
+import GLMapTestSupport
 
 /// Images larger than one framebuffer: drawn in tiles and stitched (GLMapGLES/TiledFrame.swift),
 /// byte-identical to the one-pass frame; and the product maximum (`MapRenderer.maxImageSize`),
@@ -21,7 +22,7 @@ final class TiledRenderTests: XCTestCase {
     }
 
     func exampleScene() throws -> Scene {
-        try Scene(styleFile: examplesDir.appendingPathComponent("style.json").path)
+        try Scene(styleFile: SharedData.exampleStyle)
     }
 
     /// `scene` drawn in one pass and in tiles of each size must agree. Byte-identity holds for
@@ -137,7 +138,7 @@ final class TiledRenderTests: XCTestCase {
 
     /// A few of MapLibre's render tests (fill, line, circle), drawn at their own size and ratio.
     func testRenderTestCasesTiledMatchOnePass() throws {
-        let root = sharedDir.appendingPathComponent("render-tests/cases")
+        let root = SharedData.root.appendingPathComponent("render-tests/cases")
         let names = ["fill-outline-color/fill", "line-dasharray/default", "line-join/round",
                      "circle-stroke-width/default", "circle-pitch-alignment/map-scale-viewport"]
         guard FileManager.default.fileExists(atPath: root.path) else {
@@ -237,7 +238,7 @@ final class TiledRenderTests: XCTestCase {
         let io = CommandIO(readStdin: { [] }, writeStdout: { _ in }, writeStderr: { err += $0 })
         for backend in ["cpu", "gpu"] {
             err = ""
-            let code = GLMapCommand.run(["render", "--style", examplesDir.appendingPathComponent("style.json").path, "--output", out,
+            let code = GLMapCommand.run(["render", "--style", SharedData.exampleStyle, "--output", out,
                                          "--width", "20000", "--height", "300", "--backend", backend], io: io)
             XCTAssertEqual(code, 2, "\(backend): \(err)")
             XCTAssertTrue(err.contains(Self.expectedMessage(20000, 300)), "\(backend): \(err)")

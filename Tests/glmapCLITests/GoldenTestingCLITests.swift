@@ -4,27 +4,24 @@ import XCTest
 import GLMapCore
 import GLMapPNG
 import GLMapTesting
+import GLMapTestSupport
 
 /// `glmap compare` and `glmap test`: exit codes, update mode, known failures, several expected
 /// images, `local://` data, parallel runs, JUnit XML read by junitparser, and the HTML report
 /// looked at in headless Chromium.
 final class GoldenTestingCLITests: XCTestCase {
-    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    var tmp: URL!
+    let repo = SharedData.packageRoot
+    var folder: TestFolder!
+    var tmp: URL { folder.url }
 
-    override func setUp() {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("glmap-golden-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-    }
+    override func setUp() { folder = TestFolder("glmap-golden") }
 
-    override func tearDown() { try? FileManager.default.removeItem(at: tmp) }
+    override func tearDown() { folder.remove() }
 
     /// Runs the command in-process with captured streams.
     func run(_ args: [String]) -> (code: Int32, stdout: String, stderr: String) {
-        let out = Lines(), err = Lines()
-        let io = CommandIO(readStdin: { [] }, writeStdout: { out.add(String(decoding: $0, as: UTF8.self)) }, writeStderr: { err.add($0) })
-        let code = GLMapCommand.run(args, io: io)
-        return (code, out.text, err.text)
+        let r = CommandLineRun(args)
+        return (r.code, r.stdoutText, r.stderr)
     }
 
     static func solid(_ w: Int, _ h: Int, _ c: [UInt8]) -> RGBAImage {
@@ -284,14 +281,10 @@ final class GoldenTestingCLITests: XCTestCase {
     // MARK: - Outside consumers
 
     /// Python from GLMAP_PYTHON or the repository's .venv (bash .ci/install-deps), or nil.
-    func python() -> String? {
-        if let p = ProcessInfo.processInfo.environment["GLMAP_PYTHON"] { return p }
-        let venv = repo.appendingPathComponent(".venv/bin/python").path
-        return FileManager.default.isExecutableFile(atPath: venv) ? venv : nil
-    }
+    func python() -> String? { OutsideTool.python }
 
     func skipOrFail(_ message: String) throws {
-        if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail(message + " (CI=true: this must not be skipped)"); return }
+        if OutsideTool.inCI { XCTFail(message + " (CI=true: this must not be skipped)"); return }
         throw XCTSkip(message)
     }
 
@@ -459,12 +452,4 @@ final class GoldenTestingCLITests: XCTestCase {
         p.waitUntilExit()
         return (p.terminationStatus, try String(contentsOf: outFile, encoding: .utf8), try String(contentsOf: errFile, encoding: .utf8))
     }
-}
-
-/// Text a command writes, collected across threads.
-final class Lines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage = ""
-    func add(_ s: String) { lock.lock(); storage += s; lock.unlock() }
-    var text: String { lock.lock(); defer { lock.unlock() }; return storage }
 }

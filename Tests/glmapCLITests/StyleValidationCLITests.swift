@@ -2,19 +2,18 @@ import Foundation
 import XCTest
 @testable import GLMapCLI
 import GLMap
+import GLMapTestSupport
 
 /// What the style spec forbids is an error with its JSON path (exit 2); what it allows but glmap
 /// does not draw is skipped with one warning (exit 0), and `--strict` makes that exit 2. Exact
 /// messages; no output file is left when the render is refused.
 final class StyleValidationCLITests: XCTestCase {
-    var tmp: URL!
+    var folder: TestFolder!
+    var tmp: URL { folder.url }
 
-    override func setUp() {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("glmap-style-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-    }
+    override func setUp() { folder = TestFolder("glmap-style") }
 
-    override func tearDown() { try? FileManager.default.removeItem(at: tmp) }
+    override func tearDown() { folder.remove() }
 
     var out: String { tmp.appendingPathComponent("out.png").path }
 
