@@ -3,6 +3,7 @@ import GLMapCore
 import GLMapPNG
 import XCTest
 import GLMapTestSupport
+import GLMapTesting
 
 /// Outside check of `Pixelmatch` on the render-test images (lives here rather than in
 /// GLMapCoreTests because it needs the PNG decoder).

@@ -3,6 +3,7 @@ import XCTest
 import GLMapCLI
 import GLMapTestSupport
 @testable import GLMapServer
+import GLMapCore
 
 /// The example style that ships with the repository (Washington DC).
 let exampleStyle = SharedData.exampleStyle
@@ -33,11 +34,11 @@ func runTool(_ path: String, _ args: [String], stdin: [UInt8]? = nil, timeout: D
     p.standardOutput = out
     p.standardError = err
     p.standardInput = input
-    let outData = DataBox(), errData = DataBox()
+    let outData = Locked(Data()), errData = Locked(Data())
     let group = DispatchGroup()
     for (pipe, box) in [(out, outData), (err, errData)] {
         group.enter()
-        DispatchQueue.global().async { box.data = pipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async { let data = pipe.fileHandleForReading.readDataToEndOfFile(); box.withLock { $0 = data }; group.leave() }
     }
     try p.run()
     if let stdin { input.fileHandleForWriting.write(Data(stdin)) }
@@ -52,10 +53,9 @@ func runTool(_ path: String, _ args: [String], stdin: [UInt8]? = nil, timeout: D
     }
     p.waitUntilExit()
     group.wait()
-    return (p.terminationStatus, [UInt8](outData.data), String(decoding: errData.data, as: UTF8.self))
+    return (p.terminationStatus, [UInt8](outData.value), String(decoding: errData.value, as: UTF8.self))
 }
 
-final class DataBox: @unchecked Sendable { var data = Data() }
 
 /// Runs a Python script (stdlib only) with arguments; fails the test on a non-zero exit.
 func runPython(_ script: String, _ args: [String] = [], timeout: Double = 60, file: StaticString = #filePath, line: UInt = #line) throws -> String {

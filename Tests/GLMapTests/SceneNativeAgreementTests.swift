@@ -4,6 +4,7 @@ import GLMapCore
 import GLMapPNG
 @testable import GLMap
 import GLMapTestSupport
+import GLMapTesting
 
 /// The six scenes of ../shared/scenes, circle layers left out, drawn by glmap (GPU) and by
 /// MapLibre Native (pymgl, through `MapLibreNativeCases/render_scene.py`) at 1024² and at

@@ -24,9 +24,9 @@ final class ThreadingTests: XCTestCase {
                 defer { group.leave() }
                 do {
                     let f = try frames(MapRenderer(backend: .gpu))
-                    results.mutate { $0.append(f) }
+                    results.withLock { $0.append(f) }
                 } catch {
-                    errors.mutate { $0.append("\(error)") }
+                    errors.withLock { $0.append("\(error)") }
                 }
             }.start()
         }
@@ -44,19 +44,10 @@ final class ThreadingTests: XCTestCase {
         let message = Locked("")
         let done = DispatchSemaphore(value: 0)
         Thread {
-            do { _ = try r.value.render(scene, options: RenderOptions(width: 32, height: 32)) } catch { message.mutate { $0 = "\(error)" } }
+            do { _ = try r.value.render(scene, options: RenderOptions(width: 32, height: 32)) } catch { message.withLock { $0 = "\(error)" } }
             done.signal()
         }.start()
         done.wait()
         XCTAssertTrue(message.value.contains("another thread"), "second thread refused with a clear error: \(message.value)")
     }
-}
-
-/// A value shared between threads behind a lock.
-final class Locked<Value>: @unchecked Sendable {
-    private var stored: Value
-    private let lock = NSLock()
-    init(_ value: Value) { stored = value }
-    var value: Value { lock.lock(); defer { lock.unlock() }; return stored }
-    func mutate(_ body: (inout Value) -> Void) { lock.lock(); body(&stored); lock.unlock() }
 }

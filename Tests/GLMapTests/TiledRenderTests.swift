@@ -8,6 +8,7 @@ import GLMapTessellation
 @testable import GLMap
 import GLMapCLI
 import GLMapTestSupport
+import GLMapTesting
 
 /// Images larger than one framebuffer: drawn in tiles and stitched (GLMapGLES/TiledFrame.swift),
 /// byte-identical to the one-pass frame; and the product maximum (`MapRenderer.maxImageSize`),
@@ -186,11 +187,11 @@ final class TiledRenderTests: XCTestCase {
         func run(maxTileSize: Int?) throws -> [[UInt8]] {
             let batch = try BatchRenderer(scene: scene, backend: .gpu)
             batch.maxTileSize = maxTileSize
-            let out = Delivered(count: frames.count)
+            let out = Locked<[[UInt8]]>(Array(repeating: [], count: frames.count))   // PNGs by frame, from encoder threads
             try batch.run(count: frames.count, options: { frames[$0] }, deliver: { i in
-                { bytes in out.set(i, bytes) }
+                { bytes in out.withLock { $0[i] = bytes } }
             }, pool: EncoderPool(workers: 1))
-            return out.pngs
+            return out.value
         }
         do { _ = try BatchRenderer(scene: scene, backend: .gpu) } catch { throw XCTSkip("no GPU backend here (\(error))") }
         let whole = try run(maxTileSize: nil), tiled = try run(maxTileSize: 64)
@@ -247,11 +248,3 @@ final class TiledRenderTests: XCTestCase {
     }
 }
 
-/// PNGs delivered by encoder threads, by frame index.
-private final class Delivered: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [[UInt8]]
-    init(count: Int) { items = Array(repeating: [], count: count) }
-    func set(_ i: Int, _ bytes: [UInt8]) { lock.lock(); items[i] = bytes; lock.unlock() }
-    var pngs: [[UInt8]] { lock.lock(); defer { lock.unlock() }; return items }
-}

@@ -278,15 +278,7 @@ final class GoldenTestingCLITests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: notReport.appendingPathComponent("keep.txt").path))
     }
 
-    // MARK: - Outside consumers
-
-    /// Python from GLMAP_PYTHON or the repository's .venv (bash .ci/install-deps), or nil.
-    func python() -> String? { OutsideTool.python }
-
-    func skipOrFail(_ message: String) throws {
-        if OutsideTool.inCI { XCTFail(message + " (CI=true: this must not be skipped)"); return }
-        throw XCTSkip(message)
-    }
+    // MARK: - Outside consumers (OutsideTool: skipped locally when missing, a failure under CI=true)
 
     func testJUnitIsReadByJunitparser() throws {
         try makeCase("suite", "bg/pass", style: Self.backgroundStyle("rgb(200,0,200)"), expected: ["expected.png": Self.solid(64, 64, magenta)])
@@ -298,7 +290,7 @@ final class GoldenTestingCLITests: XCTestCase {
         let xml = tmp.appendingPathComponent("report.xml").path
         let r = run(["test", tmp.appendingPathComponent("suite").path, "--known", knownFile.path, "--junit", xml])
         XCTAssertEqual(r.code, 1)
-        guard let python = python() else { return try skipOrFail("no Python with junitparser (run bash .ci/install-deps, or set GLMAP_PYTHON)") }
+        let python = try OutsideTool.requirePython(["junitparser"])
         let script = """
         import sys
         from junitparser import JUnitXml, Failure, Error, Skipped
@@ -333,9 +325,7 @@ final class GoldenTestingCLITests: XCTestCase {
         XCTAssertFalse(html.contains("http://") || html.contains("https://") || html.contains("<script"), "self-contained, no network, no script")
         XCTAssertLessThan(try XCTUnwrap(html.range(of: "zz/failing")).lowerBound, try XCTUnwrap(html.range(of: "aa/passing")).lowerBound)
 
-        guard let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            return try skipOrFail("headless Chromium not found (Debian package chromium; bash .ci/install-deps installs it)")
-        }
+        let chromium = try OutsideTool.requireCommand("chromium", package: "chromium")
         let shot = tmp.appendingPathComponent("shot.png")
         let out = try runProcess(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
                                             "--user-data-dir=\(tmp.appendingPathComponent("profile").path)",
@@ -371,7 +361,7 @@ final class GoldenTestingCLITests: XCTestCase {
             .components(separatedBy: "\n## ").first, "README has a \"Testing your styles in CI\" section")
         let blocks = section.components(separatedBy: "```yaml\n").dropFirst().map { $0.components(separatedBy: "\n```").first! }
         XCTAssertEqual(blocks.count, 2, "a GitHub Actions job and a GitLab CI job")
-        guard let python = python() else { return try skipOrFail("no Python with PyYAML (run bash .ci/install-deps, or set GLMAP_PYTHON)") }
+        let python = try OutsideTool.requirePython(["yaml"])
         let script = """
         import sys, json, yaml
         print(json.dumps([yaml.safe_load(open(f)) for f in sys.argv[1:]]))
