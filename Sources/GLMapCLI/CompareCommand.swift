@@ -64,19 +64,6 @@ public enum CompareCommand {
         return pass ? 0 : 1
     }
 
-    /// A JSON string literal.
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal (GLMapCore's JSON writer).
+    static func jsonString(_ s: String) -> String { JSONValue.string(s).jsonText }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GLMapCLI
 import GLMapCore
+import XCTest
 
 /// What one in-process run of `glmap` gave: its exit code and both streams.
 public struct CommandLineRun: Sendable {
@@ -55,4 +56,24 @@ public struct TestFolder: Sendable {
 
     /// Every path below the folder (relative to it), sorted.
     public func allFiles() -> [String] { ((try? FileManager.default.subpathsOfDirectory(atPath: url.path)) ?? []).sorted() }
+}
+
+/// A test case with a fresh temporary folder for each test (`folder`, `tmp`), removed after it.
+open class FolderTestCase: XCTestCase {
+    /// This test's folder.
+    public private(set) var folder: TestFolder!
+    /// This test's folder, as a URL.
+    public var tmp: URL { folder.url }
+    /// The folder's name prefix (`glmap-test` unless a suite names its own).
+    open var folderPrefix: String { "glmap-test" }
+
+    open override func setUp() {
+        super.setUp()
+        folder = TestFolder(folderPrefix)
+    }
+
+    open override func tearDown() {
+        folder.remove()
+        super.tearDown()
+    }
 }

@@ -7,13 +7,8 @@ import GLMapTestSupport
 
 /// GLMapTesting's pieces on their own: the known-failures reader, case discovery and metadata,
 /// the best-of-several comparison, the verdict with a known list, and the report writers' escaping.
-final class GLMapTestingTests: XCTestCase {
-    var folder: TestFolder!
-    var tmp: URL { folder.url }
-
-    override func setUp() { folder = TestFolder("glmap-testing") }
-
-    override func tearDown() { folder.remove() }
+final class GLMapTestingTests: FolderTestCase {
+    override var folderPrefix: String { "glmap-testing" }
 
     func testKnownFailuresFormat() throws {
         let k = try KnownFailures(parsing: "# header\r\n\nfloor\t7\r\na/b\twhy it fails\nc/d#1\tanother\treason with a tab\n", file: "k.txt")

@@ -5,13 +5,8 @@ import GLMap
 import GLMapTestSupport
 
 /// The `glmap` command line: exit codes, messages, stdin/stdout, and that failures leave no file.
-final class CLITests: XCTestCase {
-    var folder: TestFolder!
-    var tmp: URL { folder.url }
-
-    override func setUp() { folder = TestFolder("glmap-cli") }
-
-    override func tearDown() { folder.remove() }
+final class CLITests: FolderTestCase {
+    override var folderPrefix: String { "glmap-cli" }
 
     var exampleStyle: String { SharedData.exampleStyle }
 

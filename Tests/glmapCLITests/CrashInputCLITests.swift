@@ -7,13 +7,8 @@ import GLMapTestSupport
 
 /// Inputs that used to crash glmap (Swift traps, aborts): each is now an exact message, a
 /// documented exit code, and no file left behind.
-final class CrashInputCLITests: XCTestCase {
-    var folder: TestFolder!
-    var tmp: URL { folder.url }
-
-    override func setUp() { folder = TestFolder("glmap-crash") }
-
-    override func tearDown() { folder.remove() }
+final class CrashInputCLITests: FolderTestCase {
+    override var folderPrefix: String { "glmap-crash" }
 
     var exampleStyle: String { SharedData.exampleStyle }
     var exe: URL { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("glmap") }

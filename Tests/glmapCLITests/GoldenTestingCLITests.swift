@@ -9,14 +9,9 @@ import GLMapTestSupport
 /// `glmap compare` and `glmap test`: exit codes, update mode, known failures, several expected
 /// images, `local://` data, parallel runs, JUnit XML read by junitparser, and the HTML report
 /// looked at in headless Chromium.
-final class GoldenTestingCLITests: XCTestCase {
+final class GoldenTestingCLITests: FolderTestCase {
+    override var folderPrefix: String { "glmap-golden" }
     let repo = SharedData.packageRoot
-    var folder: TestFolder!
-    var tmp: URL { folder.url }
-
-    override func setUp() { folder = TestFolder("glmap-golden") }
-
-    override func tearDown() { folder.remove() }
 
     /// Runs the command in-process with captured streams.
     func run(_ args: [String]) -> (code: Int32, stdout: String, stderr: String) {

@@ -6,14 +6,9 @@ import GLMapTestSupport
 
 /// Input limits through the command line, at their default values: exact message, exit code 2,
 /// and no output file left.
-final class InputLimitsCLITests: XCTestCase {
-    var folder: TestFolder!
-    var tmp: URL { folder.url }
+final class InputLimitsCLITests: FolderTestCase {
+    override var folderPrefix: String { "glmap-limits" }
     var output: String { tmp.appendingPathComponent("out.png").path }
-
-    override func setUp() { folder = TestFolder("glmap-limits") }
-
-    override func tearDown() { folder.remove() }
 
     func run(_ args: [String], stdin: [UInt8] = []) -> (code: Int32, stderr: String) {
         let r = CommandLineRun(args, stdin: stdin)

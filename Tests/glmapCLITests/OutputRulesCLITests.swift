@@ -7,15 +7,12 @@ import GLMapTestSupport
 /// Where glmap writes: the tile limits of `glmap tiles`, its output checks, and the rules for an
 /// existing output file (symlinks, read-only files, non-regular files). Exact messages, exit
 /// codes, and nothing left behind.
-final class OutputRulesCLITests: XCTestCase {
-    var folder: TestFolder!
-    var tmp: URL { folder.url }
-
-    override func setUp() { folder = TestFolder("glmap-out") }
+final class OutputRulesCLITests: FolderTestCase {
+    override var folderPrefix: String { "glmap-out" }
 
     override func tearDown() {
         _ = try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: tmp.appendingPathComponent("ro.png").path)
-        folder.remove()
+        super.tearDown()
     }
 
     var exampleStyle: String { SharedData.exampleStyle }

@@ -7,13 +7,8 @@ import GLMapTestSupport
 /// What the style spec forbids is an error with its JSON path (exit 2); what it allows but glmap
 /// does not draw is skipped with one warning (exit 0), and `--strict` makes that exit 2. Exact
 /// messages; no output file is left when the render is refused.
-final class StyleValidationCLITests: XCTestCase {
-    var folder: TestFolder!
-    var tmp: URL { folder.url }
-
-    override func setUp() { folder = TestFolder("glmap-style") }
-
-    override func tearDown() { folder.remove() }
+final class StyleValidationCLITests: FolderTestCase {
+    override var folderPrefix: String { "glmap-style" }
 
     var out: String { tmp.appendingPathComponent("out.png").path }
 
