@@ -47,7 +47,7 @@ public struct TestFolder: Sendable {
     @discardableResult
     public func write(_ name: String, _ text: String) -> String {
         let p = path(name)
-        FileManager.default.createFile(atPath: p, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: p, contents: Data(text.utf8))
         return p
     }
 

@@ -57,11 +57,12 @@ public enum OutsideTool {
     /// Runs a program to completion (bounded by `timeout` seconds) and returns its status and output.
     @discardableResult
     public static func run(_ program: String, _ args: [String], stdin: [UInt8] = [], environment: [String: String]? = nil,
-                           timeout: TimeInterval = 300) -> (status: Int32, stdout: [UInt8], stderr: String) {
+                           in directory: URL? = nil, timeout: TimeInterval = 300) -> (status: Int32, stdout: [UInt8], stderr: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: program)
         p.arguments = args
         if let environment { p.environment = environment }
+        if let directory { p.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe(), inp = Pipe()
         p.standardOutput = out; p.standardError = err; p.standardInput = inp
         do { try p.run() } catch { return (127, [], "cannot start \(program): \(error)") }

@@ -157,19 +157,10 @@ final class CLITests: FolderTestCase {
         let exe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("glmap")
         guard FileManager.default.isExecutableFile(atPath: exe.path) else { return XCTFail("glmap executable not found at \(exe.path)") }
         func run(_ args: [String]) throws -> (Int32, String) {
-            let p = Process()
-            p.executableURL = exe
-            p.arguments = args
             var env = ProcessInfo.processInfo.environment
             env["__EGL_VENDOR_LIBRARY_FILENAMES"] = "/nonexistent.json"
-            p.environment = env
-            let err = Pipe()
-            p.standardError = err
-            p.standardOutput = FileHandle.nullDevice
-            try p.run()
-            let data = err.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+            let r = OutsideTool.run(exe.path, args, environment: env)
+            return (r.status, r.stderr)
         }
         let out = tmp.appendingPathComponent("cpu.png").path
         let (code, stderr) = try run(["render", "-s", exampleStyle, "-o", out, "-w", "64", "-h", "48"])

@@ -28,20 +28,10 @@ final class CrashInputCLITests: FolderTestCase {
             XCTFail("glmap executable not found next to the test bundle at \(exe.path); build it with swift build")
             return (-1, "")
         }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", script, exe.path]
-        p.currentDirectoryURL = tmp
         var env = ProcessInfo.processInfo.environment
         env["SWIFT_BACKTRACE"] = "enable=no"
-        p.environment = env
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        let r = OutsideTool.run("/bin/sh", ["-c", script, exe.path], environment: env, in: tmp)
+        return (r.status, r.stderr)
     }
 
     // MARK: huge longitudes
