@@ -2,6 +2,7 @@ import Foundation
 import GLMap
 import GLMapCore
 import GLMapPNG
+import GLMapTesting
 
 /// `glmap-bench differential --cases DIR [--out FILE.tsv] [--save DIR] [--backend gpu|cpu]`
 /// Draws every DIR/<case>/style.json that has MapLibre Native's expected.png (see

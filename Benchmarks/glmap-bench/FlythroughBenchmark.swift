@@ -54,10 +54,10 @@ func runFlythroughBenchmark(_ args: [String]) throws {
     _ = try batch.render(options(0))   // GL programs and the first tile zoom, outside the timing
     let warmEvaluations = batch.evaluations
 
-    let bytes = ByteCounter()
+    let bytes = Locked(0)   // PNG bytes, summed from encoder threads
     let t0 = now()
     let pool = EncoderPool(workers: jobs, compression: compression)
-    try batch.run(count: count, options: options, deliver: { _ in { bytes.add($0.count) } }, pool: pool)
+    try batch.run(count: count, options: options, deliver: { _ in { png in bytes.withLock { $0 += png.count } } }, pool: pool)
     let seconds = now() - t0
     let evaluations = batch.evaluations - warmEvaluations
 
@@ -82,6 +82,6 @@ func runFlythroughBenchmark(_ args: [String]) throws {
     print("encode-cpu-ms\t\(ms(encodePerFrame))")
     print("floor-ms\t\(ms(floorPerFrame))")
     print("frame/floor\t\(String(format: "%.2f", framePerFrame / floorPerFrame))")
-    print("# style \(stylePath) \(count) frames \(width)x\(height) jobs \(jobs) png \(compression) mean-png-bytes \(bytes.total / count) tessellations \(evaluations) (one per tile zoom)")
+    print("# style \(stylePath) \(count) frames \(width)x\(height) jobs \(jobs) png \(compression) mean-png-bytes \(bytes.value / count) tessellations \(evaluations) (one per tile zoom)")
     print("# peak-rss-mib \(String(format: "%.1f", peakRSSMiB()))  cpu \(cpuModel()) x\(Int(cores))  LP_NUM_THREADS \(ProcessInfo.processInfo.environment["LP_NUM_THREADS"] ?? "(default)")")
 }

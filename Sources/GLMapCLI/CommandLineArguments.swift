@@ -9,7 +9,9 @@ public struct UsageError: GLMapError {
     public init(_ message: String) { self.message = message }
 }
 
-/// Small hand-written option parser: `--name value`, `--name=value`, short aliases, flags.
+/// Small hand-written option parser: `--name value`, `--name=value`, short aliases, flags; `--`
+/// ends the options (what follows is an operand, even when it starts with "-"). An option given
+/// twice is a usage error unless it is declared `repeatable`.
 public struct CommandLineArguments {
     public struct Option: Sendable {
         public let long: String
@@ -33,11 +35,17 @@ public struct CommandLineArguments {
     /// Every value of each option, in order (for options that may repeat, such as `serve --style`).
     public private(set) var repeated: [String: [String]] = [:]
 
-    /// Parses `args` (without the program and subcommand names) against `options`.
+    /// Parses `args` (without the program and subcommand names) against `options`. The command
+    /// takes no operands: one, before or after `--`, is a usage error.
     public init(_ args: [String], options: [Option]) throws {
         var i = 0
+        var seen = Set<String>()
         while i < args.count {
             let a = args[i]
+            if a == "--" {
+                guard let operand = args.dropFirst(i + 1).first else { break }
+                throw UsageError("unexpected argument \"\(operand)\" after -- (this command takes no operands)")
+            }
             var name: String
             var inline: String?
             if a.hasPrefix("--") {
@@ -60,6 +68,9 @@ public struct CommandLineArguments {
             }
             guard let o = options.first(where: { $0.long == name }) else {
                 throw UsageError("unknown option --\(name)" + CommandLineArguments.suggestion(for: name, options))
+            }
+            guard o.repeatable || seen.insert(name).inserted else {
+                throw UsageError("option --\(name) is given more than once (give it once)")
             }
             if o.takesValue {
                 var value: String?
@@ -104,6 +115,26 @@ public struct CommandLineArguments {
     }
 
     public func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// The value of an option that names one of `choices` (their raw values), `nil` when it is
+    /// absent; any other value is a usage error listing the choices.
+    public func choice<T: RawRepresentable>(_ name: String, among choices: [T]) throws -> T? where T.RawValue == String {
+        guard let s = values[name] else { return nil }
+        guard let c = choices.first(where: { $0.rawValue == s }) else {
+            throw UsageError("--\(name) expects \(CommandLineArguments.list(choices.map(\.rawValue))), got \"\(s)\"")
+        }
+        return c
+    }
+
+    /// `--backend`: auto (the default), gpu or cpu.
+    public func backend() throws -> Backend {
+        try choice("backend", among: Backend.allCases) ?? .auto
+    }
+
+    /// "a", "a or b", "a, b or c".
+    static func list(_ words: [String]) -> String {
+        words.count <= 1 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words.last!
+    }
 
     /// Every value of a repeatable option, in order.
     public func values(_ name: String) -> [String] { repeated[name] ?? [] }

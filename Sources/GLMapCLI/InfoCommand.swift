@@ -10,9 +10,7 @@ public enum InfoCommand {
             return 0
         }
         let a = try CommandLineArguments(args, options: options)
-        let name = a.string("backend") ?? "auto"
-        guard let backend = Backend(rawValue: name) else { throw UsageError("--backend expects auto, gpu or cpu, got \"\(name)\"") }
-        let rows = [("glmap version", GLMapVersion.current)] + (try MapRenderer(backend: backend).backendInfo())
+        let rows = [("glmap version", GLMapVersion.current)] + (try MapRenderer(backend: a.backend()).backendInfo())
         let width = rows.map(\.0.count).max() ?? 0
         let text = rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }.joined(separator: "\n") + "\n"
         io.writeStdout(Array(text.utf8))

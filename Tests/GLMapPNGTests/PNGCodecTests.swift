@@ -1,6 +1,7 @@
 import GLMapCore
 @testable import GLMapPNG
 import XCTest
+import GLMapTestSupport
 
 
 func randomImage(width: Int, height: Int, seed: UInt64) -> StraightImage {

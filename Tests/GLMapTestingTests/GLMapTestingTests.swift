@@ -3,18 +3,12 @@ import XCTest
 import GLMapCore
 import GLMapPNG
 @testable import GLMapTesting
+import GLMapTestSupport
 
 /// GLMapTesting's pieces on their own: the known-failures reader, case discovery and metadata,
 /// the best-of-several comparison, the verdict with a known list, and the report writers' escaping.
-final class GLMapTestingTests: XCTestCase {
-    var tmp: URL!
-
-    override func setUp() {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("glmap-testing-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(at: tmp) }
+final class GLMapTestingTests: FolderTestCase {
+    override var folderPrefix: String { "glmap-testing" }
 
     func testKnownFailuresFormat() throws {
         let k = try KnownFailures(parsing: "# header\r\n\nfloor\t7\r\na/b\twhy it fails\nc/d#1\tanother\treason with a tab\n", file: "k.txt")

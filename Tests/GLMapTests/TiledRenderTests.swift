@@ -7,6 +7,8 @@ import GLMapTessellation
 @testable import GLMapGLES
 @testable import GLMap
 import GLMapCLI
+import GLMapTestSupport
+import GLMapTesting
 
 /// Images larger than one framebuffer: drawn in tiles and stitched (GLMapGLES/TiledFrame.swift),
 /// byte-identical to the one-pass frame; and the product maximum (`MapRenderer.maxImageSize`),
@@ -21,7 +23,7 @@ final class TiledRenderTests: XCTestCase {
     }
 
     func exampleScene() throws -> Scene {
-        try Scene(styleFile: examplesDir.appendingPathComponent("style.json").path)
+        try Scene(styleFile: SharedData.exampleStyle)
     }
 
     /// `scene` drawn in one pass and in tiles of each size must agree. Byte-identity holds for
@@ -148,7 +150,7 @@ final class TiledRenderTests: XCTestCase {
 
     /// A few of MapLibre's render tests (fill, line, circle), drawn at their own size and ratio.
     func testRenderTestCasesTiledMatchOnePass() throws {
-        let root = sharedDir.appendingPathComponent("render-tests/cases")
+        let root = SharedData.root.appendingPathComponent("render-tests/cases")
         let names = ["fill-outline-color/fill", "line-dasharray/default", "line-join/round",
                      "circle-stroke-width/default", "circle-pitch-alignment/map-scale-viewport"]
         guard FileManager.default.fileExists(atPath: root.path) else {
@@ -196,11 +198,11 @@ final class TiledRenderTests: XCTestCase {
         func run(maxTileSize: Int?) throws -> [[UInt8]] {
             let batch = try BatchRenderer(scene: scene, backend: .gpu)
             batch.maxTileSize = maxTileSize
-            let out = Delivered(count: frames.count)
+            let out = Locked<[[UInt8]]>(Array(repeating: [], count: frames.count))   // PNGs by frame, from encoder threads
             try batch.run(count: frames.count, options: { frames[$0] }, deliver: { i in
-                { bytes in out.set(i, bytes) }
+                { bytes in out.withLock { $0[i] = bytes } }
             }, pool: EncoderPool(workers: 1))
-            return out.pngs
+            return out.value
         }
         do { _ = try BatchRenderer(scene: scene, backend: .gpu) } catch { throw XCTSkip("no GPU backend here (\(error))") }
         let whole = try run(maxTileSize: nil), tiled = try run(maxTileSize: 64)
@@ -248,7 +250,7 @@ final class TiledRenderTests: XCTestCase {
         let io = CommandIO(readStdin: { [] }, writeStdout: { _ in }, writeStderr: { err += $0 })
         for backend in ["cpu", "gpu"] {
             err = ""
-            let code = GLMapCommand.run(["render", "--style", examplesDir.appendingPathComponent("style.json").path, "--output", out,
+            let code = GLMapCommand.run(["render", "--style", SharedData.exampleStyle, "--output", out,
                                          "--width", "20000", "--height", "300", "--backend", backend], io: io)
             XCTAssertEqual(code, 2, "\(backend): \(err)")
             XCTAssertTrue(err.contains(Self.expectedMessage(20000, 300)), "\(backend): \(err)")
@@ -257,11 +259,3 @@ final class TiledRenderTests: XCTestCase {
     }
 }
 
-/// PNGs delivered by encoder threads, by frame index.
-private final class Delivered: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [[UInt8]]
-    init(count: Int) { items = Array(repeating: [], count: count) }
-    func set(_ i: Int, _ bytes: [UInt8]) { lock.lock(); items[i] = bytes; lock.unlock() }
-    var pngs: [[UInt8]] { lock.lock(); defer { lock.unlock() }; return items }
-}

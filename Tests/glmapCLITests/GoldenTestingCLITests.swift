@@ -4,27 +4,19 @@ import XCTest
 import GLMapCore
 import GLMapPNG
 import GLMapTesting
+import GLMapTestSupport
 
 /// `glmap compare` and `glmap test`: exit codes, update mode, known failures, several expected
 /// images, `local://` data, parallel runs, JUnit XML read by junitparser, and the HTML report
 /// looked at in headless Chromium.
-final class GoldenTestingCLITests: XCTestCase {
-    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    var tmp: URL!
-
-    override func setUp() {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("glmap-golden-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(at: tmp) }
+final class GoldenTestingCLITests: FolderTestCase {
+    override var folderPrefix: String { "glmap-golden" }
+    let repo = SharedData.packageRoot
 
     /// Runs the command in-process with captured streams.
     func run(_ args: [String]) -> (code: Int32, stdout: String, stderr: String) {
-        let out = Lines(), err = Lines()
-        let io = CommandIO(readStdin: { [] }, writeStdout: { out.add(String(decoding: $0, as: UTF8.self)) }, writeStderr: { err.add($0) })
-        let code = GLMapCommand.run(args, io: io)
-        return (code, out.text, err.text)
+        let r = CommandLineRun(args)
+        return (r.code, r.stdoutText, r.stderr)
     }
 
     static func solid(_ w: Int, _ h: Int, _ c: [UInt8]) -> StraightImage {
@@ -281,19 +273,7 @@ final class GoldenTestingCLITests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: notReport.appendingPathComponent("keep.txt").path))
     }
 
-    // MARK: - Outside consumers
-
-    /// Python from GLMAP_PYTHON or the repository's .venv (bash .ci/install-deps), or nil.
-    func python() -> String? {
-        if let p = ProcessInfo.processInfo.environment["GLMAP_PYTHON"] { return p }
-        let venv = repo.appendingPathComponent(".venv/bin/python").path
-        return FileManager.default.isExecutableFile(atPath: venv) ? venv : nil
-    }
-
-    func skipOrFail(_ message: String) throws {
-        if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail(message + " (CI=true: this must not be skipped)"); return }
-        throw XCTSkip(message)
-    }
+    // MARK: - Outside consumers (OutsideTool: skipped locally when missing, a failure under CI=true)
 
     func testJUnitIsReadByJunitparser() throws {
         try makeCase("suite", "bg/pass", style: Self.backgroundStyle("rgb(200,0,200)"), expected: ["expected.png": Self.solid(64, 64, magenta)])
@@ -305,7 +285,7 @@ final class GoldenTestingCLITests: XCTestCase {
         let xml = tmp.appendingPathComponent("report.xml").path
         let r = run(["test", tmp.appendingPathComponent("suite").path, "--known", knownFile.path, "--junit", xml])
         XCTAssertEqual(r.code, 1)
-        guard let python = python() else { return try skipOrFail("no Python with junitparser (run bash .ci/install-deps, or set GLMAP_PYTHON)") }
+        let python = try OutsideTool.requirePython(["junitparser"])
         let script = """
         import sys
         from junitparser import JUnitXml, Failure, Error, Skipped
@@ -340,9 +320,7 @@ final class GoldenTestingCLITests: XCTestCase {
         XCTAssertFalse(html.contains("http://") || html.contains("https://") || html.contains("<script"), "self-contained, no network, no script")
         XCTAssertLessThan(try XCTUnwrap(html.range(of: "zz/failing")).lowerBound, try XCTUnwrap(html.range(of: "aa/passing")).lowerBound)
 
-        guard let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            return try skipOrFail("headless Chromium not found (Debian package chromium; bash .ci/install-deps installs it)")
-        }
+        let chromium = try OutsideTool.requireCommand("chromium", package: "chromium")
         let shot = tmp.appendingPathComponent("shot.png")
         let out = try runProcess(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
                                             "--user-data-dir=\(tmp.appendingPathComponent("profile").path)",
@@ -378,7 +356,7 @@ final class GoldenTestingCLITests: XCTestCase {
             .components(separatedBy: "\n## ").first, "README has a \"Testing your styles in CI\" section")
         let blocks = section.components(separatedBy: "```yaml\n").dropFirst().map { $0.components(separatedBy: "\n```").first! }
         XCTAssertEqual(blocks.count, 2, "a GitHub Actions job and a GitLab CI job")
-        guard let python = python() else { return try skipOrFail("no Python with PyYAML (run bash .ci/install-deps, or set GLMAP_PYTHON)") }
+        let python = try OutsideTool.requirePython(["yaml"])
         let script = """
         import sys, json, yaml
         print(json.dumps([yaml.safe_load(open(f)) for f in sys.argv[1:]]))
@@ -459,12 +437,4 @@ final class GoldenTestingCLITests: XCTestCase {
         p.waitUntilExit()
         return (p.terminationStatus, try String(contentsOf: outFile, encoding: .utf8), try String(contentsOf: errFile, encoding: .utf8))
     }
-}
-
-/// Text a command writes, collected across threads.
-final class Lines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage = ""
-    func add(_ s: String) { lock.lock(); storage += s; lock.unlock() }
-    var text: String { lock.lock(); defer { lock.unlock() }; return storage }
 }

@@ -38,10 +38,7 @@ public final class MBTilesWriter: @unchecked Sendable {
         self.path = path
         let dir = PathText.directory(of: path)
         let name = PathText.lastComponent(of: path)
-        var isDir: ObjCBool = false
-        if !dir.isEmpty && !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
-            throw IOFailure(path: path, message: "the directory \(dir) does not exist")
-        }
+        try OutputFolder.requireParent(of: path)
         tempPath = (dir.isEmpty ? "" : dir + "/") + ".\(name).tmp-\(UInt32.random(in: 0...UInt32.max))"
         guard InFlightFiles.register(tempPath) else {
             throw MBTilesError(path: path, message: "interrupted before the MBTiles file was created")

@@ -44,11 +44,7 @@ public final class TileArchiveWriter: @unchecked Sendable {
         self.path = path
         self.kind = kind
         self.metadata = metadata
-        let dir = PathText.directory(of: path)
-        var isDir: ObjCBool = false
-        if !dir.isEmpty && !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
-            throw IOFailure(path: path, message: "the directory \(dir) does not exist")
-        }
+        try OutputFolder.requireParent(of: path)
         let journal = TileArchiveWriter.journalPath(path)
         if resume && FileManager.default.fileExists(atPath: journal) {
             spool = try TileSpool(resuming: journal, job: job)

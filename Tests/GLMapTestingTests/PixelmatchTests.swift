@@ -1,4 +1,5 @@
-@testable import GLMapCore
+import GLMapCore
+@testable import GLMapTesting
 import XCTest
 
 final class PixelmatchTests: XCTestCase {

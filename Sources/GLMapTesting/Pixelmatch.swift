@@ -11,6 +11,8 @@
 // Limits:  diff pixels are stored as JavaScript stores doubles into a `Uint8Array` (truncation,
 //          modulo 256), i.e. pngjs/Node semantics, not a browser's clamped canvas array.
 // Threading: stateless; safe to call concurrently.
+// Users: the golden-image tests (ImageComparison), `glmap compare`, glmap-bench and the test suites.
+import GLMapCore
 
 /// Perceptual pixel comparison, an exact port of pixelmatch 7.1.0.
 public enum Pixelmatch {

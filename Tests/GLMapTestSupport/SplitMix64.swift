@@ -1,4 +1,4 @@
-/// SplitMix64: a small, fast, seeded random generator, so randomised tests and benchmarks
+/// SplitMix64: a small, fast, seeded random generator, so randomised tests
 /// reproduce from their seed (Swift's system generator cannot be seeded).
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     public var state: UInt64
