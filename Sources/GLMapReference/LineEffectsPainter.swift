@@ -5,10 +5,11 @@ import GLMapStyle
 /// geometry, with MapLibre GL JS's semantics (those the GPU path implements):
 ///
 /// - Tiles: MapLibre measures dashes and gradients on the pieces its GeoJSON tiler gives each
-///   tile at zoom z = min(floor(zoom), source maxzoom). Dashed lines and line-metrics lines are
-///   cut into those pieces (`TilePieceSplitter`, buffer = source buffer / 512 of a tile) and each
-///   piece is stroked on its own (caps at its cut ends) but drawn only inside its own tile.
-///   Lines covering more than `TilePieceSplitter.maxTiles` tiles are drawn whole.
+///   tile at zoom z = min(floor(zoom), source maxzoom) (`LineTiling.tileZoom`). Dashed lines and
+///   line-metrics lines are cut into those pieces by the tessellator's own rule
+///   (`TileLineClipper`, buffer = source buffer / 512 of a tile) and each piece is stroked on its
+///   own (caps at its cut ends) but drawn only inside its own tile. Lines covering more than
+///   `TileLineClipper.maxTiles` tiles are drawn whole.
 /// - Distance: `linesofar` is carried by the line's vertices: it is affine in each of the two
 ///   triangles of a segment's quad (whose ends lie on the join's miter or inner-miter points,
 ///   see `StrokePiece.progress`), with MapLibre's extra vertex pair 15 px (at floor(zoom)) from
@@ -57,40 +58,23 @@ struct LineEffectsPainter {
 
     private struct RangeKey: Hashable { var start: Double; var end: Double }
 
-    /// MapLibre's storage of `linesofar`: snapped down to even tile units, wrapping at 32768.
-    @inline(__always)
-    static func snap(_ linesofar: Double) -> Double {
-        guard linesofar.isFinite, linesofar > 0 else { return 0 }
-        return ((linesofar / 2).rounded(.down).truncatingRemainder(dividingBy: 16384)) * 2
-    }
-
-    /// Tile units per tile side.
-    static let tileExtent = 8192.0
-    /// linesofar at the end of a line with line metrics.
-    static let metricsLineDistance = 32767.0
-    /// Most distinct gradient ranges before the single-ramp fallback.
-    static let maxRampRanges = 4096
-
     /// The tile grid a layer's line data is measured in (MapLibre's tile zoom).
     private struct TileGrid {
-        /// Tile zoom min(floor(zoom), source maxzoom) and the source maxzoom (floored).
-        let z: Int, maxzoom: Double
+        /// The tile zoom (`LineTiling.tileZoom`).
+        let z: Int
         let tilesPerUnit: Double
-        /// Screen periods per tile unit factor (`u_tileratio` × 512 / extent).
+        /// CSS px per tile unit at the frame's integer zoom (`LineTiling.tileRatio`).
         let tileRatio: Double
         /// MapLibre's sharp-corner vertices sit 15 CSS px from the corner at the integer zoom.
         let sharpCornerOffset: Double
-        let splitter: TilePieceSplitter
+        let clipper: TileLineClipper
 
         init(_ layer: EvaluatedLineLayer, view: ViewTransform) {
-            let floorZoom = max(0, layer.zoom.rounded(.down))
-            maxzoom = max(0, layer.sourceMaxzoom.rounded(.down))
-            z = Int(min(floorZoom, maxzoom, 30))
+            z = LineTiling.tileZoom(zoom: layer.zoom, sourceMaxzoom: layer.sourceMaxzoom)
             tilesPerUnit = Double(1 << z)
-            splitter = TilePieceSplitter(zoom: z, buffer: layer.sourceBuffer / 512)
-            let frameZoom = Int(min(max(0, view.camera.zoom), 60).rounded(.down))
-            tileRatio = Double(sign: .plus, exponent: frameZoom - z, significand: 1) * 512 / LineEffectsPainter.tileExtent
-            sharpCornerOffset = 15 * view.worldSize / (512 * Double(1 << Int(min(floorZoom, 30))))
+            clipper = TileLineClipper(zoom: z, buffer: layer.sourceBuffer / 512)
+            tileRatio = LineTiling.tileRatio(cameraZoom: view.camera.zoom, tileZoom: z)
+            sharpCornerOffset = 15 * view.worldSize / LineTiling.pixelsPerUnitAtIntegerZoom(layer.zoom)
         }
     }
 
@@ -126,18 +110,23 @@ struct LineEffectsPainter {
                                           roundLimit: layer.roundLimit, offset: f.offset, outset: ramp.outset)
             geometry.sharpCornerOffset = grid.sharpCornerOffset
             geometry.foldedQuads = true
+            let gradient = layer.gradient != nil
             for part in f.parts {
                 let metrics = layer.lineMetrics && !part.closed
-                let total = metrics ? LineEffectsPainter.length(part.coords) : 0
-                var tilePieces: [TilePiece]?
-                if f.dasharray != nil || metrics { tilePieces = grid.splitter.split(part.coords, closed: part.closed) }
-                let list = tilePieces ?? [TilePiece(tileX: 0, tileY: 0, coords: part.coords, start: 0, end: total)]
-                for tp in list {
-                    let range: RangeKey? = metrics ? (total > 0 ? RangeKey(start: tp.start / total, end: tp.end / total)
-                                                                : RangeKey(start: 0, end: 1)) : nil
-                    guard var piece = stroke(tp.coords, closed: part.closed, geometry: &geometry, range: range,
-                                             gradient: layer.gradient != nil) else { continue }
-                    if tilePieces != nil { piece.tile = (tp.tileX, tp.tileY) }
+                let total = metrics ? LineTiling.length(part.coords) : 0
+                // The part of the whole line's progress a piece covers (line metrics only).
+                func range(_ start: Double, _ end: Double) -> RangeKey? {
+                    metrics ? (total > 0 ? RangeKey(start: start / total, end: end / total) : RangeKey(start: 0, end: 1)) : nil
+                }
+                if f.dasharray != nil || metrics, let tilePieces = grid.clipper.pieces(part.coords, closed: part.closed) {
+                    for tp in tilePieces {
+                        guard var piece = stroke(tp.coords, closed: part.closed, geometry: &geometry,
+                                                 range: range(tp.start, tp.end), gradient: gradient) else { continue }
+                        piece.tile = (tp.x, tp.y)
+                        feature.pieces.append(piece)
+                    }
+                } else if let piece = stroke(part.coords, closed: part.closed, geometry: &geometry,
+                                             range: range(0, total), gradient: gradient) {
                     feature.pieces.append(piece)
                 }
             }
@@ -177,9 +166,9 @@ struct LineEffectsPainter {
                 let p = length > 0 ? min(1, max(0, d[k] / length)) : 0
                 progress[k] = p
                 if let r = range {
-                    linesofar[k] = LineEffectsPainter.snap((r.start + (r.end - r.start) * p) * LineEffectsPainter.metricsLineDistance)
+                    linesofar[k] = LineTiling.storedLineSoFar((r.start + (r.end - r.start) * p) * LineTiling.metricsLineDistance)
                 } else {
-                    linesofar[k] = LineEffectsPainter.snap(d[k] / worldSize * LineEffectsPainter.tileExtent * grid.tilesPerUnit)
+                    linesofar[k] = LineTiling.storedLineSoFar(d[k] / worldSize * LineTiling.tileExtent * grid.tilesPerUnit)
                 }
             }
             var ramp = 0
@@ -200,12 +189,11 @@ struct LineEffectsPainter {
 
         /// Gradient ramps, one per distinct progress range (or one 0…1 ramp past the limit).
         func ramps(_ layer: EvaluatedLineLayer) -> Ramps {
-            let whole = ranges.count > LineEffectsPainter.maxRampRanges
+            let whole = ranges.count > LineTiling.maxRampRanges
             guard let g = layer.gradient else { return Ramps(ramps: [], ranges: ranges, wholeLine: whole) }
             let texels: Int
             if layer.gradientIsStep {
-                let maxzoom = grid.maxzoom
-                let overzoom = Double(grid.z) == maxzoom ? Double(1 << Int(max(0, min(30, 22 - maxzoom)))) : 1
+                let overzoom = LineTiling.stepRampOverzoom(tileZoom: grid.z, sourceMaxzoom: layer.sourceMaxzoom)
                 texels = GradientRamp.stepTexels(longestPieceTiles: longestTiles, overzoom: overzoom)
             } else {
                 texels = 256
@@ -221,7 +209,7 @@ struct LineEffectsPainter {
     private struct Ramps {
         let ramps: [GradientRamp]
         let ranges: [RangeKey]
-        /// Past `maxRampRanges`: one 0…1 ramp read at the whole-line progress.
+        /// Past `LineTiling.maxRampRanges`: one 0…1 ramp read at the whole-line progress.
         let wholeLine: Bool
 
         /// The ramp a piece reads and the progress range it maps the piece's 0…1 onto.
@@ -385,18 +373,5 @@ struct LineEffectsPainter {
     static func smoothstep(_ e0: Double, _ e1: Double, _ x: Double) -> Double {
         let t = min(max((x - e0) / (e1 - e0), 0), 1)
         return t * t * (3 - 2 * t)
-    }
-
-    /// Length of a flat polyline (unit world), skipping non-finite steps.
-    static func length(_ c: [Double]) -> Double {
-        var total = 0.0
-        var i = 2
-        while i + 1 < c.count {
-            let dx = c[i] - c[i - 2], dy = c[i + 1] - c[i - 1]
-            let l = (dx * dx + dy * dy).squareRoot()
-            if l.isFinite { total += l }
-            i += 2
-        }
-        return total
     }
 }
