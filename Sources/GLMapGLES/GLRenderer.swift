@@ -310,8 +310,7 @@ public final class GLRenderer {
         glUniform2f(program.uniform("u_units_to_pixels"), Float(view.width / 2 / clipFold.sx), Float(-view.height / 2 / clipFold.sy))
         if dashed, let atlas = l.atlas {
             // MapLibre's u_tileratio: CSS px per tile unit at the integer zoom the frame is drawn at.
-            let frameTileZoom = Int(min(max(0, view.camera.zoom), 60).rounded(.down))
-            let tileratio = Double(sign: .plus, exponent: frameTileZoom - l.tileZoom, significand: 1) * 512 / LineBucket.tileExtent
+            let tileratio = LineTiling.tileRatio(cameraZoom: view.camera.zoom, tileZoom: l.tileZoom)
             glUniform1f(program.uniform("u_tileratio"), Float(tileratio))
             glUniform1f(program.uniform("u_crossfade_from"), Float(l.layer.dashFromScale))
             glUniform1f(program.uniform("u_crossfade_to"), 1)
