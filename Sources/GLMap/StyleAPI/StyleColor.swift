@@ -48,6 +48,7 @@ public struct StyleColor: Equatable, Hashable, Sendable {
 /// A small set of named colours with 0…1 components (UIKit's system colour names for the basic
 /// hues), so `StyleColor(.red)` reads as on iOS where UIColor is not available.
 public struct NamedColor: Equatable, Sendable {
+    /// Straight (unpremultiplied) components in 0…1.
     public let red: Double, green: Double, blue: Double, alpha: Double
 
     /// A colour from straight components in 0…1 (clamped).
