@@ -2,11 +2,14 @@
 ///
 /// Convert with `unpremultiplied()` only when writing a file (see `GLMapPNG`).
 public struct RGBAImage: Equatable, Sendable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
     /// `width * height * 4` bytes, row-major, top row first.
     public var pixels: [UInt8]
 
+    /// An image from premultiplied bytes; traps unless `pixels` holds `width · height · 4` bytes.
     public init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(pixels.count == width * height * 4, "pixel buffer size does not match \(width)x\(height)")
         self.width = width
