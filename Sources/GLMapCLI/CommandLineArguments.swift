@@ -40,7 +40,7 @@ public struct CommandLineArguments {
 
     /// Each option's value by long name (the last one given, for an option given twice).
     public private(set) var values: [String: String] = [:]
-    /// The flags given (and options with an optional value given without one), by long name.
+    /// The flags given, and the options with an optional value (given with or without it), by long name.
     public private(set) var flags: Set<String> = []
     /// Every value of each option, in order (for options that may repeat, such as `serve --style`).
     public private(set) var repeated: [String: [String]] = [:]

@@ -40,7 +40,7 @@ public struct Color: Equatable, Hashable, Sendable {
         hasher.combine(r); hasher.combine(g); hasher.combine(b); hasher.combine(a)
     }
 
-    /// Opaque black, the spec default of every colour property.
+    /// Opaque black (the spec default of the colour properties that have one).
     public static let black = Color(r: 0, g: 0, b: 0, a: 1)
     /// Opaque white.
     public static let white = Color(r: 1, g: 1, b: 1, a: 1)

@@ -2,7 +2,7 @@ import GLMapCore
 
 /// A position in longitude/latitude degrees (any extra coordinates such as altitude are dropped).
 public struct Position: Equatable, Sendable {
-    /// Longitude in degrees (any finite value; wrapped when projected).
+    /// Longitude in degrees (past ±180 it lies on another world copy).
     public var lon: Double
     /// Latitude in degrees.
     public var lat: Double

@@ -31,7 +31,7 @@ public final class EncodedTileCache: @unchecked Sendable {
     public let capacityBytes: Int
     private var bytes = 0
 
-    /// An empty cache holding at most `capacityBytes` (negative: 0, caching nothing).
+    /// An empty cache holding at most `capacityBytes` (0 or less: it keeps nothing).
     public init(capacityBytes: Int) { self.capacityBytes = max(0, capacityBytes) }
 
     /// Bytes of PNG data held now.

@@ -70,7 +70,7 @@ public enum PMTiles {
     /// One directory entry: `runLength` tiles from `tileID` share the bytes at `offset`
     /// (relative to the tile data); run length 0 points at a leaf directory instead.
     public struct Entry: Equatable, Sendable {
-        /// The first tile's ID (Hilbert order over all zooms).
+        /// The first tile's ID (PMTiles numbering: zoom by zoom, Hilbert order within a zoom).
         public var tileID: UInt64
         /// Byte offset of the tile in the tile data (of the leaf directory in the leaf section, for run length 0).
         public var offset: UInt64

@@ -17,7 +17,7 @@ public final class TileSpool: @unchecked Sendable {
     public struct Record: Sendable {
         /// The tile.
         public let tile: TileAddress
-        /// The tile's PMTiles tile ID (Hilbert order over all zooms).
+        /// The tile's PMTiles tile ID (zoom by zoom, Hilbert order within a zoom).
         public let id: UInt64
         /// Where the bytes start in the journal file.
         public let offset: Int
