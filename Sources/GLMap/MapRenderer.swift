@@ -25,6 +25,7 @@ public final class MapRenderer {
     /// Why `auto` fell back to the CPU (the EGL failure), if it did.
     public private(set) var fallbackReason: String?
 
+    /// A renderer that will use `backend` (default `auto`: the GPU, else the CPU); nothing starts yet.
     public init(backend: Backend = .auto) {
         self.backend = backend
     }

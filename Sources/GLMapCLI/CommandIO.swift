@@ -4,12 +4,16 @@ import GLMapCore
 
 /// Where a command reads and writes (the real process streams, or buffers in tests).
 public struct CommandIO {
+    /// Reads all of standard input.
     public var readStdin: () -> [UInt8]
+    /// Writes bytes to standard output.
     public var writeStdout: ([UInt8]) -> Void
+    /// Writes text to standard error.
     public var writeStderr: (String) -> Void
     /// The first failure writing standard output, if any: the command then exits 1 with it.
     public var stdoutFailure: () -> IOFailure?
 
+    /// Streams from closures; `stdoutFailure` reports nothing unless given.
     public init(readStdin: @escaping () -> [UInt8], writeStdout: @escaping ([UInt8]) -> Void, writeStderr: @escaping (String) -> Void,
                 stdoutFailure: @escaping () -> IOFailure? = { nil }) {
         self.readStdin = readStdin

@@ -30,6 +30,7 @@ public enum CompareCommand {
 
     """
 
+    /// Runs `glmap compare` with `args` (after the subcommand name); returns the exit code.
     public static func run(_ args: [String], io: CommandIO) throws -> Int32 {
         let (files, rest) = CommandLineArguments.splitPositionals(args, options: options)
         let a = try CommandLineArguments(rest, options: options)

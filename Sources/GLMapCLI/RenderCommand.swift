@@ -61,6 +61,7 @@ public enum RenderCommand {
     /// What `render` says when neither the style nor the flags choose a view.
     public static let defaultViewNote = "glmap: note: the style has no center or zoom and no view was given: rendering lon 0, lat 0, zoom 0 (the whole world); use --fit, --bounds or --lon/--lat/--zoom\n"
 
+    /// Runs `glmap render` with `args` (after the subcommand name); returns the exit code.
     public static func run(_ args: [String], io: CommandIO) throws -> Int32 {
         let a = try CommandLineArguments(args, options: options)
         if a.flag("help") {

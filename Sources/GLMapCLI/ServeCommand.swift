@@ -38,6 +38,7 @@ public enum ServeCommand {
 
     """
 
+    /// Runs `glmap serve` with `args` until a signal stops it; returns the exit code.
     public static func run(_ args: [String], io: CommandIO) throws -> Int32 {
         let a = try CommandLineArguments(args, options: options)
         if a.flag("help") {

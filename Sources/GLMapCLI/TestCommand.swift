@@ -40,6 +40,7 @@ public enum TestCommand {
 
     """
 
+    /// Runs `glmap test` with `args` (after the subcommand name); returns the exit code.
     public static func run(_ args: [String], io: CommandIO) throws -> Int32 {
         // `--update=all` is the one option with an optional value.
         let mapped = args.map { $0 == "--update=all" ? "--update-all" : $0 }

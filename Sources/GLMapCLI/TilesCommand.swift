@@ -55,6 +55,7 @@ public enum TilesCommand {
 
     """
 
+    /// Runs `glmap tiles` (or `glmap tiles merge`) with `args`; returns the exit code.
     public static func run(_ args: [String], io: CommandIO) throws -> Int32 {
         if args.first == "merge" { return try merge(Array(args.dropFirst()), io: io) }
         let a = try CommandLineArguments(args, options: options)

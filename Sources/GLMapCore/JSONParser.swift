@@ -10,10 +10,15 @@
 /// A syntax error in JSON text, located by line and column (both 1-based; columns count bytes).
 /// Invalid input (exit 2); callers that know the file put its name in front.
 public struct JSONSyntaxError: GLMapError, Equatable, Sendable {
+    /// 1-based line of the error.
     public var line: Int
+    /// 1-based column of the error, in bytes.
     public var column: Int
+    /// What was expected or what is wrong ("expected a JSON value").
     public var message: String
+    /// Invalid input: exit 2.
     public var kind: FailureKind { .invalidInput }
+    /// `line:column: message`.
     public var description: String { "\(line):\(column): \(message)" }
 }
 
@@ -46,18 +51,25 @@ extension JSONParser {
 /// A reusable byte-level JSON scanner. Other decoders (GeoJSON) build on it to read values
 /// without going through `JSONValue`.
 public struct JSONByteParser {
+    /// The JSON text (UTF-8); the caller keeps it alive while parsing.
     public let bytes: UnsafeBufferPointer<UInt8>
+    /// Byte offset of the next byte to read.
     public var index: Int = 0
+    /// How many arrays and objects are open.
     public var depth: Int = 0
+    /// The limits the text is read under (nesting depth among them).
     public let limits: InputLimits
+    /// The deepest nesting accepted (`limits.maxNestingDepth`).
     public var maxDepth: Int { limits.maxNestingDepth }
 
+    /// A parser at the start of `bytes`, past a UTF-8 byte order mark if there is one.
     public init(_ bytes: UnsafeBufferPointer<UInt8>, limits: InputLimits = .default) {
         self.bytes = bytes
         self.limits = limits
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { index = 3 }
     }
 
+    /// Parses one value and requires nothing but whitespace after it.
     public mutating func parseDocument() throws -> JSONValue {
         skipWhitespace()
         let v = try parseValue()
@@ -99,6 +111,7 @@ public struct JSONByteParser {
         return JSONSyntaxError(line: l, column: c, message: message)
     }
 
+    /// Skips JSON whitespace (space, tab, CR, LF).
     @inline(__always)
     public mutating func skipWhitespace() {
         while index < bytes.count {
@@ -107,6 +120,7 @@ public struct JSONByteParser {
         }
     }
 
+    /// The next byte without consuming it; nil at the end.
     @inline(__always)
     public func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
 
@@ -118,6 +132,7 @@ public struct JSONByteParser {
         index += 1
     }
 
+    /// Parses the value at the current position (after whitespace).
     public mutating func parseValue() throws -> JSONValue {
         skipWhitespace()
         guard index < bytes.count else { throw error("expected a JSON value") }
@@ -142,11 +157,13 @@ public struct JSONByteParser {
         index += n
     }
 
+    /// Counts one more open container; throws past the nesting limit.
     public mutating func enterContainer() throws {
         depth += 1
         if depth > limits.maxNestingDepth { throw plainError(limits.nestingMessage, at: index) }
     }
 
+    /// Parses an object; `index` is at its `{`.
     public mutating func parseObject() throws -> JSONObject {
         try enterContainer()
         index += 1  // {
@@ -166,6 +183,7 @@ public struct JSONByteParser {
         return obj
     }
 
+    /// Parses an array; `index` is at its `[`.
     public mutating func parseArray() throws -> [JSONValue] {
         try enterContainer()
         index += 1  // [

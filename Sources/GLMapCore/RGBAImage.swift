@@ -16,7 +16,9 @@ public enum StraightAlpha: AlphaConvention {}
 /// that takes a `PremultipliedImage` and converts while it writes), so converting twice, or
 /// encoding premultiplied pixels as if they were straight, does not compile.
 public struct RGBAImage<Alpha: AlphaConvention>: Equatable, Sendable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
     /// `width * height * 4` bytes, row-major, top row first.
     public var pixels: [UInt8]

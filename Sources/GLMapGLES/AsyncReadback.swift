@@ -21,6 +21,7 @@ public struct ReadbackTicket {
     let ring: ObjectIdentifier
     /// Device pixel size of the frame being read.
     public let width: Int
+    /// Device pixel height of the frame being read.
     public let height: Int
 }
 

@@ -13,6 +13,7 @@ import GLMapTessellation
 
 /// Draws buckets with OpenGL ES 3 into an offscreen framebuffer and reads the frame back.
 public final class GLRenderer {
+    /// The EGL display and GL context the renderer draws with (current on its thread).
     public let context: HeadlessContext
     let background: GLProgram
     /// Program variants, compiled on first use: (source, `#define`s, paint attributes) → program.

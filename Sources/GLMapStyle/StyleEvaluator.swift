@@ -16,7 +16,9 @@ import GLMapGeoJSON
 
 /// Evaluates layers for one zoom.
 public struct StyleEvaluator {
+    /// The frame's zoom; paint reads it as it is, filters and layout read `tileZoom`.
     public var zoom: Double
+    /// The style's global state (`global-state` reads it).
     public var globalState: JSONObject
     /// The style's sources by id: line layers read `lineMetrics`, `maxzoom` and `buffer` from
     /// theirs. A layer whose source is not here gets maxzoom 18, buffer 128, and line metrics
@@ -26,6 +28,7 @@ public struct StyleEvaluator {
     /// (the GPU path evaluates the tile zoom and the next one and mixes per frame).
     public var compositeZoom: Double?
 
+    /// Creates an evaluator at `zoom` with the style's global state and sources.
     public init(zoom: Double, globalState: JSONObject = JSONObject(), sources: [String: Source] = [:]) {
         self.zoom = zoom
         self.globalState = globalState
@@ -48,14 +51,17 @@ public struct StyleEvaluator {
         return StyleEvaluator.defaultValue(prop)
     }
 
+    /// A number property's value (the spec default when unset, failing or not a number).
     public func number(_ p: StyleProperty, _ l: Layer, _ f: FeatureContext? = nil) -> Double {
         value(p, in: l, feature: f).number ?? StyleEvaluator.defaultValue(p).number ?? 0
     }
 
+    /// A colour property's value (the spec default when unset, failing or not a colour).
     public func color(_ p: StyleProperty, _ l: Layer, _ f: FeatureContext? = nil) -> Color {
         value(p, in: l, feature: f).color ?? StyleEvaluator.defaultValue(p).color ?? .black
     }
 
+    /// A string or enum property's value (the spec default when unset, failing or not a string).
     public func string(_ p: StyleProperty, _ l: Layer, _ f: FeatureContext? = nil) -> String {
         value(p, in: l, feature: f).string ?? StyleEvaluator.defaultValue(p).string ?? ""
     }

@@ -31,6 +31,7 @@ import GLMapTessellation
 
 /// Renders many frames of one scene: shared evaluation/upload, pipelined readback, pooled encoding.
 public final class BatchRenderer {
+    /// The scene every frame renders.
     public let scene: Scene
     /// The backend in use: `.gpu` or `.cpu`.
     public let activeBackend: Backend

@@ -25,6 +25,7 @@ public enum ImageFormat: Equatable, Sendable {
 
     /// The kind of format, without settings.
     public enum Kind: String, Sendable, CaseIterable {
+        /// PNG (lossless), JPEG, WebP.
         case png, jpeg, webp
         /// The file extension written (`png`, `jpg`, `webp`).
         public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
@@ -98,9 +99,13 @@ public enum ImageFormat: Equatable, Sendable {
 
 /// A failure of an image encoder (render/IO failure, exit 1).
 public struct ImageEncodeError: GLMapError {
+    /// The format's name as messages write it (`JPEG`, `WebP`, …).
     public var format: String
+    /// The encoder's own error text.
     public var message: String
+    /// Always `.renderOrIO` (exit code 1).
     public var kind: FailureKind { .renderOrIO }
+    /// `<format> encoding failed: <message>`.
     public var description: String { "\(format) encoding failed: \(message)" }
 }
 

@@ -15,6 +15,7 @@ import GLMapPNG
 public final class TileArchiveWriter: @unchecked Sendable {
     /// The archive formats.
     public enum Kind: String, Sendable {
+        /// MBTiles (SQLite) or PMTiles v3.
         case mbtiles, pmtiles
         /// The kind a path's extension names (nil: not an archive, e.g. a directory).
         public init?(path: String) {
@@ -26,8 +27,11 @@ public final class TileArchiveWriter: @unchecked Sendable {
         }
     }
 
+    /// The final archive path.
     public let path: String
+    /// The archive format.
     public let kind: Kind
+    /// What the archive's metadata says (name, bounds, zooms, format, …).
     public let metadata: TileArchiveMetadata
     let spool: TileSpool
     /// Tiles already in the journal when the writer opened (resume).
