@@ -43,6 +43,9 @@ public final class GLRenderer {
     /// before/after benchmarks).
     public var viewCulling = GLRenderer.viewCullingDefault
     static let viewCullingDefault = ProcessInfo.processInfo.environment["GLMAP_VIEW_CULLING"].map { $0 != "0" && $0 != "off" } ?? true
+    /// Asked before each layer is drawn and before a read-back: true stops the frame there with
+    /// `RenderInterrupted` (the renderer stays usable). nil: never stop.
+    public var shouldStop: (() -> Bool)?
     /// Triangles (two per circle instance) submitted by the last `draw`, per world copy.
     public private(set) var trianglesDrawn = 0
 
@@ -178,7 +181,8 @@ public final class GLRenderer {
         }
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         glBindVertexArray(vao)
-        for layer in layers {
+        for (i, layer) in layers.enumerated() {
+            try stopIfAsked("before layer \(i + 1) of \(layers.count)")
             resetAttributes()
             switch layer {
             case .background(let b): drawBackground(b)
@@ -196,8 +200,14 @@ public final class GLRenderer {
         glFinish()
     }
 
+    /// Throws `RenderInterrupted` at `stage` when `shouldStop` says so.
+    func stopIfAsked(_ stage: @autoclosure () -> String) throws {
+        if let shouldStop, shouldStop() { throw RenderInterrupted(stage: stage()) }
+    }
+
     /// Reads the last drawn frame back (premultiplied RGBA, rows top to bottom).
     func readbackFrame() throws -> RGBAImage {
+        try stopIfAsked("before the read-back")
         try context.makeCurrent()
         if let tiled = tiledFrame { return try tiled.take() }
         guard let fb = framebuffer else { throw GLError(call: "glReadPixels", message: "nothing has been drawn yet") }

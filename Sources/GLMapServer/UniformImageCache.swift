@@ -1,0 +1,47 @@
+// Uniform image cache — contract
+// Input: a worker's rendered frame (premultiplied RGBA). Output: its PNG, byte for byte what
+// `PNGEncoder.encode(premultiplied:compression: .default)` writes for it (that call makes it).
+// A frame of one colour throughout (open ocean, a land interior: most tiles of a deep pyramid)
+// is encoded once per (size, colour) and its bytes reused: the encoder is deterministic, so the
+// answer is the same; only the encode is skipped. At most `capacity` entries (oldest dropped).
+// Threading: one per worker thread, never shared.
+import GLMapCore
+import GLMapPNG
+
+/// Encoded PNGs of single-colour frames, per worker.
+final class UniformImageCache {
+    struct Key: Hashable { let width: Int; let height: Int; let pixel: UInt32 }
+    private var entries: [Key: [UInt8]] = [:]
+    private var order: [Key] = []
+    let capacity: Int
+    /// Frames answered from the cache (for metrics).
+    private(set) var hits = 0
+
+    init(capacity: Int = 64) { self.capacity = max(1, capacity) }
+
+    /// The single colour of `image` as its four bytes in one word, or nil when it has two or more.
+    static func uniformPixel(_ image: RGBAImage) -> UInt32? {
+        let n = image.width * image.height
+        guard n > 0, image.pixels.count >= 4 * n else { return nil }
+        return image.pixels.withUnsafeBytes { raw -> UInt32? in
+            let words = raw.bindMemory(to: UInt32.self)
+            let first = words[0]
+            for i in 1..<n where words[i] != first { return nil }
+            return first
+        }
+    }
+
+    /// The image's PNG (default compression), from the cache when it is one colour.
+    func encode(_ image: RGBAImage) throws -> [UInt8] {
+        guard let pixel = UniformImageCache.uniformPixel(image) else {
+            return try PNGEncoder.encode(premultiplied: image, compression: .default)
+        }
+        let key = Key(width: image.width, height: image.height, pixel: pixel)
+        if let png = entries[key] { hits += 1; return png }
+        let png = try PNGEncoder.encode(premultiplied: image, compression: .default)
+        if order.count >= capacity { entries[order.removeFirst()] = nil }
+        entries[key] = png
+        order.append(key)
+        return png
+    }
+}
