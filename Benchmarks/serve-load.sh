@@ -4,11 +4,12 @@
 #   swift build -c release --product glmap && bash Benchmarks/serve-load.sh
 #   REQUESTS=5000 CONCURRENCY=16 JOBS=2 ZOOMS=0-6 STYLE=../shared/scenes/world.style.json bash Benchmarks/serve-load.sh
 #   REQUESTS=40000 BASELINE=0 bash Benchmarks/serve-load.sh     # RSS soak, glmap only
-#   CULLING="off on" ROUNDS=2 bash Benchmarks/serve-load.sh      # before/after view culling, interleaved
+#   VARIANTS="before off on" GLMAP_BEFORE=/tmp/old/.build/release/glmap ROUNDS=2 bash Benchmarks/serve-load.sh
 #
-# CULLING: the GLMAP_VIEW_CULLING settings to run the server with, in order (default "on"; "off"
-# draws every bucket whole, as before view culling). ROUNDS: repeat (each setting, then MapLibre
-# Native) that many times, so load changes hit every variant alike.
+# VARIANTS: the servers to load, in order (default "on"): "on" = this build; "off" = this build
+# with GLMAP_VIEW_CULLING=0 (every bucket drawn whole, as before view culling); "before" = the
+# binary GLMAP_BEFORE (e.g. an older commit's release build). ROUNDS: repeat (each variant, then
+# MapLibre Native) that many times, so load changes hit every variant alike.
 # Tiles: the 256-px XYZ pyramid ZOOMS (z0–6 of the world: 5,461 tiles), shuffled with a fixed
 # seed, the first REQUESTS of them (distinct up to the pyramid's size, then the same order again;
 # the server runs with --cache 0, so every request renders). glmap: `glmap serve --jobs JOBS` on 127.0.0.1, loaded by CONCURRENCY Python
@@ -41,9 +42,11 @@ echo "# glmap serve load, $(date -u '+%F %H:%M UTC'), $(grep -m1 'model name' /p
 echo "# style $STYLE, zooms $ZOOMS, $REQUESTS requests, concurrency $CONCURRENCY, --jobs $JOBS"
 echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-run_glmap() {   # $1: GLMAP_VIEW_CULLING
-  local cull="$1"
-GLMAP_VIEW_CULLING="$cull" "$GLMAP" serve --style "world=$STYLE" --port 0 --jobs "$JOBS" --cache 0 --max-queue 100000 --timeout 600 2> "$TMP/server.log" &
+run_glmap() {   # $1: the variant (see VARIANTS)
+  local cull="$1" bin="$GLMAP" culling=1
+  [ "$cull" = off ] && culling=0
+  [ "$cull" = before ] && bin="${GLMAP_BEFORE:?VARIANTS has before: set GLMAP_BEFORE to that glmap binary}"
+GLMAP_VIEW_CULLING="$culling" "$bin" serve --style "world=$STYLE" --port 0 --jobs "$JOBS" --cache 0 --max-queue 100000 --timeout 600 2> "$TMP/server.log" &
 server=$!
 for _ in $(seq 1 600); do grep -q "workers)" "$TMP/server.log" && break; sleep 0.1; done
 port="$(sed -n 's|.*http://127.0.0.1:\([0-9]*\).*|\1|p' "$TMP/server.log" | head -1)"
@@ -53,7 +56,7 @@ port="$(sed -n 's|.*http://127.0.0.1:\([0-9]*\).*|\1|p' "$TMP/server.log" | head
 import http.client, os, random, sys, threading, time
 port, pid, n, conc = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 z0, z1 = (int(v) for v in sys.argv[5].split("-"))
-tmp, label = sys.argv[6], "glmap serve (culling %s)" % sys.argv[7]
+tmp, label = sys.argv[6], "glmap serve (%s)" % sys.argv[7]
 def cpu():   # user + system seconds of the server process, all its threads
     f = open("/proc/%s/stat" % pid).read().rsplit(")", 1)[1].split()
     return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
@@ -111,7 +114,7 @@ kill -TERM "$server"; wait "$server" || true; server=""
 for round in $(seq 1 "${ROUNDS:-1}"); do
   echo "## round $round"
   : > "$TMP/rps.txt"
-  for cull in ${CULLING:-on}; do run_glmap "$cull"; done
+  for cull in ${VARIANTS:-on}; do run_glmap "$cull"; done
   [ "${BASELINE:-1}" = 0 ] && continue   # BASELINE=0: glmap only (e.g. a long RSS soak)
 "$PY" - "$STYLE" "$TMP" <<'EOF'
 import json, math, os, sys, time
@@ -147,8 +150,8 @@ print("MapLibre Native (pymgl %s, one map): %d tiles in %.2f s = %.1f tiles/s; C
 for line in open(tmp + "/rps.txt").read().split("\n"):   # this round's glmap runs
     if not line: continue
     cull, rps, glmap_cpu = line.split()
-    print("ratio (wall, culling %s): glmap serve requests/s / MapLibre Native tiles/s = %.2f" % (cull, float(rps) / (len(tiles) / wall)))
-    print("ratio (CPU, culling %s): MapLibre Native CPU per tile / glmap serve CPU per request = %.2f" % (cull, cpu_ms / float(glmap_cpu)))
+    print("ratio (wall, %s): glmap serve requests/s / MapLibre Native tiles/s = %.2f" % (cull, float(rps) / (len(tiles) / wall)))
+    print("ratio (CPU, %s): MapLibre Native CPU per tile / glmap serve CPU per request = %.2f" % (cull, cpu_ms / float(glmap_cpu)))
 EOF
   echo "# load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 done

@@ -37,6 +37,9 @@ final class RendererPool: @unchecked Sendable {
         }
         /// Set by the waiter when it gives up; read by the worker mid-render without the lock.
         let stop = Atomic<Bool>(false)
+        /// Signalled once the result is set: each waiter sleeps on its own job's semaphore, so a
+        /// finished job wakes only its own connection thread (not every waiting one).
+        let done = DispatchSemaphore(value: 0)
         init(style: Int, options: RenderOptions, key: String) { self.style = style; self.options = options; self.key = key }
     }
 
@@ -94,19 +97,19 @@ final class RendererPool: @unchecked Sendable {
         guard !closed, queue.count < capacity else { return nil }
         let job = Job(style: style, options: options, key: key)
         queue.append(job)
-        condition.broadcast()
+        condition.signal()   // one idle worker is enough
         return job
     }
 
     /// Waits for `job` until `deadline`; nil (and the job cancelled) when the deadline passes first.
     func wait(_ job: Job, until deadline: Date) -> Result<EncodedTileCache.Entry, Error>? {
+        let seconds = max(0, deadline.timeIntervalSinceNow)
+        let signalled = job.done.wait(timeout: .now() + seconds) == .success
         condition.lock(); defer { condition.unlock() }
-        while job.result == nil {
-            if !condition.wait(until: deadline) && job.result == nil {
-                job.cancelled = true
-                queue.removeAll { $0 === job }
-                return nil
-            }
+        if !signalled && job.result == nil {
+            job.cancelled = true
+            queue.removeAll { $0 === job }
+            return nil
         }
         return job.result
     }
@@ -149,7 +152,7 @@ final class RendererPool: @unchecked Sendable {
             if case .success(let entry) = result { cache.put(job.key, entry) }
             condition.lock()
             job.result = result
-            condition.broadcast()
+            job.done.signal()
         }
         running -= 1
         condition.broadcast()

@@ -5,6 +5,7 @@
 // is encoded once per (size, colour) and its bytes reused: the encoder is deterministic, so the
 // answer is the same; only the encode is skipped. At most `capacity` entries (oldest dropped).
 // Threading: one per worker thread, never shared.
+import Foundation
 import GLMapCore
 import GLMapPNG
 
@@ -23,10 +24,13 @@ final class UniformImageCache {
     static func uniformPixel(_ image: RGBAImage) -> UInt32? {
         let n = image.width * image.height
         guard n > 0, image.pixels.count >= 4 * n else { return nil }
+        let w = image.width
         return image.pixels.withUnsafeBytes { raw -> UInt32? in
-            let words = raw.bindMemory(to: UInt32.self)
-            let first = words[0]
-            for i in 1..<n where words[i] != first { return nil }
+            guard let base = raw.baseAddress else { return nil }
+            let first = raw.loadUnaligned(as: UInt32.self)
+            // The first row word by word, then every other row against it (memcmp).
+            for i in 1..<w where raw.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self) != first { return nil }
+            for y in 1..<image.height where memcmp(base, base + 4 * w * y, 4 * w) != 0 { return nil }
             return first
         }
     }
