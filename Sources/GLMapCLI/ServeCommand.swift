@@ -6,7 +6,7 @@ import GLMapServer
 public enum ServeCommand {
     static let options: [CommandLineArguments.Option] = [
         .init("style", "s", repeatable: true, help: "style file to serve, repeatable; ID=FILE names its URL id (default: the file name without .json/.style)"),
-        .init("bind", help: "IPv4 address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)"),
+        .init("bind", help: "IPv4 or IPv6 address to listen on (default 127.0.0.1; 0.0.0.0 or :: for every interface, ::1 for IPv6 loopback)"),
         .init("port", "p", help: "TCP port (default 8080; 0 picks a free one, printed on stderr)"),
         .init("jobs", "j", help: "render worker threads, one GL context per style each (default: the number of cores)"),
         .init("max-queue", help: "render jobs that may wait (default 64); past it: 503 with Retry-After"),
@@ -65,7 +65,7 @@ public enum ServeCommand {
         for w in server.warnings { io.writeStderr("glmap: warning: \(w)\n") }
         try server.start()
         if let f = server.rendererFailure { io.writeStderr("glmap: warning: a renderer could not be created: \(f)\n") }
-        io.writeStderr("glmap: serving \(styles.map(\.id).joined(separator: ", ")) on http://\(c.bindAddress):\(server.port) (\(c.jobs) workers)\n")
+        io.writeStderr("glmap: serving \(styles.map(\.id).joined(separator: ", ")) on http://\(c.urlHost):\(server.port) (\(c.jobs) workers)\n")
         let sig = server.runUntilTerminated()
         io.writeStderr("glmap: stopped (signal \(sig)); \(server.metrics.value("renders")) images rendered\n")
         return 0

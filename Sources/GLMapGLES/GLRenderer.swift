@@ -6,6 +6,7 @@
 // from the shaders. World copies are drawn side by side where visible. All GL state lives here;
 // failures are `GLError`s naming the call. Threading: use from the thread that owns the context.
 internal import CGLES3
+import Foundation
 import GLMapCore
 import GLMapShaders
 import GLMapStyle
@@ -38,6 +39,16 @@ public final class GLRenderer {
     var clipFold = ClipFold.identity
     /// Usable or not, and why (RendererHealth.swift: every entry point goes through it).
     let health = RendererHealth()
+    /// Draw only the parts of each bucket that may reach the view (ViewCulling.swift; the frame
+    /// is the same either way). On unless the environment sets `GLMAP_VIEW_CULLING=0` (for
+    /// before/after benchmarks).
+    public var viewCulling = GLRenderer.viewCullingDefault
+    static let viewCullingDefault = ProcessInfo.processInfo.environment["GLMAP_VIEW_CULLING"].map { $0 != "0" && $0 != "off" } ?? true
+    /// Asked before each layer is drawn and before a read-back: true stops the frame there with
+    /// `RenderInterrupted` (the renderer stays usable). nil: never stop.
+    public var shouldStop: (() -> Bool)?
+    /// Triangles (two per circle instance) submitted by the last `draw`, per world copy.
+    public private(set) var trianglesDrawn = 0
 
     /// Compiles the programs on a fresh headless context.
     public init(context: HeadlessContext? = nil) throws {
@@ -95,14 +106,17 @@ public final class GLRenderer {
                     indices: f.indices.isEmpty ? 0 : indexBuffer(f.indices),
                     outlineVertices: f.outlineIndices.isEmpty ? 0 : vertexBuffer(f.outlineVertices),
                     outlineIndices: f.outlineIndices.isEmpty ? 0 : indexBuffer(f.outlineIndices),
-                    maxIndex: f.indices.max() ?? 0,
-                    outlineMaxIndex: UInt32(max(0, f.outlineVertices.count / f.outlineStride - 1)))))
+                    ranges: ViewCulling.triangleRanges(indices: f.indices, vertices: f.vertices, stride: f.stride, positions: [0]),
+                    outlineRanges: ViewCulling.triangleRanges(indices: f.outlineIndices, vertices: f.outlineVertices,
+                                                              stride: f.outlineStride, positions: [0, 2]))))
             case .line(let l):
                 var line = GPUScene.Line(
                     bucket: l,
                     vertices: l.indices.isEmpty ? 0 : vertexBuffer(l.vertices),
                     indices: l.indices.isEmpty ? 0 : indexBuffer(l.indices),
-                    maxIndex: l.indices.max() ?? 0)
+                    ranges: ViewCulling.triangleRanges(indices: l.indices, vertices: l.vertices, stride: l.stride,
+                                                       positions: [0], extrude: 2),
+                    paintBound: PaintBound(l.paint, vertices: l.vertices, stride: l.stride, geometry: VertexLayout.line))
                 if !l.indices.isEmpty && !l.fxVertices.isEmpty {
                     line.fxVertices = vertexBuffer(l.fxVertices)
                     if let atlas = l.atlas { line.atlasTexture = atlasTexture(atlas) }
@@ -110,7 +124,10 @@ public final class GLRenderer {
                 }
                 layers.append(.line(line))
             case .circle(let c):
-                layers.append(.circle(GPUScene.Circle(bucket: c, instances: c.instanceCount == 0 ? 0 : vertexBuffer(c.instances))))
+                layers.append(.circle(GPUScene.Circle(
+                    bucket: c, instances: c.instanceCount == 0 ? 0 : vertexBuffer(c.instances),
+                    ranges: ViewCulling.instanceRanges(instances: c.instances, stride: c.stride),
+                    paintBound: PaintBound(c.paint, vertices: c.instances, stride: c.stride, geometry: VertexLayout.circle))))
             }
         }
         try GLState.check("glBufferData (uploading buckets)")
@@ -129,6 +146,7 @@ public final class GLRenderer {
         try context.makeCurrent()
         let w = Int((view.width * ratio).rounded()), h = Int((view.height * ratio).rounded())
         tiledFrame = nil
+        trianglesDrawn = 0
         if w >= 1, h >= 1, let tile = tileSize(width: w, height: h) {
             tiledFrame = try drawTiled(scene, view: view, ratio: ratio, width: w, height: h, tile: tile)
             return
@@ -164,7 +182,8 @@ public final class GLRenderer {
         }
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         glBindVertexArray(vao)
-        for layer in layers {
+        for (i, layer) in layers.enumerated() {
+            try stopIfAsked("before layer \(i + 1) of \(layers.count)")
             resetAttributes()
             switch layer {
             case .background(let b): drawBackground(b)
@@ -182,8 +201,14 @@ public final class GLRenderer {
         glFinish()
     }
 
+    /// Throws `RenderInterrupted` at `stage` when `shouldStop` says so.
+    func stopIfAsked(_ stage: @autoclosure () -> String) throws {
+        if let shouldStop, shouldStop() { throw RenderInterrupted(stage: stage()) }
+    }
+
     /// Reads the last drawn frame back (premultiplied RGBA, rows top to bottom).
     func readbackFrame() throws -> PremultipliedImage {
+        try stopIfAsked("before the read-back")
         try context.makeCurrent()
         if let tiled = tiledFrame { return try tiled.take() }
         guard let fb = framebuffer else { throw GLError(call: "glReadPixels", message: "nothing has been drawn yet") }
@@ -224,10 +249,12 @@ public final class GLRenderer {
     /// Binds float attributes laid out as `(name, components)` in order, interleaved, from
     /// `buffer`. An attribute the program's source does not declare is an error (a layout that
     /// disagrees with its shader); one it declares but the compiler dropped as unused is skipped.
-    func bindAttributes(_ program: GLProgram, _ buffer: GLuint, _ layout: [(String, Int)], divisor: GLuint = 0) throws {
+    /// `firstVertex`: the vertex (instance) the pointers start at.
+    func bindAttributes(_ program: GLProgram, _ buffer: GLuint, _ layout: [(String, Int)], divisor: GLuint = 0,
+                        firstVertex: Int = 0) throws {
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), buffer)
         let stride = layout.reduce(0) { $0 + $1.1 } * 4
-        var offset = 0
+        var offset = firstVertex * stride
         for (name, n) in layout {
             guard program.declaredAttributes.contains(name) else {
                 throw GLError(call: "glVertexAttribPointer", message: "program \(program.name) has no vertex input \(name), which the bucket's vertex layout supplies")
@@ -275,7 +302,7 @@ public final class GLRenderer {
             glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.indices)
             for m in matrices {
                 setMatrix(fill, m)
-                glDrawRangeElements(GLenum(GL_TRIANGLES), 0, g.maxIndex, GLsizei(f.indices.count), GLenum(GL_UNSIGNED_INT), nil)
+                drawRuns(visibleRuns(g.ranges, matrix: m, view: view, margin: CullMargin()))
             }
         }
         if !f.outlineIndices.isEmpty {
@@ -288,7 +315,7 @@ public final class GLRenderer {
             glUniform2f(fillOutline.uniform("u_viewport"), viewport.0, viewport.1)
             for m in matrices {
                 setMatrix(fillOutline, m)
-                glDrawRangeElements(GLenum(GL_TRIANGLES), 0, g.outlineMaxIndex, GLsizei(f.outlineIndices.count), GLenum(GL_UNSIGNED_INT), nil)
+                drawRuns(visibleRuns(g.outlineRanges, matrix: m, view: view, margin: .fillOutline))
             }
         }
     }
@@ -327,12 +354,29 @@ public final class GLRenderer {
             glUniform1i(program.uniform("u_gradient"), 0)
             glUniform1f(program.uniform("u_image_height"), Float(ramp.height))
         }
+        let margin = CullMargin.line(g.paintBound, zoom: view.camera.zoom, ratio: ratio)
         for m in WorldCopies.matrices(view: view, origin: l.origin, translate: l.layer.translate,
                                       anchor: l.layer.translateAnchor, bounds: l.bounds) {
             setMatrix(program, m)
-            glDrawRangeElements(GLenum(GL_TRIANGLES), 0, g.maxIndex, GLsizei(l.indices.count), GLenum(GL_UNSIGNED_INT), nil)
+            drawRuns(visibleRuns(g.ranges, matrix: m, view: view, margin: margin))
         }
         if dashed || gradient { glActiveTexture(GLenum(GL_TEXTURE0)) }
+    }
+
+    /// The runs of `ranges` to draw through `matrix` (all of them, merged, with culling off).
+    func visibleRuns(_ ranges: [DrawRange], matrix: Matrix4, view: ViewTransform, margin: CullMargin) -> [DrawRange] {
+        var m = margin
+        if !viewCulling { m.disabled = true }
+        return ViewCulling.visibleRuns(ranges, matrix: matrix, view: view, margin: m)
+    }
+
+    /// Draws runs of the bound index buffer (GL_TRIANGLES, UInt32 indices), in order.
+    func drawRuns(_ runs: [DrawRange]) {
+        for r in runs {
+            trianglesDrawn += r.count / 3
+            glDrawRangeElements(GLenum(GL_TRIANGLES), r.minIndex, r.maxIndex, GLsizei(r.count), GLenum(GL_UNSIGNED_INT),
+                                UnsafeRawPointer(bitPattern: r.first * 4))
+        }
     }
 
     /// Uploads a line atlas as an R8 texture (LINEAR, REPEAT, as MapLibre binds it).
@@ -382,10 +426,22 @@ public final class GLRenderer {
         }
         glUniform1f(circle.uniform("u_camera_to_center_distance"), Float(view.cameraToCenterDistance))
         glUniform1f(circle.uniform("u_ratio"), Float(ratio))
+        let margin = CullMargin.circle(g.paintBound, pitchWithMap: pitchWithMap, scaleWithMap: c.layer.pitchScale == .map,
+                                       view: view, zoom: view.camera.zoom)
+        let instanceLayout = layout([("a_center", 2)], c.paint)
+        var bound = 0   // the instance the attributes point at
         for m in WorldCopies.matrices(view: view, origin: c.origin, translate: c.layer.translate,
                                       anchor: c.layer.translateAnchor, bounds: c.bounds) {
             setMatrix(circle, m)
-            glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(c.instanceCount))
+            // ES 3 has no base instance: each run points the instance attributes at its first.
+            for run in visibleRuns(g.ranges, matrix: m, view: view, margin: margin) {
+                if run.first != bound {
+                    try bindAttributes(circle, g.instances, instanceLayout, divisor: 1, firstVertex: run.first)
+                    bound = run.first
+                }
+                glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(run.count))
+                trianglesDrawn += 2 * run.count
+            }
         }
     }
 }
