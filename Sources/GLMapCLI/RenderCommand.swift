@@ -148,7 +148,7 @@ public enum RenderCommand {
                 io.writeStderr("glmap: no usable EGL/GLES (\(reason)); rendering on the CPU\n")
             }
             let progress = BatchProgress(total: frames.count, mode: BatchProgress.mode(quiet: a.flag("quiet")), write: io.writeStderr)
-            let formats = try frames.map { f in try format(for: f.output, matte: scene.matte(zoom: f.options.camera(default: scene.style.camera).zoom)) }
+            let formats = try frames.map { f in try format(for: f.output, matte: scene.matte(zoom: f.options.drawnCamera(default: scene.style.camera).zoom)) }
             batch.frameFormat = { formats[$0] }
             let pool = EncoderPool(workers: jobs, compression: compression)
             let summary = try batch.run(count: frames.count, options: { frames[$0].options }, deliver: { i in
@@ -166,7 +166,7 @@ public enum RenderCommand {
             io.writeStderr("glmap: no usable EGL/GLES (\(reason)); rendering on the CPU\n")
         }
         let image = try renderer.render(scene, options: opts)   // premultiplied
-        let imageFormat = try format(for: output, matte: scene.matte(zoom: opts.camera(default: scene.style.camera).zoom))
+        let imageFormat = try format(for: output, matte: scene.matte(zoom: opts.drawnCamera(default: scene.style.camera).zoom))
         let bytes = try imageFormat.encode(premultiplied: image, threads: PNGEncoder.allCores)
         if output == "-" {
             io.writeStdout(bytes)
