@@ -106,12 +106,14 @@ public final class MapRenderer {
             gl = nil
             gl = try GLRenderer()
         }
-        let camera = options.camera(default: scene.style.camera)
-        let view = ViewTransform(camera: camera, width: Double(options.width), height: Double(options.height))
+        // The view holds MapLibre's constrained camera (`Camera.constrained`): its zoom is the one drawn.
+        let view = ViewTransform(camera: options.camera(default: scene.style.camera),
+                                 width: Double(options.width), height: Double(options.height))
+        let zoom = view.camera.zoom
         guard let gl else {
-            return ReferenceRenderer().render(scene.evaluatedLayers(zoom: camera.zoom), view: view, ratio: options.ratio)
+            return ReferenceRenderer().render(scene.evaluatedLayers(zoom: zoom), view: view, ratio: options.ratio)
         }
         gl.maxTileSize = maxTileSize
-        return try gl.render(scene.gpuBuckets(zoom: camera.zoom), view: view, ratio: options.ratio)
+        return try gl.render(scene.gpuBuckets(zoom: zoom), view: view, ratio: options.ratio)
     }
 }

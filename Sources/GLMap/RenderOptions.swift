@@ -38,6 +38,12 @@ public struct RenderOptions: Equatable, Sendable {
                bearing: bearing ?? d.bearing, pitch: pitch ?? d.pitch)
     }
 
+    /// The camera the frame is drawn with: `camera(default:)` under MapLibre's camera constraint
+    /// for this view's size (`Camera.constrained`), as `ViewTransform` applies it.
+    public func drawnCamera(default d: Camera) -> Camera {
+        camera(default: d).constrained(width: Double(width), height: Double(height))
+    }
+
     /// The deepest camera zoom glmap renders (also the deepest tile zoom of `glmap tiles`).
     public static let maxZoom = 24
 

@@ -188,7 +188,7 @@ public enum RenderCommand {
         let batch = try BatchRenderer(scene: scene, backend: plan.backend)
         io.noteCPUFallback(batch.fallbackReason)
         let progress = BatchProgress(total: frames.count, mode: BatchProgress.mode(quiet: plan.quiet), write: io.writeStderr)
-        let formats = try frames.map { f in try plan.format(for: f.output, matte: scene.matte(zoom: f.options.camera(default: scene.style.camera).zoom)) }
+        let formats = try frames.map { f in try plan.format(for: f.output, matte: scene.matte(zoom: f.options.drawnCamera(default: scene.style.camera).zoom)) }
         batch.frameFormat = { formats[$0] }
         let pool = EncoderPool(workers: plan.jobs, compression: plan.compression)
         let summary = try batch.run(count: frames.count, options: { frames[$0].options }, deliver: { i in
@@ -206,7 +206,7 @@ public enum RenderCommand {
         try renderer.prepare()
         io.noteCPUFallback(renderer.fallbackReason)
         let image = try renderer.render(scene, options: opts)   // premultiplied
-        let imageFormat = try plan.format(for: plan.output, matte: scene.matte(zoom: opts.camera(default: scene.style.camera).zoom))
+        let imageFormat = try plan.format(for: plan.output, matte: scene.matte(zoom: opts.drawnCamera(default: scene.style.camera).zoom))
         let bytes = try imageFormat.encode(image, threads: PNGEncoder.allCores)
         let output = plan.output
         if output == "-" {

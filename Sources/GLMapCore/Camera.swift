@@ -23,6 +23,36 @@ public struct Camera: Equatable, Sendable {
     }
 }
 
+extension Camera {
+    /// MapLibre's camera constraint for a `width × height` CSS-pixel view: the world always covers
+    /// the view vertically. A world shorter than the view is zoomed in until it is as tall and
+    /// centred on the equator; otherwise a centre whose view would reach past ±85.05° moves just so
+    /// far that the view's top or bottom edge meets the world's. Bearing and pitch do not enter
+    /// (MapLibre Native's `TransformState::constrain` and GL JS's `getConstrained` use the view
+    /// height alone). A view inside the world, like every tile's, is returned unchanged.
+    public func constrained(width: Double, height: Double) -> Camera {
+        guard height > 0, height.isFinite, zoom.isFinite, latitude.isFinite else { return self }
+        var c = self
+        var world = WebMercator.worldSize(zoom: zoom)
+        var y = WebMercator.project(lon: longitude, lat: latitude).y * world
+        // A hair of tolerance, so a tile's exact centre never moves by rounding.
+        let slack = 1e-9 * max(1, world)
+        if world < height - slack {
+            c.zoom = zoom + log2(height / world)
+            world = WebMercator.worldSize(zoom: c.zoom)
+            y = world / 2
+        } else if y < height / 2 - slack {
+            y = height / 2
+        } else if y > world - height / 2 + slack {
+            y = world - height / 2
+        } else {
+            return self
+        }
+        c.latitude = WebMercator.unproject(x: 0, y: y / world).lat
+        return c
+    }
+}
+
 /// A camera looking at a viewport of `width × height` CSS pixels: the matrices that map world
 /// coordinates to clip space and to CSS-pixel screen coordinates (y down), as MapLibre's
 /// `Transform` builds them (vertical field of view 0.6435 rad ≈ 36.87°).
@@ -47,11 +77,12 @@ public struct ViewTransform: Sendable {
     /// World pixels (z up, in pixels) → clip space.
     public let projectionMatrix: Matrix4
 
-    /// Builds the matrices for `camera` over a `width × height` CSS-pixel viewport.
-    public init(camera: Camera, width: Double, height: Double) {
+    /// `constrain`: apply MapLibre's camera constraint (`Camera.constrained`), as every drawn
+    /// view does; `camera` then holds the constrained camera. Off only for measuring (camera fits).
+    public init(camera: Camera, width: Double, height: Double, constrain: Bool = true) {
         // A longitude outside [-180, 180] is the same place on another world copy: wrap it
         // (exact remainder), so any finite longitude — even ±1e300 — gives a centre on this world.
-        var camera = camera
+        var camera = constrain ? camera.constrained(width: width, height: height) : camera
         if abs(camera.longitude) > 180 { camera.longitude = ViewTransform.wrap(camera.longitude) }
         self.camera = camera
         self.width = width

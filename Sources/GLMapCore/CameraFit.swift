@@ -108,7 +108,7 @@ extension Camera {
         }
         let view = ViewTransform(camera: Camera(longitude: start.longitude, latitude: start.latitude, zoom: start.zoom,
                                                 bearing: bearing, pitch: pitch),
-                                 width: width, height: height)
+                                 width: width, height: height, constrain: false)
         let east = bounds.unwrappedEast
         let corners = [(bounds.west, bounds.north), (bounds.west, bounds.south), (east, bounds.south), (east, bounds.north)]
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
@@ -130,7 +130,7 @@ extension Camera {
         // Asymmetric padding: put the box's center at the padded viewport's center.
         let dx = (padding.left - padding.right) / 2, dy = (padding.top - padding.bottom) / 2
         if dx != 0 || dy != 0 {
-            let v = ViewTransform(camera: fitted, width: width, height: height)
+            let v = ViewTransform(camera: fitted, width: width, height: height, constrain: false)
             if let shifted = v.groundPoint(screenX: width / 2 - dx, screenY: height / 2 - dy) {
                 fitted.longitude = shifted.lon
                 fitted.latitude = shifted.lat
