@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "GLMapCoreTests", dependencies: ["GLMapCore"]),
         .testTarget(name: "GLMapGeoJSONTests", dependencies: ["GLMapGeoJSON"]),
         .testTarget(name: "GLMapStyleTests", dependencies: ["GLMapStyle"]),
-        .testTarget(name: "GLMapTessellationTests", dependencies: ["GLMapTessellation"]),
+        .testTarget(name: "GLMapTessellationTests", dependencies: ["GLMapTessellation"], exclude: ["Fixtures"]),
         .testTarget(name: "GLMapGLESTests", dependencies: ["GLMapGLES", "GLMapPNG"]),
         .testTarget(name: "GLMapReferenceTests", dependencies: ["GLMapReference", "GLMapPNG"]),
         .testTarget(name: "GLMapPNGTests", dependencies: ["GLMapPNG"]),

@@ -32,7 +32,7 @@ public struct FillBucket {
         let nextFeatures = Bucket.aligned(layer.features, next?.features)
         let stride = VertexLayout.fill + paint.floatsPerVertex
         let outlineStride = VertexLayout.fillOutline + outlinePaint.floatsPerVertex
-        let triangulator = EarcutTriangulator()
+        let triangulator = EarcutTriangulator(flavor: .mapLibre)
         var vertexCount = 0
         for f in layer.features { for p in f.polygons { vertexCount += p.coords.count / 2 } }
         vertices.reserveCapacity(vertexCount * stride)
