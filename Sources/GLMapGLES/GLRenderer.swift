@@ -266,16 +266,32 @@ public final class GLRenderer {
         guard !f.indices.isEmpty || !f.outlineIndices.isEmpty else { return }
         let matrices = WorldCopies.matrices(view: view, origin: f.origin, translate: f.layer.translate,
                                             anchor: f.layer.translateAnchor, bounds: f.bounds)
+        // fill-translate in bucket-local units (as WorldCopies applies it) for the per-tile clip
+        let shift = WorldCopies.translation(view, f.layer.translate, inViewport: f.layer.translateAnchor == .viewport)
+        let w = view.worldSize
+        /// Draws `ranges` (all indices, unclipped, when empty) clipped to their squares.
+        func draw(_ program: GLProgram, _ maxIndex: GLuint, _ count: Int, _ ranges: [(Range<Int>, (Double, Double, Double, Double))]) {
+            glUniform2f(program.uniform("u_clip_shift"), Float(shift.x / w), Float(shift.y / w))
+            let all: [(Range<Int>, (Double, Double, Double, Double))] = ranges.isEmpty
+                ? [(0..<count, (-Double.infinity, -Double.infinity, Double.infinity, Double.infinity))] : ranges
+            for m in matrices {
+                setMatrix(program, m)
+                for (r, box) in all where !r.isEmpty {
+                    // an infinite side as a huge finite value (GLSL ES need not keep infinities)
+                    func side(_ v: Double) -> Float { v.isFinite ? Float(v) : (v < 0 ? -1e30 : 1e30) }
+                    glUniform4f(program.uniform("u_clip_box"), side(box.0), side(box.1), side(box.2), side(box.3))
+                    glDrawRangeElements(GLenum(GL_TRIANGLES), 0, maxIndex, GLsizei(r.count), GLenum(GL_UNSIGNED_INT),
+                                        UnsafeRawPointer(bitPattern: r.lowerBound * MemoryLayout<UInt32>.stride))
+                }
+            }
+        }
         if !f.indices.isEmpty {
             let fill = try program(ShaderSource.fill, paint: f.paint)
             glUseProgram(fill.id)
             try bindAttributes(fill, g.vertices, layout([("a_pos", 2)], f.paint))
             setPaintUniforms(fill, f.paint, zoom: view.camera.zoom)
             glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.indices)
-            for m in matrices {
-                setMatrix(fill, m)
-                glDrawRangeElements(GLenum(GL_TRIANGLES), 0, g.maxIndex, GLsizei(f.indices.count), GLenum(GL_UNSIGNED_INT), nil)
-            }
+            draw(fill, g.maxIndex, f.indices.count, f.tileClips.map { ($0.indices, $0.box) })
         }
         if !f.outlineIndices.isEmpty {
             resetAttributes()
@@ -285,10 +301,7 @@ public final class GLRenderer {
             setPaintUniforms(fillOutline, f.outlinePaint, zoom: view.camera.zoom)
             glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.outlineIndices)
             glUniform2f(fillOutline.uniform("u_viewport"), viewport.0, viewport.1)
-            for m in matrices {
-                setMatrix(fillOutline, m)
-                glDrawRangeElements(GLenum(GL_TRIANGLES), 0, g.outlineMaxIndex, GLsizei(f.outlineIndices.count), GLenum(GL_UNSIGNED_INT), nil)
-            }
+            draw(fillOutline, g.outlineMaxIndex, f.outlineIndices.count, f.tileClips.map { ($0.outlineIndices, $0.box) })
         }
     }
 
