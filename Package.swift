@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "GLMapCoreTests", dependencies: ["GLMapCore", "GLMapTestSupport"]),
         .testTarget(name: "GLMapGeoJSONTests", dependencies: ["GLMapGeoJSON", "GLMapTestSupport"]),
         .testTarget(name: "GLMapStyleTests", dependencies: ["GLMapStyle", "GLMapTestSupport"]),
-        .testTarget(name: "GLMapTessellationTests", dependencies: ["GLMapTessellation", "GLMapTestSupport"]),
+        .testTarget(name: "GLMapTessellationTests", dependencies: ["GLMapTessellation", "GLMapTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "GLMapGLESTests", dependencies: ["GLMapGLES", "GLMapPNG"]),
         .testTarget(name: "GLMapReferenceTests", dependencies: ["GLMapReference", "GLMapPNG", "GLMapTestSupport"]),
         .testTarget(name: "GLMapPNGTests", dependencies: ["GLMapPNG", "GLMapTestSupport"]),

@@ -294,16 +294,39 @@ public final class GLRenderer {
         guard !f.indices.isEmpty || !f.outlineIndices.isEmpty else { return }
         let matrices = WorldCopies.matrices(view: view, origin: f.origin, translate: f.layer.translate,
                                             anchor: f.layer.translateAnchor, bounds: f.bounds)
+        // fill-translate in bucket-local units (as WorldCopies applies it) for the per-tile clip
+        let shift = WorldCopies.translation(view, f.layer.translate, inViewport: f.layer.translateAnchor == .viewport)
+        let w = view.worldSize
+        /// Draws the tile pieces `clips` (index range and square; everything, unclipped, when
+        /// empty), each clipped to its square, drawing only the culling runs that reach the view.
+        func draw(_ program: GLProgram, _ clips: [(Range<Int>, (Double, Double, Double, Double))],
+                  _ cullRanges: [DrawRange], _ margin: CullMargin) {
+            glUniform2f(program.uniform("u_clip_shift"), Float(shift.x / w), Float(shift.y / w))
+            for m in matrices {
+                setMatrix(program, m)
+                let runs = visibleRuns(cullRanges, matrix: m, view: view, margin: margin)
+                guard !clips.isEmpty else {
+                    glUniform4f(program.uniform("u_clip_box"), -1e30, -1e30, 1e30, 1e30)
+                    drawRuns(runs)
+                    continue
+                }
+                for (r, box) in clips where !r.isEmpty {
+                    let pieces = runs.compactMap { $0.clamped(to: r) }
+                    guard !pieces.isEmpty else { continue }
+                    // an infinite side as a huge finite value (GLSL ES need not keep infinities)
+                    func side(_ v: Double) -> Float { v.isFinite ? Float(v) : (v < 0 ? -1e30 : 1e30) }
+                    glUniform4f(program.uniform("u_clip_box"), side(box.0), side(box.1), side(box.2), side(box.3))
+                    drawRuns(pieces)
+                }
+            }
+        }
         if !f.indices.isEmpty {
             let fill = try program(ShaderSource.fill, paint: f.paint)
             glUseProgram(fill.id)
             try bindAttributes(fill, g.vertices, layout([("a_pos", 2)], f.paint))
             setPaintUniforms(fill, f.paint, zoom: view.camera.zoom)
             glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.indices)
-            for m in matrices {
-                setMatrix(fill, m)
-                drawRuns(visibleRuns(g.ranges, matrix: m, view: view, margin: CullMargin()))
-            }
+            draw(fill, f.tileClips.map { ($0.indices, $0.box) }, g.ranges, CullMargin())
         }
         if !f.outlineIndices.isEmpty {
             resetAttributes()
@@ -313,10 +336,7 @@ public final class GLRenderer {
             setPaintUniforms(fillOutline, f.outlinePaint, zoom: view.camera.zoom)
             glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.outlineIndices)
             glUniform2f(fillOutline.uniform("u_viewport"), viewport.0, viewport.1)
-            for m in matrices {
-                setMatrix(fillOutline, m)
-                drawRuns(visibleRuns(g.outlineRanges, matrix: m, view: view, margin: .fillOutline))
-            }
+            draw(fillOutline, f.tileClips.map { ($0.outlineIndices, $0.box) }, g.outlineRanges, .fillOutline)
         }
     }
 
