@@ -41,7 +41,9 @@ public enum JSONNumberLexer {
     /// Why `read` gave nil: a grammar error (its message, to be followed by what was found at
     /// `offset`), or a number that overflows a double (the whole message, at the number's start).
     public enum Failure: Equatable, Sendable {
+        /// Not a JSON number: what was expected, and the offset of what was found instead.
         case grammar(String, at: Int)
+        /// A number too large for a double (e.g. 1e999): the whole message, at the number's start.
         case overflow(String, at: Int)
     }
 

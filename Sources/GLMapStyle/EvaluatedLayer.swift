@@ -9,12 +9,14 @@ public enum TranslateAnchor: String, Sendable {
 /// Whether circles shrink with distance under pitch (`circle-pitch-scale`): `map` scales them
 /// with the map, `viewport` keeps their screen size.
 public enum CirclePitchScale: String, Sendable {
+    /// `map` (default): circles scale with the map; `viewport`: they keep their screen size.
     case map, viewport
 }
 
 /// Which plane circles are drawn in (`circle-pitch-alignment`): `map` lays them on the tilted
 /// map, `viewport` keeps them facing the screen.
 public enum CirclePitchAlignment: String, Sendable {
+    /// `map`: circles lie on the tilted map plane; `viewport` (default): they face the screen.
     case map, viewport
 }
 

@@ -33,7 +33,9 @@ public struct FillBucket {
 
     /// A run of fill and outline indices drawn clipped to one square (see `tileClips`).
     public struct TileClip: Sendable {
+        /// The piece's range of `indices` (fill triangles).
         public var indices: Range<Int>
+        /// The piece's range of `outlineIndices` (antialiasing outline quads).
         public var outlineIndices: Range<Int>
         /// minX, minY, maxX, maxY in bucket-local units; infinite for pieces drawn unclipped.
         public var box: (Double, Double, Double, Double)

@@ -6,8 +6,8 @@ import GLMapPNG
 /// Single-colour frames reuse their PNG bytes, which are exactly what the encoder writes; a frame
 /// with a second colour is always encoded; the cache holds at most `capacity` colours.
 final class UniformImageCacheTests: XCTestCase {
-    func image(_ w: Int, _ h: Int, _ px: [UInt8]) -> RGBAImage {
-        RGBAImage(width: w, height: h, pixels: Array([[UInt8]](repeating: px, count: w * h).joined()))
+    func image(_ w: Int, _ h: Int, _ px: [UInt8]) -> PremultipliedImage {
+        PremultipliedImage(width: w, height: h, pixels: Array([[UInt8]](repeating: px, count: w * h).joined()))
     }
 
     func testUniformFramesReuseTheEncodersBytes() throws {
