@@ -2,13 +2,17 @@ import Foundation
 
 /// An axis-aligned box in unit-world coordinates.
 public struct WorldBounds: Equatable, Sendable {
+    /// Edges in unit-world coordinates (x east, y south; 0…1 on the primary world copy).
     public var minX, minY, maxX, maxY: Double
+    /// A box from its edges.
     public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
         self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
     }
     /// The empty box (extends with `add`).
     public static let empty = WorldBounds(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+    /// Whether nothing was added (min past max).
     public var isEmpty: Bool { minX > maxX }
+    /// Extends the box to hold the point (x, y).
     public mutating func add(_ x: Double, _ y: Double) {
         if x < minX { minX = x }; if x > maxX { maxX = x }
         if y < minY { minY = y }; if y > maxY { maxY = y }

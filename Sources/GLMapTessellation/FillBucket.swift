@@ -3,16 +3,20 @@ import GLMapStyle
 
 /// Triangulated fills (earcut) plus the antialiasing outline quads of every ring edge.
 public struct FillBucket {
+    /// The evaluated layer the bucket was built from.
     public let layer: EvaluatedFillLayer
+    /// Unit-world point that positions are relative to (keeps Float positions precise).
     public let origin: (x: Double, y: Double)
     /// Unit-world bounds of the geometry (for world-copy culling).
     public var bounds = WorldBounds.empty
     /// `stride` floats per vertex: `VertexLayout.fill`, then `paint`'s block.
     public var vertices: [Float] = []
+    /// Triangle list into `vertices`, three indices a triangle.
     public var indices: [UInt32] = []
     /// `outlineStride` floats per vertex (`VertexLayout.fillOutline`, then `outlinePaint`'s
     /// block), four vertices per edge.
     public var outlineVertices: [Float] = []
+    /// Triangle list into `outlineVertices`, two triangles an edge.
     public var outlineIndices: [UInt32] = []
     /// Which fill properties are attributes and which uniforms (program fill).
     public let paint: PaintLayout
@@ -29,7 +33,9 @@ public struct FillBucket {
 
     /// A run of fill and outline indices drawn clipped to one square (see `tileClips`).
     public struct TileClip: Sendable {
+        /// The piece's range of `indices` (fill triangles).
         public var indices: Range<Int>
+        /// The piece's range of `outlineIndices` (antialiasing outline quads).
         public var outlineIndices: Range<Int>
         /// minX, minY, maxX, maxY in bucket-local units; infinite for pieces drawn unclipped.
         public var box: (Double, Double, Double, Double)
@@ -39,6 +45,7 @@ public struct FillBucket {
     /// Floats per outline vertex.
     public var outlineStride: Int { VertexLayout.fillOutline + outlinePaint.floatsPerVertex }
 
+    /// Triangulates `layer`'s fills and outlines; `next` is the layer at tile zoom + 1 for composite values.
     public init(_ layer: EvaluatedFillLayer, next: EvaluatedFillLayer? = nil, origin: (x: Double, y: Double)) {
         self.layer = layer
         self.origin = origin

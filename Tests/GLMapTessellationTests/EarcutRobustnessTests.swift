@@ -1,6 +1,7 @@
 import GLMapCore
 import XCTest
 @testable import GLMapTessellation
+import GLMapTestSupport
 
 /// Seeded random and degenerate input for the earcut triangulator: it must always terminate,
 /// return valid indices in whole triangles, triangulate valid polygons exactly, and give the
