@@ -76,16 +76,19 @@ public enum FuzzEntryPoints {
     }
 
     /// Reads polygons and polylines from text (see `TessellationInput`), triangulates them with
-    /// earcut, extrudes them with every join and cap, and tessellates them as fill and line
+    /// earcut (both flavours), extrudes them with every join and cap, and tessellates them as fill and line
     /// buckets, checking that indices stay in range and no vertex is NaN.
     public static func tessellate(_ bytes: [UInt8]) {
         guard bytes.count <= maxInputSize else { return }
         let input = TessellationInput(bytes)
+        let mapLibre = EarcutTriangulator(flavor: .mapLibre)
         for polygon in input.polygons {
-            let triangles = Earcut.triangulate(polygon.coords, holeIndices: polygon.holeIndices)
-            check(triangles.count % 3 == 0, "earcut returned a partial triangle")
             let n = UInt32(polygon.coords.count / 2)
-            check(triangles.allSatisfy { $0 < n }, "earcut index >= vertex count")
+            for triangles in [Earcut.triangulate(polygon.coords, holeIndices: polygon.holeIndices),
+                              mapLibre.triangulate(polygon.coords, holeIndices: polygon.holeIndices)] {
+                check(triangles.count % 3 == 0, "earcut returned a partial triangle")
+                check(triangles.allSatisfy { $0 < n }, "earcut index >= vertex count")
+            }
         }
         for join in GLMapTessellation.LineJoin.allCases {
             for cap in GLMapTessellation.LineCap.allCases {

@@ -37,6 +37,10 @@
 //   (water-huge2 at 90°) has two holes whose hole-order key ties (NaN slope), where earcut.hpp's
 //   unstable std::sort and our stable order (earcut.js's) bridge different but coincident
 //   vertices, giving geometrically identical triangles.
+// - Flavours: `.current` is earcut 3.2 (above); `.mapLibre` clips ears in earcut 3.0's order,
+//   what MapLibre triangulates fills with (Earcut+MapLibre.swift): the same triangles as
+//   earcut.hpp 3.0.2 index for index on the seeded cases of EarcutMapLibreFlavorTests, the same
+//   covered area as `.current` for valid polygons, a different one for self-intersecting rings.
 // - Implementation differences (speed only, never the result): nodes are structs in one
 //   buffer linked by Int32 ids; the z-order index is a sorted array scanned outward from the
 //   ear with BIGMIN/LITMAX jumps instead of a linked list; a node that blocked an ear is
