@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(name: "GLMapReferenceTests", dependencies: ["GLMapReference", "GLMapPNG", "GLMapTestSupport"]),
         .testTarget(name: "GLMapPNGTests", dependencies: ["GLMapPNG", "GLMapTestSupport"]),
         .testTarget(name: "GLMapTests", dependencies: ["GLMap", "GLMapCLI", "GLMapFuzzing", "GLMapTesting", "GLMapTestSupport"],
-                    exclude: ["RenderConformance-known-failures.txt", "BackendAgreement-known-differences.txt",
+                    exclude: ["RenderConformance-known-failures.txt", "ReferenceConformance-known-failures.txt", "BackendAgreement-known-differences.txt",
                               "MapLibreNativeCases", "Differential-known-failures.txt"]),
         .testTarget(name: "GLMapServerTests", dependencies: ["GLMapServer", "GLMap", "GLMapCLI", "GLMapPNG", "GLMapGLES", "GLMapTestSupport"]),
         .testTarget(name: "GLMapTestingTests", dependencies: ["GLMapTesting", "GLMapCore", "GLMapPNG", "GLMapTestSupport"]),
