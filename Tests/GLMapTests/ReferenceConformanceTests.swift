@@ -30,38 +30,16 @@ import GLMapTestSupport
 
     @Test("render case on the CPU reference renderer", arguments: SharedData.renderCases)
     func renderCase(_ c: RenderTestCase) throws {
-        let known = try KnownFailures(contentsOf: Self.knownFailuresFile.path)
         let result = try #require(Self.cpuRun[c.name])
-        let images = "actual and diff images in \(RenderConformanceTests.outDir("reference-conformance").path)"
-        if let reason = known.reasons[c.name] {
-            if result.isPass {
-                print("reference render conformance: now passing (remove from \(Self.knownFailuresFile.lastPathComponent)): \(c.name)")
-            } else {
-                print("reference render conformance: known failure: \(c.name): \(result.message)")
-                withKnownIssue("\(reason)") { Issue.record("\(c.name): \(result.message)") }
-            }
-        } else {
-            if !result.isPass { print("reference render conformance: UNEXPECTED FAILURE: \(c.name): \(result.message); \(images)") }
-            #expect(result.isPass, "\(c.name): \(result.message); \(images)")
-        }
+        RenderConformanceTests.judge(result, known: try KnownFailures(contentsOf: Self.knownFailuresFile.path), list: Self.knownFailuresFile,
+                                     label: "reference render conformance",
+                                     images: "actual and diff images in \(RenderConformanceTests.outDir("reference-conformance").path)")
     }
 
     @Test func passCountHoldsTheFloor() throws {
         let known = try KnownFailures(contentsOf: Self.knownFailuresFile.path)
-        let results = SharedData.renderCases.compactMap { Self.cpuRun[$0.name] }
-        var byFamily: [String: (pass: Int, total: Int)] = [:]
-        for r in results {
-            let family = RenderConformanceTests.family(of: r.testCase.name)
-            var f = byFamily[family] ?? (0, 0)
-            f.total += 1
-            if r.isPass { f.pass += 1 }
-            byFamily[family] = f
-        }
-        for family in byFamily.keys.sorted() {
-            print("reference render conformance: family \(family): \(byFamily[family]!.pass)/\(byFamily[family]!.total)")
-        }
-        let passed = results.filter(\.isPass).count
-        print("reference render conformance: \(passed) passed, \(results.count - passed) failed")
+        let passed = RenderConformanceTests.printCounts(SharedData.renderCases.compactMap { Self.cpuRun[$0.name] },
+                                                        label: "reference render conformance")
         #expect(passed >= known.floor, "CPU reference pass count \(passed) fell below the floor \(known.floor) in \(Self.knownFailuresFile.lastPathComponent)")
     }
 }
