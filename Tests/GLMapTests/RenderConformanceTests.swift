@@ -57,36 +57,47 @@ import GLMapTestSupport
 
     @Test(arguments: RenderConformanceTests.testCases)
     func renderCase(_ c: RenderTestCase) throws {
-        let known = try Self.knownFailures()
         let result = try #require(Self.gpuRun[c.name])
-        let images = "expected, actual and diff images in \(Self.outDir("render-conformance").path)"
-        if let reason = known.reasons[c.name] {
-            if result.isPass {
-                print("render conformance: now passing (remove from the known-failures list): \(c.name)")
-            } else {
-                print("render conformance: known failure: \(c.name): \(result.message)")
-                withKnownIssue("\(reason)") { Issue.record("\(c.name): \(result.message)") }
-            }
-        } else {
-            if !result.isPass { print("render conformance: UNEXPECTED FAILURE: \(c.name): \(result.message); \(images)") }
-            #expect(result.isPass, "\(c.name): \(result.message); \(images)")
-        }
+        Self.judge(result, known: try Self.knownFailures(), list: Self.knownFailuresFile, label: "render conformance",
+                   images: "expected, actual and diff images in \(Self.outDir("render-conformance").path)")
     }
 
     @Test func passCountHoldsTheFloor() throws {
         let known = try Self.knownFailures()
-        let results = Self.testCases.compactMap { Self.gpuRun[$0.name] }
-        let passed = results.filter(\.isPass).count
+        let passed = Self.printCounts(Self.testCases.compactMap { Self.gpuRun[$0.name] }, label: "render conformance")
+        #expect(passed >= known.floor, "pass count \(passed) fell below the floor \(known.floor) in \(Self.knownFailuresFile.lastPathComponent)")
+    }
+
+    /// One case's verdict against a known-failures list (this suite's, or the CPU reference's): a
+    /// listed case that fails is a known issue, any other failing case fails its test.
+    static func judge(_ result: RenderTestResult, known: KnownFailures, list: URL, label: String, images: String) {
+        let name = result.testCase.name
+        if let reason = known.reasons[name] {
+            if result.isPass {
+                print("\(label): now passing (remove it from \(list.lastPathComponent)): \(name)")
+            } else {
+                print("\(label): known failure: \(name): \(result.message)")
+                withKnownIssue("\(reason)") { Issue.record("\(name): \(result.message)") }
+            }
+        } else {
+            if !result.isPass { print("\(label): UNEXPECTED FAILURE: \(name): \(result.message); \(images)") }
+            #expect(result.isPass, "\(name): \(result.message); \(images)")
+        }
+    }
+
+    /// Prints the pass count per family and in all; returns the number of passes.
+    static func printCounts(_ results: [RenderTestResult], label: String) -> Int {
         var byFamily: [String: (pass: Int, total: Int)] = [:]
         for r in results {
-            var f = byFamily[Self.family(of: r.testCase.name)] ?? (0, 0)
+            var f = byFamily[family(of: r.testCase.name)] ?? (0, 0)
             f.total += 1
             if r.isPass { f.pass += 1 }
-            byFamily[Self.family(of: r.testCase.name)] = f
+            byFamily[family(of: r.testCase.name)] = f
         }
-        for family in byFamily.keys.sorted() { print("render conformance: family \(family): \(byFamily[family]!.pass)/\(byFamily[family]!.total)") }
-        print("render conformance: \(passed) passed, \(results.count - passed) failed")
-        #expect(passed >= known.floor, "pass count \(passed) fell below the floor \(known.floor) in \(Self.knownFailuresFile.lastPathComponent)")
+        for family in byFamily.keys.sorted() { print("\(label): family \(family): \(byFamily[family]!.pass)/\(byFamily[family]!.total)") }
+        let passed = results.filter(\.isPass).count
+        print("\(label): \(passed) passed, \(results.count - passed) failed")
+        return passed
     }
 
     /// `glmap test ../shared/render-tests --known <this suite's list>` reports exactly this suite's
