@@ -777,19 +777,19 @@ extension GeoJSONDecoder {
 
         /// A JSON value parsed by `JSONByteParser` (properties, ids, literals).
         mutating func parserValue() throws(Failure) -> JSONValue {
-            do {
-                return try p.parseValue()
-            } catch let e as JSONSyntaxError {
-                throw Failure(e)
-            } catch {
-                throw Failure("\(error)", at: p.index)
-            }
+            try withParser { (p: inout JSONByteParser) throws in try p.parseValue() }
         }
 
         /// A string parsed by `JSONByteParser` from its opening quote.
         private mutating func parserString() throws(Failure) -> String {
+            try withParser { (p: inout JSONByteParser) throws in try p.parseString() }
+        }
+
+        /// `read` on the parser, its syntax errors as failures.
+        @inline(__always)
+        private mutating func withParser<T>(_ read: (inout JSONByteParser) throws -> T) throws(Failure) -> T {
             do {
-                return try p.parseString()
+                return try read(&p)
             } catch let e as JSONSyntaxError {
                 throw Failure(e)
             } catch {
