@@ -126,14 +126,7 @@ extension ParsingContext {
     }
 
     func parseCase(_ args: [JSONValue]) -> ExprNode? {
-        guard args.count >= 4 else {
-            error("Expected at least 3 arguments, but found only \(args.count - 1).")
-            return nil
-        }
-        guard args.count % 2 == 0 else {
-            error("Expected an odd number of arguments.")
-            return nil
-        }
+        guard hasArguments(args, atLeast: 3, even: false) else { return nil }
         var outputType = branchOutputType
         var branches: [(ExprNode, ExprNode)] = []
         var i = 1
@@ -149,14 +142,7 @@ extension ParsingContext {
     }
 
     func parseMatch(_ args: [JSONValue]) -> ExprNode? {
-        guard args.count >= 5 else {
-            error("Expected at least 4 arguments, but found only \(args.count - 1).")
-            return nil
-        }
-        guard args.count % 2 == 1 else {
-            error("Expected an even number of arguments.")
-            return nil
-        }
+        guard hasArguments(args, atLeast: 4, even: true) else { return nil }
         var inputType: ExpressionType?
         var outputType = branchOutputType
         var table = MatchTable(inputIsNumber: false)
@@ -239,20 +225,22 @@ extension ParsingContext {
     }
 
     func parseStep(_ args: [JSONValue]) -> ExprNode? {
-        guard hasStopArguments(args), let input = parse(args[1], 1, .number) else { return nil }
+        guard hasArguments(args, atLeast: 4, even: true), let input = parse(args[1], 1, .number) else { return nil }
         var outputType = branchOutputType
         guard let (labels, outputs) = parseStops(args, from: 1, "step", outputType: &outputType) else { return nil }
         return ExprNode(outputType ?? .value, .step(input, labels, outputs), key: key)
     }
 
-    /// `step` and `interpolate`: at least 4 arguments, an even number of them.
-    private func hasStopArguments(_ args: [JSONValue]) -> Bool {
-        guard args.count - 1 >= 4 else {
-            error("Expected at least 4 arguments, but found only \(args.count - 1).")
+    /// `case`, `match`, `step`, `interpolate`: at least `minimum` arguments, an even (or odd)
+    /// number of them; otherwise false after the specification's message.
+    private func hasArguments(_ args: [JSONValue], atLeast minimum: Int, even: Bool) -> Bool {
+        let n = args.count - 1
+        guard n >= minimum else {
+            error("Expected at least \(minimum) arguments, but found only \(n).")
             return false
         }
-        guard (args.count - 1) % 2 == 0 else {
-            error("Expected an even number of arguments.")
+        guard n % 2 == (even ? 0 : 1) else {
+            error("Expected an \(even ? "even" : "odd") number of arguments.")
             return false
         }
         return true
@@ -321,7 +309,7 @@ extension ParsingContext {
             error("Unknown interpolation type \(name)", 1, 0)
             return nil
         }
-        guard hasStopArguments(args), let input = parse(args[2], 2, .number) else { return nil }
+        guard hasArguments(args, atLeast: 4, even: true), let input = parse(args[2], 2, .number) else { return nil }
         let space: ColorInterpolationSpace = op == "interpolate-hcl" ? .hcl : op == "interpolate-lab" ? .lab : .rgb
         var outputType: ExpressionType? = space != .rgb ? .color : branchOutputType
         guard let (labels, outputs) = parseStops(args, from: 3, "interpolate", outputType: &outputType) else { return nil }
