@@ -188,6 +188,7 @@ extension GeoJSONDecoder {
         }
 
         /// One `"key": value` of an object: the key, its handler, and the positions it added.
+        @inline(__always)
         private mutating func readMemberEntry(_ expect: GeoJSONExpectation, memberDepth: Int,
                                               into members: inout ObjectMembers) throws(Failure) {
             skipWhitespace()
@@ -211,6 +212,7 @@ extension GeoJSONDecoder {
         }
 
         /// The handler of each member, its value at the cursor.
+        @inline(__always)
         private mutating func readMember(_ member: Member, _ expect: GeoJSONExpectation, memberDepth: Int,
                                          into m: inout ObjectMembers) throws(Failure) {
             let at = p.index
@@ -246,6 +248,7 @@ extension GeoJSONDecoder {
         }
 
         /// `type`: a known name, the same as any earlier `type`, and one `expect` accepts.
+        @inline(__always)
         private mutating func readTypeMember(previous: GeoJSONType?, _ expect: GeoJSONExpectation) throws(Failure) -> GeoJSONType {
             let at = p.index
             let t = try readType()
@@ -256,6 +259,7 @@ extension GeoJSONDecoder {
 
         /// `coordinates`: at the depth `type` needs, or (type not known yet) at the depth its
         /// leading brackets show, speculatively; skipped when neither is possible.
+        @inline(__always)
         private mutating func readCoordinatesMember(memberDepth: Int, into m: inout ObjectMembers) throws(Failure) {
             let at = p.index
             m.coordinatesAt = at
@@ -278,6 +282,7 @@ extension GeoJSONDecoder {
 
         /// A member that only objects of type `owner` have: read when `type` is `owner`, read
         /// speculatively while `type` is not known yet, skipped (nil) when `type` is another.
+        @inline(__always)
         private mutating func readOwnedMember<T>(of owner: GeoJSONType, _ type: GeoJSONType?, memberDepth: Int,
                                                  _ read: (inout ByteDecoder) throws(Failure) -> T) throws(Failure) -> Speculation<T>? {
             if type == owner { return .value(try read(&self)) }
@@ -287,6 +292,7 @@ extension GeoJSONDecoder {
         }
 
         /// The object of type `t` from its members (they are all read).
+        @inline(__always)
         private mutating func finish(_ m: ObjectMembers, as t: GeoJSONType, objectAt start: Int,
                                      memberDepth: Int) throws(Failure) -> GeoJSONObject {
             switch t {
@@ -345,7 +351,8 @@ extension GeoJSONDecoder {
         /// report if `type` shows the member is not a foreign one.
         enum Speculation<T> {
             case value(T)
-            case failed(Failure)
+            /// Boxed: failures are rare, and this keeps an object's members (`ObjectMembers`) small.
+            indirect case failed(Failure)
         }
 
         /// Decodes `body` at the cursor. On a structural failure, skips the value and keeps the
@@ -777,19 +784,19 @@ extension GeoJSONDecoder {
 
         /// A JSON value parsed by `JSONByteParser` (properties, ids, literals).
         mutating func parserValue() throws(Failure) -> JSONValue {
-            do {
-                return try p.parseValue()
-            } catch let e as JSONSyntaxError {
-                throw Failure(e)
-            } catch {
-                throw Failure("\(error)", at: p.index)
-            }
+            try withParser { (p: inout JSONByteParser) throws in try p.parseValue() }
         }
 
         /// A string parsed by `JSONByteParser` from its opening quote.
         private mutating func parserString() throws(Failure) -> String {
+            try withParser { (p: inout JSONByteParser) throws in try p.parseString() }
+        }
+
+        /// `read` on the parser, its syntax errors as failures.
+        @inline(__always)
+        private mutating func withParser<T>(_ read: (inout JSONByteParser) throws -> T) throws(Failure) -> T {
             do {
-                return try p.parseString()
+                return try read(&p)
             } catch let e as JSONSyntaxError {
                 throw Failure(e)
             } catch {
@@ -851,6 +858,7 @@ private struct ObjectMembers {
 extension Optional {
     /// The value of the member `name` an object of `type` needs: its failure, or "missing" at the
     /// object's start when it was not given.
+    @inline(__always)
     fileprivate func required<T>(_ name: String, in type: GeoJSONType, objectAt start: Int) throws(GeoJSONFailure) -> T
     where Wrapped == GeoJSONDecoder.ByteDecoder.Speculation<T> {
         switch self {

@@ -72,6 +72,9 @@ struct CompoundOperator: Sendable {
 
 extension CompoundOperator {
     /// Every compound operator, by name.
+    ///
+    /// Long by design: it is the declaration table, one `define` (or `constant`/`unary`) per
+    /// operator with its body beside its signature, so nothing about an operator lives elsewhere.
     static let all: [String: CompoundOperator] = {
         var table: [String: CompoundOperator] = [:]
         func define(_ name: String, _ type: ExpressionType, _ overloads: Signature..., reads: CompoundDependency = .none,

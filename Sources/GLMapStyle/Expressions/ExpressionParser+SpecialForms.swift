@@ -126,14 +126,7 @@ extension ParsingContext {
     }
 
     func parseCase(_ args: [JSONValue]) -> ExprNode? {
-        guard args.count >= 4 else {
-            error("Expected at least 3 arguments, but found only \(args.count - 1).")
-            return nil
-        }
-        guard args.count % 2 == 0 else {
-            error("Expected an odd number of arguments.")
-            return nil
-        }
+        guard hasArguments(args, atLeast: 3, even: false) else { return nil }
         var outputType = branchOutputType
         var branches: [(ExprNode, ExprNode)] = []
         var i = 1
@@ -149,14 +142,7 @@ extension ParsingContext {
     }
 
     func parseMatch(_ args: [JSONValue]) -> ExprNode? {
-        guard args.count >= 5 else {
-            error("Expected at least 4 arguments, but found only \(args.count - 1).")
-            return nil
-        }
-        guard args.count % 2 == 1 else {
-            error("Expected an even number of arguments.")
-            return nil
-        }
+        guard hasArguments(args, atLeast: 4, even: true) else { return nil }
         var inputType: ExpressionType?
         var outputType = branchOutputType
         var table = MatchTable(inputIsNumber: false)
@@ -239,32 +225,48 @@ extension ParsingContext {
     }
 
     func parseStep(_ args: [JSONValue]) -> ExprNode? {
-        guard args.count - 1 >= 4 else {
-            error("Expected at least 4 arguments, but found only \(args.count - 1).")
-            return nil
-        }
-        guard (args.count - 1) % 2 == 0 else {
-            error("Expected an even number of arguments.")
-            return nil
-        }
-        guard let input = parse(args[1], 1, .number) else { return nil }
+        guard hasArguments(args, atLeast: 4, even: true), let input = parse(args[1], 1, .number) else { return nil }
         var outputType = branchOutputType
+        guard let (labels, outputs) = parseStops(args, from: 1, "step", outputType: &outputType) else { return nil }
+        return ExprNode(outputType ?? .value, .step(input, labels, outputs), key: key)
+    }
+
+    /// `case`, `match`, `step`, `interpolate`: at least `minimum` arguments, an even (or odd)
+    /// number of them; otherwise false after the specification's message.
+    private func hasArguments(_ args: [JSONValue], atLeast minimum: Int, even: Bool) -> Bool {
+        let n = args.count - 1
+        guard n >= minimum else {
+            error("Expected at least \(minimum) arguments, but found only \(n).")
+            return false
+        }
+        guard n % 2 == (even ? 0 : 1) else {
+            error("Expected an \(even ? "even" : "odd") number of arguments.")
+            return false
+        }
+        return true
+    }
+
+    /// The label/output pairs from `args[first]` on: literal numbers in strictly ascending order
+    /// (a `step`'s first label, at index 1, is its input's lower bound, -∞), outputs of one type
+    /// (`outputType`, taken from the first output when not known).
+    private func parseStops(_ args: [JSONValue], from first: Int, _ name: String,
+                            outputType: inout ExpressionType?) -> (labels: [Double], outputs: [ExprNode])? {
         var labels: [Double] = []
         var outputs: [ExprNode] = []
-        var i = 1
+        var i = first
         while i < args.count {
             let label: Double
-            if i == 1 {
+            if name == "step" && i == 1 {
                 label = -.infinity
             } else {
                 guard case .number(let n) = args[i] else {
-                    error("Input/output pairs for \"step\" expressions must be defined using literal numeric values (not computed expressions) for the input values.", i)
+                    error("Input/output pairs for \"\(name)\" expressions must be defined using literal numeric values (not computed expressions) for the input values.", i)
                     return nil
                 }
                 label = n
             }
             if let last = labels.last, last >= label {
-                error("Input/output pairs for \"step\" expressions must be arranged with input values in strictly ascending order.", i)
+                error("Input/output pairs for \"\(name)\" expressions must be arranged with input values in strictly ascending order.", i)
                 return nil
             }
             guard let parsed = parse(args[i + 1], i + 1, outputType) else { return nil }
@@ -273,7 +275,7 @@ extension ParsingContext {
             outputs.append(parsed)
             i += 2
         }
-        return ExprNode(outputType ?? .value, .step(input, labels, outputs), key: key)
+        return (labels, outputs)
     }
 
     func parseInterpolate(_ op: String, _ args: [JSONValue]) -> ExprNode? {
@@ -307,35 +309,10 @@ extension ParsingContext {
             error("Unknown interpolation type \(name)", 1, 0)
             return nil
         }
-        guard args.count - 1 >= 4 else {
-            error("Expected at least 4 arguments, but found only \(args.count - 1).")
-            return nil
-        }
-        guard (args.count - 1) % 2 == 0 else {
-            error("Expected an even number of arguments.")
-            return nil
-        }
-        guard let input = parse(args[2], 2, .number) else { return nil }
+        guard hasArguments(args, atLeast: 4, even: true), let input = parse(args[2], 2, .number) else { return nil }
         let space: ColorInterpolationSpace = op == "interpolate-hcl" ? .hcl : op == "interpolate-lab" ? .lab : .rgb
         var outputType: ExpressionType? = space != .rgb ? .color : branchOutputType
-        var labels: [Double] = []
-        var outputs: [ExprNode] = []
-        var i = 3
-        while i < args.count {
-            guard case .number(let label) = args[i] else {
-                error("Input/output pairs for \"interpolate\" expressions must be defined using literal numeric values (not computed expressions) for the input values.", i)
-                return nil
-            }
-            if let last = labels.last, last >= label {
-                error("Input/output pairs for \"interpolate\" expressions must be arranged with input values in strictly ascending order.", i)
-                return nil
-            }
-            guard let parsed = parse(args[i + 1], i + 1, outputType) else { return nil }
-            outputType = outputType ?? parsed.type
-            labels.append(label)
-            outputs.append(parsed)
-            i += 2
-        }
+        guard let (labels, outputs) = parseStops(args, from: 3, "interpolate", outputType: &outputType) else { return nil }
         let type = outputType ?? .value
         switch type {
         case .number, .color: break
