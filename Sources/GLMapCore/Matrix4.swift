@@ -6,10 +6,13 @@ public struct Matrix4: Equatable, Sendable {
     /// Column-major elements: m[col * 4 + row].
     public var m: [Double]
 
+    /// A matrix from 16 column-major elements.
     public init(_ m: [Double]) { precondition(m.count == 16); self.m = m }
 
+    /// The identity matrix.
     public static let identity = Matrix4([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
 
+    /// The product `a · b` (apply `b` first, then `a`).
     public static func * (a: Matrix4, b: Matrix4) -> Matrix4 {
         var r = [Double](repeating: 0, count: 16)
         for c in 0..<4 {
@@ -22,19 +25,23 @@ public struct Matrix4: Equatable, Sendable {
         return Matrix4(r)
     }
 
+    /// A translation by (x, y, z).
     public static func translation(_ x: Double, _ y: Double, _ z: Double) -> Matrix4 {
         Matrix4([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1])
     }
 
+    /// A scale by (x, y, z).
     public static func scale(_ x: Double, _ y: Double, _ z: Double) -> Matrix4 {
         Matrix4([x, 0, 0, 0, 0, y, 0, 0, 0, 0, z, 0, 0, 0, 0, 1])
     }
 
+    /// A rotation by `a` radians about the x axis (right-handed).
     public static func rotationX(_ a: Double) -> Matrix4 {
         let c = cos(a), s = sin(a)
         return Matrix4([1, 0, 0, 0, 0, c, s, 0, 0, -s, c, 0, 0, 0, 0, 1])
     }
 
+    /// A rotation by `a` radians about the z axis (right-handed).
     public static func rotationZ(_ a: Double) -> Matrix4 {
         let c = cos(a), s = sin(a)
         return Matrix4([c, s, 0, 0, -s, c, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])

@@ -28,9 +28,13 @@ public enum VertexLayout {
 
 /// A layer's GPU-ready geometry.
 public enum Bucket {
+    /// A background layer: nothing to tessellate, the paint alone.
     case background(EvaluatedBackground)
+    /// A fill layer's triangles and outline quads.
     case fill(FillBucket)
+    /// A line layer's extruded vertices.
     case line(LineBucket)
+    /// A circle layer's instances.
     case circle(CircleBucket)
 
     /// Tessellates an evaluated layer, with positions relative to the centre of its geometry.

@@ -39,7 +39,8 @@ extension Earcut.State {
         indexActive = false
 
         // collapse collinear/coincident points across the whole merged ring before clipping
-        return filterPoints(outer, outer)
+        // (earcut 3.1 and later; 3.0 clips the merged ring as it is)
+        return mapLibre ? outer : filterPoints(outer, outer)
     }
 
     /// The leftmost node of a ring (lowest y among equals).

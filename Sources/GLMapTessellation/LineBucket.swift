@@ -24,7 +24,9 @@ import GLMapStyle
 /// Not reproduced: geojson-vt's simplification and integer rounding of tile coordinates, and
 /// MapLibre's reset of `linesofar` past 16384 tile units within one piece.
 public struct LineBucket {
+    /// The evaluated layer the bucket was built from.
     public let layer: EvaluatedLineLayer
+    /// Unit-world point that positions are relative to (keeps Float positions precise).
     public let origin: (x: Double, y: Double)
     /// Unit-world bounds of the geometry (for world-copy culling).
     public var bounds = WorldBounds.empty
@@ -34,6 +36,7 @@ public struct LineBucket {
     public let paint: PaintLayout
     /// Floats per vertex.
     public var stride: Int { VertexLayout.line + paint.floatsPerVertex }
+    /// Triangle list into `vertices`, three indices a triangle.
     public var indices: [UInt32] = []
     /// Dash/gradient data, `LineBucket.fxLayout` floats per vertex (empty for plain lines).
     public var fxVertices: [Float] = []
@@ -52,6 +55,7 @@ public struct LineBucket {
     /// `next`'s features (the layer at the tile zoom + 1) give composite values their second zoom.
     let nextFeatures: [EvaluatedLine]?
 
+    /// Extrudes `layer`'s lines; `next` is the layer at tile zoom + 1 for composite values.
     public init(_ layer: EvaluatedLineLayer, next: EvaluatedLineLayer? = nil, origin: (x: Double, y: Double)) {
         self.layer = layer
         self.origin = origin

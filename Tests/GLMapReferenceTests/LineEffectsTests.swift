@@ -111,7 +111,7 @@ final class LineEffectsTests: XCTestCase {
         return l
     }
 
-    func render(_ layer: EvaluatedLineLayer) -> RGBAImage {
+    func render(_ layer: EvaluatedLineLayer) -> PremultipliedImage {
         ReferenceRenderer().render([.line(layer)], view: tv.view, ratio: 1)
     }
 
