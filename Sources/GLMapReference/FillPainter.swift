@@ -226,6 +226,21 @@ struct FillPainter {
                 let alpha = 1 - t * t * (3 - 2 * t)
                 Compositor.blend(buf.baseAddress! + (y * width + x), color * Float(alpha), quantize: q)
             }
+            // A GL line along its major axis u (minor axis v): the pixels u whose centres lie within
+            // the edge's extent from au to bu, each at the minor pixel whose centre is in
+            // [v − ½, v + ½) (as the GPU's top-left rule picks), with its distance from the edge.
+            func line(_ au: Double, _ av: Double, _ bu: Double, _ du: Double, _ dv: Double, _ len: Double,
+                      steps: Int, _ plot: (Int, Int, Double) -> Void) {
+                let lo = min(au, bu), hi = max(au, bu)
+                let c0 = max(0, Int((lo - 0.5).rounded(.up))), c1 = min(steps - 1, Int((hi - 0.5).rounded(.up)) - 1)
+                guard c0 <= c1 else { return }
+                for u in c0...c1 {
+                    let cu = Double(u) + 0.5
+                    let lv = av + (cu - au) * dv / du
+                    let v = Int((lv - 1).rounded(.up))
+                    plot(u, v, abs(Double(v) + 0.5 - lv) * abs(du) / len)
+                }
+            }
             for r in rings {
                 var j = r.end - 2
                 var k = r.start
@@ -237,26 +252,10 @@ struct FillPainter {
                     let len = (dx * dx + dy * dy).squareRoot()
                     guard len > 0, len.isFinite else { continue }
                     if abs(dx) >= abs(dy) {
-                        // x-major: pixel columns whose centres lie within the edge's x extent.
-                        let lo = min(ax, bx), hi = max(ax, bx)
-                        let c0 = max(0, Int((lo - 0.5).rounded(.up))), c1 = min(width - 1, Int((hi - 0.5).rounded(.up)) - 1)
-                        guard c0 <= c1 else { continue }
-                        for x in c0...c1 {
-                            let cx = Double(x) + 0.5
-                            let ly = ay + (cx - ax) * dy / dx
-                            let y = Int((ly - 1).rounded(.up))   // centre in [ly − ½, ly + ½), as the GPU's top-left rule picks
-                            plot(x, y, abs(Double(y) + 0.5 - ly) * abs(dx) / len)
-                        }
+                        // x-major: one pixel per column.
+                        line(ax, ay, bx, dx, dy, len, steps: width) { x, y, d in plot(x, y, d) }
                     } else {
-                        let lo = min(ay, by), hi = max(ay, by)
-                        let r0 = max(0, Int((lo - 0.5).rounded(.up))), r1 = min(height - 1, Int((hi - 0.5).rounded(.up)) - 1)
-                        guard r0 <= r1 else { continue }
-                        for y in r0...r1 {
-                            let cy = Double(y) + 0.5
-                            let lx = ax + (cy - ay) * dx / dy
-                            let x = Int((lx - 1).rounded(.up))
-                            plot(x, y, abs(Double(x) + 0.5 - lx) * abs(dy) / len)
-                        }
+                        line(ay, ax, by, dy, dx, len, steps: height) { y, x, d in plot(x, y, d) }
                     }
                 }
             }

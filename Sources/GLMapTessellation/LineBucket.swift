@@ -161,26 +161,8 @@ public struct LineBucket {
                 if layer.gradient != nil { maxLineTiles = max(maxLineTiles, length * tilesPerUnit) }
                 let rampRow = layer.gradient != nil ? row(range.start, range.end) : 0
                 appendPaint(geometry, values, shift: tile == nil ? (0, 0) : (Float(ox - origin.x), Float(oy - origin.y)))
-                let invLength = length > 0 ? 1 / length : 0
-                for v in geometry.vertices {
-                    let d = Double(v.distance)
-                    let uvx = min(1, max(0, d * invLength))
-                    let linesofar = clip != nil
-                        ? (range.start + (range.end - range.start) * uvx) * LineTiling.metricsLineDistance
-                        : d * tileUnitsPerUnit
-                    fxVertices.append(Float(LineTiling.storedLineSoFar(linesofar)))
-                    fxVertices.append(Float(f.floorWidth))
-                    fxVertices.append(Float(uvx))
-                    fxVertices.append(Float(rampRow))
-                    fxVertices.append(Float(to.y)); fxVertices.append(Float(to.height)); fxVertices.append(Float(to.width))
-                    fxVertices.append(Float(from.y)); fxVertices.append(Float(from.height)); fxVertices.append(Float(from.width))
-                    if tile != nil {
-                        fxVertices.append(1)
-                        fxVertices.append(Float(Double(v.x) * tilesPerUnit)); fxVertices.append(Float(Double(v.y) * tilesPerUnit))
-                    } else {
-                        fxVertices.append(0); fxVertices.append(0); fxVertices.append(0)
-                    }
-                }
+                appendFx(geometry, length: length, metrics: clip, rampRow: rampRow, floorWidth: f.floorWidth,
+                         dash: (to, from), tile: tile != nil, tileUnitsPerUnit: tileUnitsPerUnit, tilesPerUnit: tilesPerUnit)
             }
             for part in f.parts {
                 bounds.add(flat: part.coords)
@@ -200,7 +182,45 @@ public struct LineBucket {
             }
         }
         if dashed { self.atlas = atlas }
-        guard let g = layer.gradient else { return }
+        if let g = layer.gradient { finishRamp(g, clips: clips, maxLineTiles: maxLineTiles, tileZoom: z) }
+    }
+
+    /// Appends the fx block of each vertex of one tessellated piece (see `fxLayout`). `metrics`:
+    /// the line progress range the piece covers (linesofar from progress) or nil (linesofar in
+    /// tile units); `tile`: the piece is clipped to its tile (positions in tiles follow).
+    private mutating func appendFx(_ geometry: LineGeometry, length: Double, metrics: (start: Double, end: Double)?,
+                                   rampRow: Int, floorWidth: Double, dash: (to: DashEntry, from: DashEntry), tile: Bool,
+                                   tileUnitsPerUnit: Double, tilesPerUnit: Double) {
+        let range = metrics ?? (0, 1)
+        let (to, from) = dash
+        let invLength = length > 0 ? 1 / length : 0
+        for v in geometry.vertices {
+            let d = Double(v.distance)
+            let uvx = min(1, max(0, d * invLength))
+            let linesofar = metrics != nil
+                ? (range.start + (range.end - range.start) * uvx) * LineTiling.metricsLineDistance
+                : d * tileUnitsPerUnit
+            fxVertices.append(Float(LineTiling.storedLineSoFar(linesofar)))
+            fxVertices.append(Float(floorWidth))
+            fxVertices.append(Float(uvx))
+            fxVertices.append(Float(rampRow))
+            fxVertices.append(Float(to.y)); fxVertices.append(Float(to.height)); fxVertices.append(Float(to.width))
+            fxVertices.append(Float(from.y)); fxVertices.append(Float(from.height)); fxVertices.append(Float(from.width))
+            if tile {
+                fxVertices.append(1)
+                fxVertices.append(Float(Double(v.x) * tilesPerUnit)); fxVertices.append(Float(Double(v.y) * tilesPerUnit))
+            } else {
+                fxVertices.append(0); fxVertices.append(0); fxVertices.append(0)
+            }
+        }
+    }
+
+    /// The gradient's ramp: one row per distinct progress range (`clips`), or past
+    /// `LineTiling.maxRampRanges` one [0, 1] row with each vertex's progress mapped onto it;
+    /// step gradients at MapLibre's step resolution.
+    private mutating func finishRamp(_ g: PropertyValue, clips: [(start: Double, end: Double)], maxLineTiles: Double,
+                                     tileZoom z: Int) {
+        var clips = clips
         if clips.count > LineTiling.maxRampRanges {
             // Too many rows for one texture: fall back to one [0, 1] row (progress per vertex).
             var i = 0

@@ -95,12 +95,12 @@ extension LineTessellator {
             var seg = segment(0, 1)
             var distance = 0.0
             setPoint(0, distance)
-            startCap(-seg.dy, seg.dx, into: &out)
+            cap(-seg.dy, seg.dx, end: false, into: &out)
             prevRemaining = seg.length
             walkJoins(1..<(count - 1), seg: &seg, distance: &distance, into: &out)
             distance += seg.length
             setPoint(count - 1, distance)
-            endCap(-seg.dy, seg.dx, into: &out)
+            cap(-seg.dy, seg.dx, end: true, into: &out)
             isOpen = false
             return distance
         }
@@ -178,16 +178,14 @@ extension LineTessellator {
             if sharp && part != .startOnly && prevRemaining > 2 * off {
                 // Extra pair before the corner so dashes tilt only near it (d1 = (n1y, −n1x)).
                 setPoint(px - n1y * off, py + n1x * off, distance - off)
-                let (a, b) = pair(n1x, n1y, 0, 0, round: false, into: &out)
-                connect(a, b, into: &out)
+                connectPair(n1x, n1y, 0, 0, round: false, into: &out)
             }
             setPoint(px, py, distance)
 
             switch kind {
             case .miter:
                 let k = 2 / c.s2  // miter vector = unit bisector · miterLength = 2(n1 + n2)/|n1 + n2|²
-                let (a, b) = pair(c.sx * k, c.sy * k, 0, 0, round: false, into: &out)
-                connect(a, b, into: &out)
+                connectPair(c.sx * k, c.sy * k, 0, 0, round: false, into: &out)
             case .bevel where c.s2 < LineTessellator.innerMiterS2:
                 bevelJoin(c, into: &out)
             case .bevel, .fakeround:
@@ -200,8 +198,7 @@ extension LineTessellator {
             if sharp && part != .endOnly && nextLength > 2 * off {
                 // Extra pair after the corner (d2 = (n2y, −n2x)).
                 setPoint(px + n2y * off, py - n2x * off, distance + off)
-                let (a, b) = pair(n2x, n2y, 0, 0, round: false, into: &out)
-                connect(a, b, into: &out)
+                connectPair(n2x, n2y, 0, 0, round: false, into: &out)
                 prevRemaining = nextLength - off
             }
         }
@@ -210,8 +207,7 @@ extension LineTessellator {
         /// the outer bevel.
         private mutating func bevelJoin(_ c: Corner, into out: inout LineGeometry) {
             if c.part == .startOnly {
-                let (a, b) = pair(c.n2x, c.n2y, 0, 0, round: false, into: &out)
-                connect(a, b, into: &out)
+                connectPair(c.n2x, c.n2y, 0, 0, round: false, into: &out)
                 return
             }
             let (a, b) = pair(c.n1x, c.n1y, 0, 0, round: false, into: &out)
@@ -235,8 +231,7 @@ extension LineTessellator {
             let endA = c.turnsLeft ? shift : 0
             let endB = c.turnsLeft ? 0 : shift
             if c.part == .startOnly {
-                let (a, b) = pair(c.n2x, c.n2y, -endA, -endB, round: false, into: &out)
-                connect(a, b, into: &out)
+                connectPair(c.n2x, c.n2y, -endA, -endB, round: false, into: &out)
                 return
             }
             let (ca, cb) = pair(c.n1x, c.n1y, endA, endB, round: false, into: &out)
@@ -262,17 +257,13 @@ extension LineTessellator {
         /// overlap at the vertex.
         private mutating func roundCapsJoin(_ c: Corner, into out: inout LineGeometry) {
             if c.part != .startOnly {
-                let (a, b) = pair(c.n1x, c.n1y, 0, 0, round: false, into: &out)
-                connect(a, b, into: &out)
-                let (ra, rb) = pair(c.n1x, c.n1y, 1, 1, round: true, into: &out)
-                connect(ra, rb, into: &out)
+                connectPair(c.n1x, c.n1y, 0, 0, round: false, into: &out)
+                connectPair(c.n1x, c.n1y, 1, 1, round: true, into: &out)
                 isOpen = false
             }
             if c.part != .endOnly {
-                let (ra, rb) = pair(c.n2x, c.n2y, -1, -1, round: true, into: &out)
-                connect(ra, rb, into: &out)
-                let (a, b) = pair(c.n2x, c.n2y, 0, 0, round: false, into: &out)
-                connect(a, b, into: &out)
+                connectPair(c.n2x, c.n2y, -1, -1, round: true, into: &out)
+                connectPair(c.n2x, c.n2y, 0, 0, round: false, into: &out)
             }
         }
 
@@ -317,39 +308,32 @@ extension LineTessellator {
 
         // MARK: caps
 
-        private mutating func startCap(_ nx: Double, _ ny: Double, into out: inout LineGeometry) {
+        /// The vertex pairs at an open end: `end` false at the start (the cap reaches back along
+        /// the line), true at the end.
+        private mutating func cap(_ nx: Double, _ ny: Double, end: Bool, into out: inout LineGeometry) {
+            let reach: Double = end ? 1 : -1
             switch settings.cap {
             case .butt:
-                let (a, b) = pair(nx, ny, 0, 0, round: false, into: &out)
-                connect(a, b, into: &out)
+                connectPair(nx, ny, 0, 0, round: false, into: &out)
             case .square:
-                let (a, b) = pair(nx, ny, -1, -1, round: false, into: &out)
-                connect(a, b, into: &out)
+                connectPair(nx, ny, reach, reach, round: false, into: &out)
             case .round:
-                let (ra, rb) = pair(nx, ny, -1, -1, round: true, into: &out)
-                connect(ra, rb, into: &out)
-                let (a, b) = pair(nx, ny, 0, 0, round: false, into: &out)
-                connect(a, b, into: &out)
-            }
-        }
-
-        private mutating func endCap(_ nx: Double, _ ny: Double, into out: inout LineGeometry) {
-            switch settings.cap {
-            case .butt:
-                let (a, b) = pair(nx, ny, 0, 0, round: false, into: &out)
-                connect(a, b, into: &out)
-            case .square:
-                let (a, b) = pair(nx, ny, 1, 1, round: false, into: &out)
-                connect(a, b, into: &out)
-            case .round:
-                let (a, b) = pair(nx, ny, 0, 0, round: false, into: &out)
-                connect(a, b, into: &out)
-                let (ra, rb) = pair(nx, ny, 1, 1, round: true, into: &out)
-                connect(ra, rb, into: &out)
+                // The round pair lies beyond the butt pair: first at the start, last at the end.
+                if !end { connectPair(nx, ny, reach, reach, round: true, into: &out) }
+                connectPair(nx, ny, 0, 0, round: false, into: &out)
+                if end { connectPair(nx, ny, reach, reach, round: true, into: &out) }
             }
         }
 
         // MARK: emission
+
+        /// A vertex pair (see `pair`) that closes the open quad and opens the next one.
+        @inline(__always)
+        private mutating func connectPair(_ nx: Double, _ ny: Double, _ shiftA: Double, _ shiftB: Double, round: Bool,
+                                          into out: inout LineGeometry) {
+            let (a, b) = pair(nx, ny, shiftA, shiftB, round: round, into: &out)
+            connect(a, b, into: &out)
+        }
 
         @inline(__always)
         private mutating func setPoint(_ index: Int, _ distance: Double) {
