@@ -8,8 +8,9 @@ metadata.differential.tags (generate.py): layer types (layer:…), layer × geom
 properties (prop:…), value forms (zoom-function, data-expression, legacy-function…), filters and
 camera features (bearing, pitch, ratio, low-zoom, high-zoom, world-copies, antimeridian).
 Cases tagged with a Native quirk (generate.py NATIVE_QUIRKS: circle-tile-edge, translucent or
-overlapping circles inside a tile buffer, which MapLibre Native draws twice and GL JS once;
-native-multipoint-joined, MultiPoints under fill/line layers, which Native joins into a line and
+overlapping circles inside another drawn tile's buffer, which MapLibre Native draws twice and GL JS
+once; native-circle-clip-points, circles Native draws at the points geojson-vt adds where a line
+or ring is cut at a tile buffer border; native-multipoint-joined, MultiPoints under fill/line layers, which Native joins into a line and
 GL JS does not draw) are counted apart: there GL JS is the reference and glmap follows it.
 
 For every tag: the cases carrying it, how many of them fail at 0.00025 and at 0.002, and the
@@ -118,6 +119,8 @@ CLASSES = [
     ("glmap error", lambda st, m, t: st == "glmap-error"),
     ("Native quirk, GL JS wins: translucent/overlapping circles in a tile buffer drawn twice (circle-tile-edge)",
      lambda st, m, t: "circle-tile-edge" in t),
+    ("Native quirk, GL JS wins: circles at the points geojson-vt adds at tile buffer borders (native-circle-clip-points)",
+     lambda st, m, t: "native-circle-clip-points" in t),
     ("Native quirk, GL JS wins: MultiPoint under fill/line joined into one line (native-multipoint-joined)",
      lambda st, m, t: "native-multipoint-joined" in t),
     ("Native quirk, GL JS wins: overlapping MultiPolygon parts, overlap left unfilled (native-multipolygon-overlap)",

@@ -4,15 +4,22 @@ import GLMapCore
 public struct RenderOptions: Equatable, Sendable {
     /// Viewport size in CSS pixels; the image is `width·ratio × height·ratio` device pixels.
     public var width: Int
+    /// Viewport height in CSS pixels.
     public var height: Int
     /// Device pixels per CSS pixel: scales widths, radii and offsets (never resamples).
     public var ratio: Double
+    /// Camera centre longitude in degrees; nil takes the style's `center`.
     public var longitude: Double?
+    /// Camera centre latitude in degrees; nil takes the style's `center`.
     public var latitude: Double?
+    /// Zoom level; nil takes the style's `zoom`.
     public var zoom: Double?
+    /// Bearing in degrees clockwise from north; nil takes the style's `bearing`.
     public var bearing: Double?
+    /// Pitch in degrees, 0…85; nil takes the style's `pitch`.
     public var pitch: Double?
 
+    /// Options for a 512 × 512 CSS-pixel frame at ratio 1 with the style's own camera, unless given.
     public init(width: Int = 512, height: Int = 512, ratio: Double = 1, longitude: Double? = nil, latitude: Double? = nil,
                 zoom: Double? = nil, bearing: Double? = nil, pitch: Double? = nil) {
         self.width = width
@@ -29,6 +36,12 @@ public struct RenderOptions: Equatable, Sendable {
     public func camera(default d: Camera) -> Camera {
         Camera(longitude: longitude ?? d.longitude, latitude: latitude ?? d.latitude, zoom: zoom ?? d.zoom,
                bearing: bearing ?? d.bearing, pitch: pitch ?? d.pitch)
+    }
+
+    /// The camera the frame is drawn with: `camera(default:)` under MapLibre's camera constraint
+    /// for this view's size (`Camera.constrained`), as `ViewTransform` applies it.
+    public func drawnCamera(default d: Camera) -> Camera {
+        camera(default: d).constrained(width: Double(width), height: Double(height))
     }
 
     /// The deepest camera zoom glmap renders (also the deepest tile zoom of `glmap tiles`).

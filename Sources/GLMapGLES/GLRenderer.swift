@@ -1,6 +1,6 @@
 // GLES backend — renderer contract
 // Input: buckets (tessellated layers in draw order), a `ViewTransform` in CSS pixels and the pixel
-// ratio. Output: the frame as premultiplied RGBA8 (`RGBAImage`, rows top to bottom) of
+// ratio. Output: the frame as premultiplied RGBA8 (`PremultipliedImage`, rows top to bottom) of
 // (width·ratio) × (height·ratio) device pixels. Cleared to transparent black; every layer blends
 // with ONE, ONE_MINUS_SRC_ALPHA (premultiplied); no depth, stencil or MSAA; antialiasing comes
 // from the shaders. World copies are drawn side by side where visible. All GL state lives here;
@@ -14,6 +14,7 @@ import GLMapTessellation
 
 /// Draws buckets with OpenGL ES 3 into an offscreen framebuffer and reads the frame back.
 public final class GLRenderer {
+    /// The EGL display and GL context the renderer draws with (current on its thread).
     public let context: HeadlessContext
     let background: GLProgram
     /// Program variants, compiled on first use: (source, `#define`s, paint attributes) → program.
@@ -134,7 +135,7 @@ public final class GLRenderer {
     }
 
     /// Renders buckets for a view into a premultiplied RGBA image of size × ratio device pixels.
-    public func render(_ buckets: [Bucket], view: ViewTransform, ratio: Double) throws -> RGBAImage {
+    public func render(_ buckets: [Bucket], view: ViewTransform, ratio: Double) throws -> PremultipliedImage {
         let scene = try upload(buckets)
         try draw(scene, view: view, ratio: ratio)
         return try readback()
@@ -206,12 +207,12 @@ public final class GLRenderer {
     }
 
     /// Reads the last drawn frame back (premultiplied RGBA, rows top to bottom).
-    func readbackFrame() throws -> RGBAImage {
+    func readbackFrame() throws -> PremultipliedImage {
         try stopIfAsked("before the read-back")
         try context.makeCurrent()
         if let tiled = tiledFrame { return try tiled.take() }
         guard let fb = framebuffer else { throw GLError(call: "glReadPixels", message: "nothing has been drawn yet") }
-        return RGBAImage(width: fb.width, height: fb.height, pixels: try fb.readPixels())
+        return PremultipliedImage(width: fb.width, height: fb.height, pixels: try fb.readPixels())
     }
 
     /// The program variant for a source, its defines and a paint layout (compiled on first use).
@@ -293,16 +294,39 @@ public final class GLRenderer {
         guard !f.indices.isEmpty || !f.outlineIndices.isEmpty else { return }
         let matrices = WorldCopies.matrices(view: view, origin: f.origin, translate: f.layer.translate,
                                             anchor: f.layer.translateAnchor, bounds: f.bounds)
+        // fill-translate in bucket-local units (as WorldCopies applies it) for the per-tile clip
+        let shift = WorldCopies.translation(view, f.layer.translate, inViewport: f.layer.translateAnchor == .viewport)
+        let w = view.worldSize
+        /// Draws the tile pieces `clips` (index range and square; everything, unclipped, when
+        /// empty), each clipped to its square, drawing only the culling runs that reach the view.
+        func draw(_ program: GLProgram, _ clips: [(Range<Int>, (Double, Double, Double, Double))],
+                  _ cullRanges: [DrawRange], _ margin: CullMargin) {
+            glUniform2f(program.uniform("u_clip_shift"), Float(shift.x / w), Float(shift.y / w))
+            for m in matrices {
+                setMatrix(program, m)
+                let runs = visibleRuns(cullRanges, matrix: m, view: view, margin: margin)
+                guard !clips.isEmpty else {
+                    glUniform4f(program.uniform("u_clip_box"), -1e30, -1e30, 1e30, 1e30)
+                    drawRuns(runs)
+                    continue
+                }
+                for (r, box) in clips where !r.isEmpty {
+                    let pieces = runs.compactMap { $0.clamped(to: r) }
+                    guard !pieces.isEmpty else { continue }
+                    // an infinite side as a huge finite value (GLSL ES need not keep infinities)
+                    func side(_ v: Double) -> Float { v.isFinite ? Float(v) : (v < 0 ? -1e30 : 1e30) }
+                    glUniform4f(program.uniform("u_clip_box"), side(box.0), side(box.1), side(box.2), side(box.3))
+                    drawRuns(pieces)
+                }
+            }
+        }
         if !f.indices.isEmpty {
             let fill = try program(ShaderSource.fill, paint: f.paint)
             glUseProgram(fill.id)
             try bindAttributes(fill, g.vertices, layout([("a_pos", 2)], f.paint))
             setPaintUniforms(fill, f.paint, zoom: view.camera.zoom)
             glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.indices)
-            for m in matrices {
-                setMatrix(fill, m)
-                drawRuns(visibleRuns(g.ranges, matrix: m, view: view, margin: CullMargin()))
-            }
+            draw(fill, f.tileClips.map { ($0.indices, $0.box) }, g.ranges, CullMargin())
         }
         if !f.outlineIndices.isEmpty {
             resetAttributes()
@@ -312,10 +336,7 @@ public final class GLRenderer {
             setPaintUniforms(fillOutline, f.outlinePaint, zoom: view.camera.zoom)
             glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.outlineIndices)
             glUniform2f(fillOutline.uniform("u_viewport"), viewport.0, viewport.1)
-            for m in matrices {
-                setMatrix(fillOutline, m)
-                drawRuns(visibleRuns(g.outlineRanges, matrix: m, view: view, margin: .fillOutline))
-            }
+            draw(fillOutline, f.tileClips.map { ($0.outlineIndices, $0.box) }, g.outlineRanges, .fillOutline)
         }
     }
 
@@ -337,8 +358,7 @@ public final class GLRenderer {
         glUniform2f(program.uniform("u_units_to_pixels"), Float(view.width / 2 / clipFold.sx), Float(-view.height / 2 / clipFold.sy))
         if dashed, let atlas = l.atlas {
             // MapLibre's u_tileratio: CSS px per tile unit at the integer zoom the frame is drawn at.
-            let frameTileZoom = Int(min(max(0, view.camera.zoom), 60).rounded(.down))
-            let tileratio = Double(sign: .plus, exponent: frameTileZoom - l.tileZoom, significand: 1) * 512 / LineBucket.tileExtent
+            let tileratio = LineTiling.tileRatio(cameraZoom: view.camera.zoom, tileZoom: l.tileZoom)
             glUniform1f(program.uniform("u_tileratio"), Float(tileratio))
             glUniform1f(program.uniform("u_crossfade_from"), Float(l.layer.dashFromScale))
             glUniform1f(program.uniform("u_crossfade_to"), 1)

@@ -27,6 +27,17 @@ struct DrawRange {
     /// Longest line extrusion vector in the run (1 for geometry without one): the ground margin
     /// is per unit of extrusion.
     var maxExtrude: Double = 1
+
+    /// The part of this run inside the index range `r` (a tile piece), nil when they do not
+    /// meet; the vertex bounds stay the run's (a superset, still valid for glDrawRangeElements).
+    func clamped(to r: Range<Int>) -> DrawRange? {
+        let lo = max(first, r.lowerBound), hi = min(first + count, r.upperBound)
+        guard lo < hi else { return nil }
+        var c = self
+        c.first = lo
+        c.count = hi - lo
+        return c
+    }
 }
 
 /// How far a layer's drawn geometry can reach past its positions, in CSS pixels at the frame zoom.

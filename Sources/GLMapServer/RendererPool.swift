@@ -171,7 +171,7 @@ final class RendererPool: @unchecked Sendable {
         do {
             let before = renderer.replacements
             defer { metrics.count("renderer_replacements", renderer.replacements - before) }
-            var image: RGBAImage
+            var image: PremultipliedImage
             let stop = { job.cancelled }
             do {
                 testHookBeforeRender?(renderer, job)

@@ -9,8 +9,11 @@ import GLMapCore
 public struct ServerConfiguration: Sendable {
     /// One style to serve: its URL id and its file.
     public struct StyleEntry: Equatable, Sendable {
+        /// The id in URLs (`/styles/{id}/…`).
         public var id: String
+        /// The style file.
         public var path: String
+        /// A style served as `id` from `path`.
         public init(id: String, path: String) { self.id = id; self.path = path }
 
         /// Parses `--style` values: "FILE" (id: the file name without `.json` and `.style`) or "ID=FILE".
@@ -33,6 +36,7 @@ public struct ServerConfiguration: Sendable {
         }
     }
 
+    /// The styles served, one `--style` each.
     public var styles: [StyleEntry]
     /// IPv4 or IPv6 address to listen on ("127.0.0.1", "0.0.0.0", "::1", "::"; IPv6 may be
     /// written in brackets, "[::1]").
@@ -66,8 +70,10 @@ public struct ServerConfiguration: Sendable {
     /// Base URL written into TileJSON (e.g. the load balancer's "https://tiles.example.com"); nil:
     /// from the request's Host header.
     public var publicURL: String?
+    /// The backend the renderers use (`--backend`, default auto).
     public var backend: Backend = .auto
 
+    /// The defaults for serving `styles`.
     public init(styles: [StyleEntry]) { self.styles = styles }
 
     /// Checks the values (invalid input, exit 2).

@@ -18,6 +18,7 @@ public final class ServerMetrics: @unchecked Sendable {
     private var latencyCount = 0
     private var counters: [String: Int] = [:]
 
+    /// Zeroed counters.
     public init() {}
 
     /// Records one answered request.

@@ -28,6 +28,7 @@ import Glibc
 
 /// An HTTP server of rendered tiles, static maps and TileJSON for a set of styles.
 public final class TileServer: @unchecked Sendable {
+    /// What is served and the limits, as configured.
     public let configuration: ServerConfiguration
     /// The counters behind /metrics.
     public let metrics = ServerMetrics()

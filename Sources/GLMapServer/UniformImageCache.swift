@@ -21,7 +21,7 @@ final class UniformImageCache {
     init(capacity: Int = 64) { self.capacity = max(1, capacity) }
 
     /// The single colour of `image` as its four bytes in one word, or nil when it has two or more.
-    static func uniformPixel(_ image: RGBAImage) -> UInt32? {
+    static func uniformPixel(_ image: PremultipliedImage) -> UInt32? {
         let n = image.width * image.height
         guard n > 0, image.pixels.count >= 4 * n else { return nil }
         let w = image.width
@@ -36,13 +36,13 @@ final class UniformImageCache {
     }
 
     /// The image's PNG (default compression), from the cache when it is one colour.
-    func encode(_ image: RGBAImage) throws -> [UInt8] {
+    func encode(_ image: PremultipliedImage) throws -> [UInt8] {
         guard let pixel = UniformImageCache.uniformPixel(image) else {
-            return try PNGEncoder.encode(premultiplied: image, compression: .default)
+            return try PNGEncoder.encode(image, compression: .default)
         }
         let key = Key(width: image.width, height: image.height, pixel: pixel)
         if let png = entries[key] { hits += 1; return png }
-        let png = try PNGEncoder.encode(premultiplied: image, compression: .default)
+        let png = try PNGEncoder.encode(image, compression: .default)
         if order.count >= capacity { entries[order.removeFirst()] = nil }
         entries[key] = png
         order.append(key)

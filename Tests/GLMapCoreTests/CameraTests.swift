@@ -50,4 +50,28 @@ final class CameraTests: XCTestCase {
         XCTAssertLessThan(256 - nTilt.y, 256 - nFlat.y)
         XCTAssertEqual(ViewTransform.fieldOfView, 0.6435011087932844)
     }
+
+    func testConstraintKeepsTheWorldCoveringTheView() {
+        // A view inside the world (every tile's) is unchanged, to the bit.
+        let inside = Camera(longitude: 12.5, latitude: 41.9, zoom: 5, bearing: 30, pitch: 40)
+        XCTAssertEqual(inside.constrained(width: 800, height: 600), inside)
+        let tile = Camera(longitude: 0, latitude: 0, zoom: 0)
+        XCTAssertEqual(tile.constrained(width: 512, height: 512), tile)
+        // Near the pole the centre moves until the view's top edge is the world's (y = h / 2).
+        let north = Camera(longitude: -30, latitude: 83, zoom: 1, bearing: 45).constrained(width: 256, height: 256)
+        XCTAssertEqual(north.zoom, 1)
+        XCTAssertEqual(north.longitude, -30)
+        XCTAssertEqual(north.bearing, 45)
+        XCTAssertEqual(WebMercator.project(lon: 0, lat: north.latitude).y * 1024, 128, accuracy: 1e-6)
+        let south = Camera(latitude: -84, zoom: 2).constrained(width: 300, height: 400)
+        XCTAssertEqual(WebMercator.project(lon: 0, lat: south.latitude).y * 2048, 2048 - 200, accuracy: 1e-6)
+        // A world shorter than the view: zoomed in until it is as tall, centred on the equator.
+        let short = Camera(longitude: 20, latitude: -30, zoom: 0.2).constrained(width: 256, height: 768)
+        XCTAssertEqual(short.zoom, log2(768.0 / 512), accuracy: 1e-12)
+        XCTAssertEqual(short.latitude, 0, accuracy: 1e-9)
+        XCTAssertEqual(short.longitude, 20)
+        // The drawn view holds the constrained camera; a fit's measuring view can opt out.
+        XCTAssertEqual(ViewTransform(camera: Camera(latitude: -84, zoom: 2), width: 300, height: 400).camera, south)
+        XCTAssertEqual(ViewTransform(camera: Camera(latitude: -84, zoom: 2), width: 300, height: 400, constrain: false).camera.latitude, -84)
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import GLMapCore
+import GLMapTestSupport
 @testable import GLMapGLES
 @testable import GLMap
 
@@ -13,7 +14,7 @@ final class RenderInterruptionTests: XCTestCase {
     func testStopsBetweenLayersAndStaysUsable() throws {
         let gl: GLRenderer
         do { gl = try GLRenderer() } catch { throw XCTSkip("no GPU backend here (\(error))") }
-        let scene = try Scene(styleFile: examplesDir.appendingPathComponent("style.json").path)
+        let scene = try Scene(styleFile: SharedData.exampleStyle)
         let camera = scene.style.camera
         let view = ViewTransform(camera: camera, width: 256, height: 256)
         let uploaded = try gl.upload(scene.gpuBuckets(zoom: camera.zoom))
@@ -40,7 +41,7 @@ final class RenderInterruptionTests: XCTestCase {
     }
 
     func testBatchRendererStopsBeforeStarting() throws {
-        let scene = try Scene(styleFile: examplesDir.appendingPathComponent("style.json").path)
+        let scene = try Scene(styleFile: SharedData.exampleStyle)
         let r: BatchRenderer
         do { r = try BatchRenderer(scene: scene, backend: .gpu) } catch { throw XCTSkip("no GPU backend here (\(error))") }
         let options = RenderOptions(width: 128, height: 128)

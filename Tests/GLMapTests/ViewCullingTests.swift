@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import GLMapCore
+import GLMapTestSupport
 import GLMapStyle
 import GLMapTessellation
 @testable import GLMapGLES
@@ -110,7 +111,7 @@ final class ViewCullingTests: XCTestCase {
 
     /// The shared scenes (real data) at their own cameras and the close-ups.
     func testScenes() throws {
-        let dir = sharedDir.appendingPathComponent("scenes")
+        let dir = SharedData.scenes
         guard FileManager.default.fileExists(atPath: dir.path) else {
             throw XCTSkip("\(dir.path) not found (the shared scenes are needed)")
         }

@@ -31,6 +31,7 @@ import GLMapTessellation
 
 /// Renders many frames of one scene: shared evaluation/upload, pipelined readback, pooled encoding.
 public final class BatchRenderer {
+    /// The scene every frame renders.
     public let scene: Scene
     /// The backend in use: `.gpu` or `.cpu`.
     public let activeBackend: Backend
@@ -140,7 +141,7 @@ public final class BatchRenderer {
     /// Renders one frame synchronously (premultiplied), sharing the evaluation cache.
     /// `shouldStop` is asked before the evaluation, before each layer's draw and before the
     /// read-back (GPU backend); true throws `RenderInterrupted` there and the renderer stays usable.
-    public func render(_ options: RenderOptions, shouldStop: (() -> Bool)? = nil) throws -> RGBAImage {
+    public func render(_ options: RenderOptions, shouldStop: (() -> Bool)? = nil) throws -> PremultipliedImage {
         try MapRenderer.checkImageSize(options)
         if activeBackend == .gpu && !(gl?.isUsable ?? false) { try replaceRenderer() }  // an earlier GL failure broke it
         if let shouldStop, shouldStop() { throw RenderInterrupted(stage: "before it started") }

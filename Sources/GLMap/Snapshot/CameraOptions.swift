@@ -39,7 +39,7 @@ extension CameraOptions {
                        zoom: zoom ?? d.zoom, bearing: bearing ?? d.bearing, pitch: pitch ?? d.pitch)
         if let p = padding, p != .zero {
             let dx = (p.left - p.right) / 2, dy = (p.top - p.bottom) / 2
-            let view = ViewTransform(camera: c, width: width, height: height)
+            let view = ViewTransform(camera: c, width: width, height: height, constrain: false)
             if let moved = view.groundPoint(screenX: width / 2 - dx, screenY: height / 2 - dy) {
                 c.longitude = ViewTransform.wrap(moved.lon)
                 c.latitude = moved.lat
