@@ -154,6 +154,11 @@ final class RendererPool: @unchecked Sendable {
             job.result = result
             job.done.signal()
         }
+        // Tear this thread's GL contexts down here, on their own thread, before `shutdown` can
+        // return (and the process exit while a context is still being destroyed).
+        condition.unlock()
+        renderers.removeAll()
+        condition.lock()
         running -= 1
         condition.broadcast()
         condition.unlock()
