@@ -85,7 +85,7 @@ struct LineEffectsPainter {
         let frameZoom = Int(min(max(0, view.camera.zoom), 60).rounded(.down))
         let tileRatio = Double(sign: .plus, exponent: frameZoom - z, significand: 1) * 512 / Self.tileExtent
         // MapLibre's sharp-corner vertices sit 15 CSS px from the corner at the integer zoom.
-        let sharpCornerOffset = 15 * ws / (512 * Double(1 << Int(min(floorZoom, 30))))
+        let sharpCornerOffset = layer.sharpCornerPixelsPerUnit.map { 15 * ws / $0 } ?? 0
 
         // Stroke every feature's pieces once (plane px relative to `origin`), for all world copies.
         var strokes: [StrokePiece] = []

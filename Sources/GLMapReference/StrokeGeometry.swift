@@ -6,8 +6,9 @@ import GLMapStyle
 /// segment; distance = perpendicular distance to the centre line), a join per interior vertex
 /// (miter: the cone between the two outer normals, distance = the larger of the two
 /// perpendicular distances, so the corner is sharp; bevel: the same cone cut by the chord,
-/// distance measured perpendicular to the chord; round: that cone of a disc, or up to miter
-/// length 2, or past it a half disc beyond each segment end) and a cap at each open end
+/// distance measured perpendicular to the chord, and past miter length 2 MapLibre's flip bevel:
+/// no join piece, the two bodies end on the chord through the vertex; round: that cone of a
+/// disc, or up to miter length 2, or past it a half disc beyond each segment end) and a cap at each open end
 /// (square: the end segment's body extended by the outset; round: a half disc; butt: nothing). Plane units (world
 /// CSS pixels at the view's zoom).
 struct StrokePiece {
@@ -31,6 +32,9 @@ struct StrokePiece {
     /// folded quad of a short segment reaches past its ends on the GPU); `quadOutset` is the
     /// outset its corners are placed at (0: rectangle only).
     var quadOutset = 0.0
+    /// body: the piece is its quad alone, not the rectangle `lo`…`hi` too (an end on a flip-bevel
+    /// chord, whose corners are shifted along the line in opposite directions).
+    var quadOnly = false
     /// wedge: MapLibre's fan starts at the inner miter point (mx, my), so the piece also covers
     /// the cone from there through the two outer corners (mx − x, my − y = offset of the apex).
     var mx = 0.0, my = 0.0
@@ -100,7 +104,7 @@ struct StrokePiece {
         switch kind {
         case .body:
             let along = ux * ax + uy * ay
-            guard along >= lo && along <= hi || quadOutset > 0 && inQuad(along, ux * -ay + uy * ax) else { return nil }
+            guard !quadOnly && along >= lo && along <= hi || quadOutset > 0 && inQuad(along, ux * -ay + uy * ax) else { return nil }
             let s = ux * -ay + uy * ax
             return s >= 0 ? (s, -ay, ax) : (-s, ay, -ax)
         case .disc:
@@ -214,9 +218,10 @@ struct StrokeGeometry {
 
     /// Where the vertex pairs of a join sit along its two segments, in outsets (MapLibre's rules):
     /// a miter puts both on the bisector, a bevel or fake-round join up to miter length 2 puts the
-    /// inner one on the inner miter point and the outer one square, sharper joins and caps put
-    /// both square.
-    private struct Corner { var inA = 0.0, inB = 0.0, outA = 0.0, outB = 0.0, sharp = false, isJoin = false }
+    /// inner one on the inner miter point and the outer one square, a sharper bevel (MapLibre's
+    /// "flipbevel", `flip`) puts both on the chord through the vertex, sharper round joins and
+    /// caps put both square.
+    private struct Corner { var inA = 0.0, inB = 0.0, outA = 0.0, outB = 0.0, sharp = false, isJoin = false, flip = false }
 
     init(join: LineJoinStyle, cap: LineCapStyle, miterLimit: Double, roundLimit: Double, offset: Double, outset: Double) {
         self.join = join; self.cap = cap; self.miterLimit = miterLimit; self.roundLimit = roundLimit
@@ -307,9 +312,10 @@ struct StrokeGeometry {
             for k in 0..<(stations.count - 1) {
                 let p = stations[k], q = stations[k + 1]
                 guard q.0 > p.0 else { continue }
+                let flipEnd = (k == 0 && c0.flip) || (k == stations.count - 2 && c1.flip)
                 out.append(StrokePiece(kind: .body, x: pts[2 * s], y: pts[2 * s + 1], ax: tx, ay: ty, lo: p.0, hi: q.0,
                                        v0: p.3, v1: q.3, aLo: p.1, bLo: p.2, aHi: q.1, bHi: q.2,
-                                       quadOutset: foldedQuads ? outset : 0))
+                                       quadOutset: foldedQuads || flipEnd ? outset : 0, quadOnly: flipEnd))
             }
             if square && s == 0 { squareStart = true }
             if square && s == segCount - 1 { squareEnd = true }
@@ -346,7 +352,10 @@ struct StrokeGeometry {
             let in1 = ex * t1x + ey * t1y, out1 = ex * t2x + ey * t2y
             c.inA = in1; c.inB = -in1; c.outA = out1; c.outB = -out1
         case .bevel, .round:
-            guard miterLength <= 2 else { break }
+            guard miterLength <= 2 else {
+                if kind == .bevel { c.flip = true; flipShifts(n1x, n1y, n2x, n2y, t1x, t1y, t2x, t2y, into: &c) }
+                break
+            }
             // The inner corner on the inner miter point, sqrt(m² − 1) back along / forward.
             let shift = -(max(miterLength * miterLength - 1, 0)).squareRoot()
             let turnsRight = t1x * t2y - t1y * t2x > 0     // the a side (+N) is the inner side
@@ -357,6 +366,28 @@ struct StrokeGeometry {
 
     /// cos(75°/2): joins whose half-angle cosine is below this are sharp corners.
     static let cosHalfSharpCorner = 0.7933533402912352
+
+    /// MapLibre's "flipbevel" (a bevel past miter length 2): the incoming segment ends on the
+    /// vertex pair ±J and the outgoing one starts on ∓J, J = perp(unit bisector of the normals) ·
+    /// bevelLength · (−1 when the line turns left, else 1), bevelLength = m·|n1 + n2|/|n1 − n2|
+    /// (J = −n2 past m = 100). J·n1 = 1 and −J·n2 = 1, so both pairs sit on the chord through the
+    /// vertex; the shifts along each segment are J·t1 and −J·t2 (in outsets).
+    private func flipShifts(_ n1x: Double, _ n1y: Double, _ n2x: Double, _ n2y: Double,
+                            _ t1x: Double, _ t1y: Double, _ t2x: Double, _ t2y: Double, into c: inout Corner) {
+        let sx = n1x + n2x, sy = n1y + n2y
+        let s2 = sx * sx + sy * sy
+        var jx = -n2x, jy = -n2y
+        if s2 >= 4e-4 {
+            let sl = s2.squareRoot()
+            let dx = n1x - n2x, dy = n1y - n2y
+            let bevelLength = (2 / sl) * sl / (dx * dx + dy * dy).squareRoot()
+            let direction: Double = n1x * n2y - n1y * n2x > 0 ? -1 : 1
+            jx = -(sy / sl) * bevelLength * direction
+            jy = (sx / sl) * bevelLength * direction
+        }
+        let k1 = jx * t1x + jy * t1y, k2 = -(jx * t2x + jy * t2y)
+        c.inA = k1; c.inB = -k1; c.outA = k2; c.outB = -k2
+    }
 
     /// A cap at an open end; (tx, ty) points away from the line.
     private func appendCap(_ x: Double, _ y: Double, _ tx: Double, _ ty: Double, vertex: Int, to out: inout [StrokePiece]) {
@@ -407,6 +438,7 @@ struct StrokeGeometry {
             return
         }
         guard abs(cross) >= 1e-12 else { return }             // a U-turn: no outer side to fill
+        if kind == .bevel && miterLength > 2 { return }         // flip bevel: the bodies end on its chord
         if kind == .miter {
             out.append(StrokePiece(kind: .miter, x: x, y: y, ax: o1x, ay: o1y, cx: o2x, cy: o2y, v0: v, v1: v))
         } else {

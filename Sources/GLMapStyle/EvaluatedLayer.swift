@@ -93,6 +93,16 @@ public struct EvaluatedLineLayer: Sendable {
 
     /// Whether any feature draws dashes.
     public var hasDashes: Bool { features.contains { $0.dasharray != nil } }
+
+    /// CSS px per unit-world unit at floor(zoom), the scale of MapLibre's extra vertex pair 15 px
+    /// on each side of a corner sharper than 75° (line_bucket's SHARP_CORNER_OFFSET); nil where
+    /// MapLibre places none: tiles over-scaled more than 16× (floor(zoom) − source maxzoom > 4).
+    public var sharpCornerPixelsPerUnit: Double? {
+        let floorZoom = max(0, zoom.rounded(.down))
+        let tileZoom = min(floorZoom, max(0, sourceMaxzoom.rounded(.down)))
+        guard floorZoom - tileZoom <= 4 else { return nil }
+        return 512 * Double(1 << Int(min(floorZoom, 30)))
+    }
 }
 
 /// One point feature (all its vertices) with its evaluated paint.

@@ -181,22 +181,28 @@ extension LineTessellator {
                 connect(a, b, into: &out)
 
             case .bevel where s2 < LineTessellator.innerMiterS2:
-                // Both segments end butt at the vertex; one triangle closes the outer bevel.
-                if part == .startOnly {
-                    let (a, b) = pair(n2x, n2y, 0, 0, round: false, into: &out)
-                    connect(a, b, into: &out)
-                    break
+                // MapLibre's "flipbevel" (miter length > 2): two vertex pairs at the vertex, along
+                // J and then −J, J = perp(bisector)·bevelLength·(turn sign), bevelLength =
+                // m·|n1 + n2|/|n1 − n2| = 1/sin(θ/2) (so J·n1 = 1 and −J·n2 = 1); past m = 100 (a
+                // U-turn) J = −n2. The incoming quad ends on the first pair, the outgoing one starts
+                // from the second (the quad between them is empty): both segments end on the chord
+                // through the vertex, which cuts the outer corner.
+                var jx = -n2x, jy = -n2y
+                if s2 >= 4e-4 {
+                    let sl = s2.squareRoot()
+                    let dx = n1x - n2x, dy = n1y - n2y
+                    let bevelLength = (2 / sl) * sl / (dx * dx + dy * dy).squareRoot()
+                    let direction: Double = n1x * n2y - n1y * n2x > 0 ? -1 : 1
+                    jx = -(sy / sl) * bevelLength * direction
+                    jy = (sx / sl) * bevelLength * direction
                 }
-                let (a, b) = pair(n1x, n1y, 0, 0, round: false, into: &out)
-                connect(a, b, into: &out)
-                if turnsLeft {
-                    let outer = vertexB(n2x, n2y, 0, round: false, into: &out)
-                    triangle(a, b, outer, into: &out)
-                    if part == .full { setOpen(vertexA(n2x, n2y, 0, round: false, into: &out), outer) }
-                } else {
-                    let outer = vertexA(n2x, n2y, 0, round: false, into: &out)
-                    triangle(b, a, outer, into: &out)
-                    if part == .full { setOpen(outer, vertexB(n2x, n2y, 0, round: false, into: &out)) }
+                if part != .startOnly {
+                    let (a, b) = pair(jx, jy, 0, 0, round: false, into: &out)
+                    connect(a, b, into: &out)
+                }
+                if part != .endOnly {
+                    let (a, b) = pair(-jx, -jy, 0, 0, round: false, into: &out)
+                    connect(a, b, into: &out)
                 }
 
             case .bevel, .fakeround:
