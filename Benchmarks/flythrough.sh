@@ -5,7 +5,12 @@
 #
 #   swift build -c release --product glmap-bench && bash .ci/install-deps   # .venv with pymgl
 #   ROUNDS=3 SCENES="world montreal" SIZES="256 1024" bash Benchmarks/flythrough.sh
+#   VARIANTS="off on" ROUNDS=2 bash Benchmarks/flythrough.sh   # before/after view culling, interleaved
 #
+# VARIANTS: the glmap runs, one row each (default "on"): "on" = this build; "off" = this build
+# with GLMAP_VIEW_CULLING=0 (every bucket drawn whole, as before view culling); "before" = the
+# glmap-bench binary BENCH_BEFORE. Every round runs each of them and then MapLibre Native on the
+# same path.
 # Prints per scene and size: frames/s of each (median over rounds), glmap / MapLibre (higher is
 # better; target ≥ 3), and glmap's frame time over its pipeline floor (target ≤ 1.25).
 set -euo pipefail
@@ -23,24 +28,32 @@ trap 'rm -rf "$TMP"' EXIT
 median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
 echo "# fly-through, $FRAMES frames, median of $ROUNDS interleaved rounds; $(date -u +%FT%TZ); $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-14s %6s %10s %10s %8s %9s %9s %9s %11s\n' scene size glmap-fps mgl-fps ratio frame-ms gl-ms enc-cpu frame/floor
+printf '%-14s %6s %6s %10s %10s %8s %9s %9s %9s %11s\n' scene size glmap glmap-fps mgl-fps ratio frame-ms gl-ms enc-cpu frame/floor
+VARIANTS="${VARIANTS:-on}"
 for s in $SCENES; do
   style="$SHARED/scenes/$s.style.json"
   for w in $SIZES; do
-    : > "$TMP/g"; : > "$TMP/m"; : > "$TMP/f"; : > "$TMP/gl"; : > "$TMP/enc"; : > "$TMP/fl"
+    rm -f "$TMP"/*.txt; : > "$TMP/m"
     for r in $(seq 1 "$ROUNDS"); do
-      "$BENCH" flythrough --style "$style" --frames "$FRAMES" --width "$w" --path-out "$TMP/path.jsonl" > "$TMP/out"
-      awk -F'\t' '$1=="frames-per-second"{print $2}' "$TMP/out" >> "$TMP/g"
-      awk -F'\t' '$1=="frame-ms"{print $2}' "$TMP/out" >> "$TMP/f"
-      awk -F'\t' '$1=="gl-thread-ms"{print $2}' "$TMP/out" >> "$TMP/gl"
-      awk -F'\t' '$1=="encode-cpu-ms"{print $2}' "$TMP/out" >> "$TMP/enc"
-      awk -F'\t' '$1=="frame/floor"{print $2}' "$TMP/out" >> "$TMP/fl"
+      for c in $VARIANTS; do
+        bin="$BENCH"; culling=1
+        [ "$c" = off ] && culling=0
+        [ "$c" = before ] && bin="${BENCH_BEFORE:?VARIANTS has before: set BENCH_BEFORE to that glmap-bench binary}"
+        GLMAP_VIEW_CULLING="$culling" "$bin" flythrough --style "$style" --frames "$FRAMES" --width "$w" --path-out "$TMP/path.jsonl" > "$TMP/out"
+        for k in frames-per-second frame-ms gl-thread-ms encode-cpu-ms frame/floor; do
+          awk -F'\t' -v k="$k" '$1==k{print $2}' "$TMP/out" >> "$TMP/$c.$(echo "$k" | tr / _).txt"
+        done
+      done
       "$PY" Benchmarks/flythrough_maplibre.py "$style" --path "$TMP/path.jsonl" --width "$w" --height "$w" --json |
         "$PY" -c 'import json,sys; print(json.load(sys.stdin)["frames_per_second"])' >> "$TMP/m"
     done
-    g="$(median < "$TMP/g")"; m="$(median < "$TMP/m")"
-    awk -v s="$s" -v w="$w" -v g="$g" -v m="$m" -v f="$(median < "$TMP/f")" -v gl="$(median < "$TMP/gl")" \
-        -v enc="$(median < "$TMP/enc")" -v fl="$(median < "$TMP/fl")" \
-      'BEGIN {printf "%-14s %6s %10.1f %10.1f %8.2f %9.2f %9.2f %9.2f %11.2f\n", s, w"²", g, m, g/m, f, gl, enc, fl}'
+    m="$(median < "$TMP/m")"
+    for c in $VARIANTS; do
+      med() { median < "$TMP/$c.$1.txt"; }
+      awk -v s="$s" -v w="$w" -v c="$c" -v g="$(med frames-per-second)" -v m="$m" -v f="$(med frame-ms)" -v gl="$(med gl-thread-ms)" \
+          -v enc="$(med encode-cpu-ms)" -v fl="$(med frame_floor)" \
+        'BEGIN {printf "%-14s %6s %6s %10.1f %10.1f %8.2f %9.2f %9.2f %9.2f %11.2f\n", s, w"²", c, g, m, g/m, f, gl, enc, fl}'
+    done
   done
 done
+echo "# load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

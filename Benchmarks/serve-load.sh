@@ -4,7 +4,12 @@
 #   swift build -c release --product glmap && bash Benchmarks/serve-load.sh
 #   REQUESTS=5000 CONCURRENCY=16 JOBS=2 ZOOMS=0-6 STYLE=../shared/scenes/world.style.json bash Benchmarks/serve-load.sh
 #   REQUESTS=40000 BASELINE=0 bash Benchmarks/serve-load.sh     # RSS soak, glmap only
+#   VARIANTS="before off on" GLMAP_BEFORE=/tmp/old/.build/release/glmap ROUNDS=2 bash Benchmarks/serve-load.sh
 #
+# VARIANTS: the servers to load, in order (default "on"): "on" = this build; "off" = this build
+# with GLMAP_VIEW_CULLING=0 (every bucket drawn whole, as before view culling); "before" = the
+# binary GLMAP_BEFORE (e.g. an older commit's release build). ROUNDS: repeat (each variant, then
+# MapLibre Native) that many times, so load changes hit every variant alike.
 # Tiles: the 256-px XYZ pyramid ZOOMS (z0–6 of the world: 5,461 tiles), shuffled with a fixed
 # seed, the first REQUESTS of them (distinct up to the pyramid's size, then the same order again;
 # the server runs with --cache 0, so every request renders). glmap: `glmap serve --jobs JOBS` on 127.0.0.1, loaded by CONCURRENCY Python
@@ -37,17 +42,21 @@ echo "# glmap serve load, $(date -u '+%F %H:%M UTC'), $(grep -m1 'model name' /p
 echo "# style $STYLE, zooms $ZOOMS, $REQUESTS requests, concurrency $CONCURRENCY, --jobs $JOBS"
 echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-"$GLMAP" serve --style "world=$STYLE" --port 0 --jobs "$JOBS" --cache 0 --max-queue 100000 --timeout 600 2> "$TMP/server.log" &
+run_glmap() {   # $1: the variant (see VARIANTS)
+  local cull="$1" bin="$GLMAP" culling=1
+  [ "$cull" = off ] && culling=0
+  [ "$cull" = before ] && bin="${GLMAP_BEFORE:?VARIANTS has before: set GLMAP_BEFORE to that glmap binary}"
+GLMAP_VIEW_CULLING="$culling" "$bin" serve --style "world=$STYLE" --port 0 --jobs "$JOBS" --cache 0 --max-queue 100000 --timeout 600 2> "$TMP/server.log" &
 server=$!
 for _ in $(seq 1 600); do grep -q "workers)" "$TMP/server.log" && break; sleep 0.1; done
 port="$(sed -n 's|.*http://127.0.0.1:\([0-9]*\).*|\1|p' "$TMP/server.log" | head -1)"
 [ -n "$port" ] || { echo "serve-load: the server did not start:" >&2; cat "$TMP/server.log" >&2; exit 1; }
 
-"$PY" - "$port" "$server" "$REQUESTS" "$CONCURRENCY" "$ZOOMS" "$TMP" <<'EOF'
+"$PY" - "$port" "$server" "$REQUESTS" "$CONCURRENCY" "$ZOOMS" "$TMP" "$cull" <<'EOF'
 import http.client, os, random, sys, threading, time
 port, pid, n, conc = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 z0, z1 = (int(v) for v in sys.argv[5].split("-"))
-tmp = sys.argv[6]
+tmp, label = sys.argv[6], "glmap serve (%s)" % sys.argv[7]
 def cpu():   # user + system seconds of the server process, all its threads
     f = open("/proc/%s/stat" % pid).read().rsplit(")", 1)[1].split()
     return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
@@ -91,17 +100,22 @@ cpu_ms = (cpu() - c0) * 1000 / len(tiles)
 after, peak = rss(), rss("VmHWM")
 latencies.sort()
 q = lambda p: latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000
-print("glmap serve: %d requests in %.2f s = %.1f requests/s; latency p50 %.1f ms, p95 %.1f ms, p99 %.1f ms; errors %d"
+print(label + ": %d requests in %.2f s = %.1f requests/s; latency p50 %.1f ms, p95 %.1f ms, p99 %.1f ms; errors %d"
       % (len(latencies), wall, len(latencies) / wall, q(0.5), q(0.95), q(0.99), len(errors)))
-print("glmap serve: server CPU %.2f ms per request; RSS before %.1f MiB, after all %.1f MiB, peak %.1f MiB"
+print(label + ": server CPU %.2f ms per request; RSS before %.1f MiB, after all %.1f MiB, peak %.1f MiB"
       % (cpu_ms, before, after, peak))
-print("glmap serve: RSS (MiB) after each tenth of the requests: " + " ".join("%.1f" % v for v in rss_tenth))
-open(tmp + "/rps.txt", "w").write("%f %f" % (len(latencies) / wall, cpu_ms))
+print(label + ": RSS (MiB) after each tenth of the requests: " + " ".join("%.1f" % v for v in rss_tenth))
+open(tmp + "/rps.txt", "a").write("%s %f %f\n" % (sys.argv[7], len(latencies) / wall, cpu_ms))
 EOF
 kill -TERM "$server"; wait "$server" || true; server=""
-echo "# load average between: $(cut -d' ' -f1-3 /proc/loadavg)"
-if [ "${BASELINE:-1}" = 0 ]; then exit 0; fi   # BASELINE=0: glmap only (e.g. a long RSS soak)
+  echo "# load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
 
+for round in $(seq 1 "${ROUNDS:-1}"); do
+  echo "## round $round"
+  : > "$TMP/rps.txt"
+  for cull in ${VARIANTS:-on}; do run_glmap "$cull"; done
+  [ "${BASELINE:-1}" = 0 ] && continue   # BASELINE=0: glmap only (e.g. a long RSS soak)
 "$PY" - "$STYLE" "$TMP" <<'EOF'
 import json, math, os, sys, time
 os.environ.setdefault("EGL_PLATFORM", "surfaceless")   # no X display: Mesa's headless EGL
@@ -131,10 +145,13 @@ for z, x, y in tiles:
     total += len(png)
 wall = time.perf_counter() - t0
 cpu_ms = (sum(os.times()[:2]) - c0) * 1000 / len(tiles)
-rps, glmap_cpu = (float(v) for v in open(tmp + "/rps.txt").read().split())
 print("MapLibre Native (pymgl %s, one map): %d tiles in %.2f s = %.1f tiles/s; CPU %.2f ms per tile (%.1f KiB per tile)" % (
     getattr(pymgl, "__version__", "?"), len(tiles), wall, len(tiles) / wall, cpu_ms, total / len(tiles) / 1024))
-print("ratio (wall): glmap serve requests/s / MapLibre Native tiles/s = %.2f" % (rps / (len(tiles) / wall)))
-print("ratio (CPU): MapLibre Native CPU per tile / glmap serve CPU per request = %.2f" % (cpu_ms / glmap_cpu))
+for line in open(tmp + "/rps.txt").read().split("\n"):   # this round's glmap runs
+    if not line: continue
+    cull, rps, glmap_cpu = line.split()
+    print("ratio (wall, %s): glmap serve requests/s / MapLibre Native tiles/s = %.2f" % (cull, float(rps) / (len(tiles) / wall)))
+    print("ratio (CPU, %s): MapLibre Native CPU per tile / glmap serve CPU per request = %.2f" % (cull, cpu_ms / float(glmap_cpu)))
 EOF
-echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "# load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+done

@@ -7,6 +7,7 @@
 // covered, as the diamond-exit rule gives.
 uniform mat4 u_matrix;
 uniform vec2 u_viewport;        // device pixels
+uniform vec2 u_clip_shift;      // fill-translate in bucket-local units (see fill.frag)
 in vec2 a_start;
 in vec2 a_end;
 in float a_t;                   // 0 at the start, 1 at the end
@@ -15,6 +16,7 @@ in float a_side;                // -1 or +1
 #pragma glmap: define float opacity
 out vec4 v_color;
 out float v_dist;               // signed perpendicular distance from the edge, device pixels
+out vec2 v_clip_pos;            // the point on the edge, untranslated tile space (see fill.frag)
 void main() {
     #pragma glmap: initialize vec4 outline_color
     #pragma glmap: initialize float opacity
@@ -26,6 +28,7 @@ void main() {
     vec2 offset = xMajor ? vec2(0.0, 0.5) : vec2(0.5, 0.0);
     float major = xMajor ? abs(d.x) : abs(d.y);
     vec4 pos = a_t < 0.5 ? p : q;
+    v_clip_pos = (a_t < 0.5 ? a_start : a_end) + u_clip_shift;
     pos.xy += offset * a_side * (2.0 / u_viewport) * pos.w;
     gl_Position = pos;
     v_dist = len > 0.0 ? a_side * 0.5 * major / len : 0.0;

@@ -32,16 +32,16 @@ func runBatchBenchmark(_ args: [String]) throws {
     }
     _ = try batch.render(options(0))  // evaluate + upload once, outside the timing
 
-    let bytes = ByteCounter()
+    let bytes = Locked(0)   // PNG bytes, summed from encoder threads
     let t0 = now()
     let pool = EncoderPool(workers: jobs, compression: compression)
-    try batch.run(count: count, options: options, deliver: { _ in { bytes.add($0.count) } }, pool: pool)
+    try batch.run(count: count, options: options, deliver: { _ in { png in bytes.withLock { $0 += png.count } } }, pool: pool)
     let batchSeconds = now() - t0
     let rssAfterBatch = peakRSSMiB()
 
     // The encode floor: the same images (up to 32 distinct, cycled), encoded by the same pool.
     let distinct = min(count, 32)
-    var images: [RGBAImage] = []
+    var images: [PremultipliedImage] = []
     for i in 0..<distinct { images.append(try batch.render(options(i))) }
     let t1 = now()
     let floorPool = EncoderPool(workers: jobs, compression: compression)
@@ -53,14 +53,8 @@ func runBatchBenchmark(_ args: [String]) throws {
     print("frames-per-second\t\(String(format: "%.1f", fps))")
     print("encode-floor-frames-per-second\t\(String(format: "%.1f", floorFPS))")
     print("# ratio floor/batch \(String(format: "%.2f", floorFPS / fps)) (target ≤ 1.25)")
-    print("# style \(stylePath) \(count) frames \(width)x\(height) ratio \(ratio) jobs \(jobs) png \(compression) mean-png-bytes \(bytes.total / count) evaluations \(batch.evaluations)")
+    print("# style \(stylePath) \(count) frames \(width)x\(height) ratio \(ratio) jobs \(jobs) png \(compression) mean-png-bytes \(bytes.value / count) evaluations \(batch.evaluations)")
     print("# peak-rss-mib \(String(format: "%.1f", rssAfterBatch)) (after the batch, before the floor's image set)")
     print("# cpu \(cpuModel()) x\(ProcessInfo.processInfo.activeProcessorCount)  LP_NUM_THREADS \(ProcessInfo.processInfo.environment["LP_NUM_THREADS"] ?? "(default)")")
 }
 
-/// Sums byte counts from encoder threads.
-final class ByteCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private(set) var total = 0
-    func add(_ n: Int) { lock.lock(); total += n; lock.unlock() }
-}

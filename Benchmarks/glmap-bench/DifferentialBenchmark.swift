@@ -2,6 +2,7 @@ import Foundation
 import GLMap
 import GLMapCore
 import GLMapPNG
+import GLMapTesting
 
 /// `glmap-bench differential --cases DIR [--out FILE.tsv] [--save DIR] [--backend gpu|cpu]`
 /// Draws every DIR/<case>/style.json that has MapLibre Native's expected.png (see
@@ -67,8 +68,8 @@ private func oneLine(_ s: String) -> String {
 enum DifferentialCase {
     struct Result {
         let fraction: Double
-        let actual: RGBAImage
-        let diff: RGBAImage
+        let actual: StraightImage
+        let diff: StraightImage
     }
 
     static func compare(dir: URL, renderer: MapRenderer) throws -> Result {
@@ -85,7 +86,7 @@ enum DifferentialCase {
         guard expected.width == actual.width, expected.height == actual.height else {
             throw BenchError("size \(actual.width)x\(actual.height) differs from expected.png \(expected.width)x\(expected.height)")
         }
-        var diff: RGBAImage? = RGBAImage(width: actual.width, height: actual.height)
+        var diff: StraightImage? = StraightImage(width: actual.width, height: actual.height)
         let mismatches = try Pixelmatch.compare(actual, expected, options: options, diff: &diff)
         return Result(fraction: Double(mismatches) / Double(actual.width * actual.height), actual: actual, diff: diff!)
     }

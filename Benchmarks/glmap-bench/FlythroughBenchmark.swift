@@ -54,15 +54,15 @@ func runFlythroughBenchmark(_ args: [String]) throws {
     _ = try batch.render(options(0))   // GL programs and the first tile zoom, outside the timing
     let warmEvaluations = batch.evaluations
 
-    let bytes = ByteCounter()
+    let bytes = Locked(0)   // PNG bytes, summed from encoder threads
     let t0 = now()
     let pool = EncoderPool(workers: jobs, compression: compression)
-    try batch.run(count: count, options: options, deliver: { _ in { bytes.add($0.count) } }, pool: pool)
+    try batch.run(count: count, options: options, deliver: { _ in { png in bytes.withLock { $0 += png.count } } }, pool: pool)
     let seconds = now() - t0
     let evaluations = batch.evaluations - warmEvaluations
 
     // Stage floors on the same frames: GL thread alone, then encoding alone (one thread per frame).
-    var images: [RGBAImage] = []
+    var images: [PremultipliedImage] = []
     let t1 = now()
     for i in 0..<count {
         let img = try batch.render(options(i))
@@ -70,7 +70,7 @@ func runFlythroughBenchmark(_ args: [String]) throws {
     }
     let glSeconds = now() - t1
     let t2 = now()
-    for img in images { _ = try PNGEncoder.encode(premultiplied: img, compression: compression) }
+    for img in images { _ = try PNGEncoder.encode(img, compression: compression) }
     let encodePerFrame = (now() - t2) / Double(images.count)
     let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
     let floorPerFrame = max(glSeconds / Double(count), encodePerFrame / cores)
@@ -82,6 +82,6 @@ func runFlythroughBenchmark(_ args: [String]) throws {
     print("encode-cpu-ms\t\(ms(encodePerFrame))")
     print("floor-ms\t\(ms(floorPerFrame))")
     print("frame/floor\t\(String(format: "%.2f", framePerFrame / floorPerFrame))")
-    print("# style \(stylePath) \(count) frames \(width)x\(height) jobs \(jobs) png \(compression) mean-png-bytes \(bytes.total / count) tessellations \(evaluations) (one per tile zoom)")
+    print("# style \(stylePath) \(count) frames \(width)x\(height) jobs \(jobs) png \(compression) mean-png-bytes \(bytes.value / count) tessellations \(evaluations) (one per tile zoom)")
     print("# peak-rss-mib \(String(format: "%.1f", peakRSSMiB()))  cpu \(cpuModel()) x\(Int(cores))  LP_NUM_THREADS \(ProcessInfo.processInfo.environment["LP_NUM_THREADS"] ?? "(default)")")
 }

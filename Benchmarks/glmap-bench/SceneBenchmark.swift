@@ -50,7 +50,7 @@ func runSceneBenchmark(_ args: [String]) throws {
         let image = try gl.readback()
         record("readback", now() - t0)
         t0 = now()
-        let png = try PNGEncoder.encode(premultiplied: image, threads: PNGEncoder.allCores)
+        let png = try PNGEncoder.encode(image, threads: PNGEncoder.allCores)
         record("encode", now() - t0)
         lastBytes = png.count
     }

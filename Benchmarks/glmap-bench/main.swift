@@ -7,13 +7,14 @@
 //   soak     --style FILE [--frames 10000 --every 1000]                      RSS and live GL objects over many frames
 //   batch    --style FILE [--frames 100 --width 256 --height 256 --jobs N]  batch frames/s vs the PNG encode floor
 //   flythrough --style FILE [--frames 200 --width 256 --jobs N --path-out F]  pan/zoom/bearing/pitch path vs its stage floors
+//   expressions [--features 20000] [--only LABEL]                           expression/filter evaluation, ns per feature
 //   differential --cases DIR [--out FILE.tsv --save DIR --backend gpu|cpu]   agreement with MapLibre Native's expected.png
 import Foundation
 import GLMapCore
 
 AllocatorTuning.keepFrameBuffersInHeap()   // as the glmap executable does
 let args = Array(CommandLine.arguments.dropFirst())
-let benchUsage = "usage: glmap-bench scene|geojson|lines|earcut|batch|flythrough|png|soak|differential [options] (see Benchmarks/README.md)\n"
+let benchUsage = "usage: glmap-bench scene|geojson|lines|earcut|batch|flythrough|png|soak|expressions|differential [options] (see Benchmarks/README.md)\n"
 do {
     switch args.first {
     case "scene": try runSceneBenchmark(Array(args.dropFirst()))
@@ -24,6 +25,7 @@ do {
     case "flythrough": try runFlythroughBenchmark(Array(args.dropFirst()))
     case "png": try runPNGBenchmark(Array(args.dropFirst()))
     case "soak": try runSoakBenchmark(Array(args.dropFirst()))
+    case "expressions": try runExpressionBenchmark(Array(args.dropFirst()))
     case "differential": try runDifferentialBenchmark(Array(args.dropFirst()))
     default:
         FileHandle.standardError.write(Data(benchUsage.utf8))

@@ -7,23 +7,37 @@
 #include <arpa/inet.h>
 #include <microhttpd.h>
 
-/// Starts a daemon on an IPv4 address ("127.0.0.1") and port (0: an ephemeral one): one thread per
-/// connection (a handler may block while its frame renders), at most `connection_limit`
-/// connections, idle or slow connections closed after `connection_timeout` seconds, at most
-/// `memory_limit` bytes per connection for the request line and headers. NULL on failure.
+/// Starts a daemon on an IPv4 ("127.0.0.1", "0.0.0.0") or IPv6 ("::1"; "::" listens on every
+/// interface, IPv4 too where the system allows dual-stack sockets) address and a port (0: an
+/// ephemeral one): one thread per connection (a handler may block while its frame renders), at
+/// most `connection_limit` connections, idle or slow connections closed after
+/// `connection_timeout` seconds, at most `memory_limit` bytes per connection for the request line
+/// and headers. NULL on failure (an address that is neither, or the socket could not be bound).
 static inline struct MHD_Daemon *glmap_mhd_start(const char *address, uint16_t port,
         unsigned int connection_limit, unsigned int connection_timeout, size_t memory_limit,
         MHD_AccessHandlerCallback handler, void *handler_cls,
         MHD_RequestCompletedCallback completed, void *completed_cls) {
     struct sockaddr_in addr;
-    memset(&addr, 0, sizeof addr);
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(port);
-    if (inet_pton(AF_INET, address, &addr.sin_addr) != 1) return NULL;
+    struct sockaddr_in6 addr6;
+    struct sockaddr *bound;
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION
         | MHD_USE_POLL | MHD_USE_ITC;
+    memset(&addr, 0, sizeof addr);
+    memset(&addr6, 0, sizeof addr6);
+    if (inet_pton(AF_INET, address, &addr.sin_addr) == 1) {
+        addr.sin_family = AF_INET;
+        addr.sin_port = htons(port);
+        bound = (struct sockaddr *)&addr;
+    } else if (inet_pton(AF_INET6, address, &addr6.sin6_addr) == 1) {
+        addr6.sin6_family = AF_INET6;
+        addr6.sin6_port = htons(port);
+        bound = (struct sockaddr *)&addr6;
+        flags |= IN6_IS_ADDR_UNSPECIFIED(&addr6.sin6_addr) ? MHD_USE_DUAL_STACK : MHD_USE_IPv6;
+    } else {
+        return NULL;
+    }
     return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
+        MHD_OPTION_SOCK_ADDR, bound,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,

@@ -1,6 +1,11 @@
 // The types a user of `import GLMap` needs from the stage modules, re-exported so that one import
 // renders a PNG (the rest of the stage modules stay internal to the package's own targets).
 @_exported import struct GLMapCore.RGBAImage
+@_exported import typealias GLMapCore.PremultipliedImage
+@_exported import typealias GLMapCore.StraightImage
+@_exported import protocol GLMapCore.AlphaConvention
+@_exported import enum GLMapCore.PremultipliedAlpha
+@_exported import enum GLMapCore.StraightAlpha
 @_exported import enum GLMapCore.JSONValue
 @_exported import struct GLMapCore.JSONObject
 @_exported import protocol GLMapCore.GLMapError

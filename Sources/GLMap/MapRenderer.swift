@@ -1,7 +1,7 @@
 // GLMap — the one-call API
 // Input: a `Scene` (style + projected sources) and `RenderOptions` (size, ratio, camera).
-// Output: the frame as a premultiplied `RGBAImage` of (width·ratio) × (height·ratio) pixels
-// (callers unpremultiply and encode it with GLMapPNG).
+// Output: the frame as a `PremultipliedImage` of (width·ratio) × (height·ratio) pixels
+// (callers encode it with GLMapPNG, which unpremultiplies as it writes, or call `unpremultiplied()`).
 // Pipeline per frame: evaluate layers at the camera zoom → tessellate into buckets → draw with
 // OpenGL ES 3 (EGL, headless) → read back. Threading: a MapRenderer owns one GL context and must
 // be used from one thread at a time (one renderer per thread for parallel rendering).
@@ -25,6 +25,7 @@ public final class MapRenderer {
     /// Why `auto` fell back to the CPU (the EGL failure), if it did.
     public private(set) var fallbackReason: String?
 
+    /// A renderer that will use `backend` (default `auto`: the GPU, else the CPU); nothing starts yet.
     public init(backend: Backend = .auto) {
         self.backend = backend
     }
@@ -97,7 +98,7 @@ public final class MapRenderer {
     }
 
     /// Renders one frame.
-    public func render(_ scene: Scene, options: RenderOptions) throws -> RGBAImage {
+    public func render(_ scene: Scene, options: RenderOptions) throws -> PremultipliedImage {
         try options.validate()
         try MapRenderer.checkImageSize(options)
         try prepare()

@@ -4,15 +4,22 @@ import GLMapCore
 public struct RenderOptions: Equatable, Sendable {
     /// Viewport size in CSS pixels; the image is `width·ratio × height·ratio` device pixels.
     public var width: Int
+    /// Viewport height in CSS pixels.
     public var height: Int
     /// Device pixels per CSS pixel: scales widths, radii and offsets (never resamples).
     public var ratio: Double
+    /// Camera centre longitude in degrees; nil takes the style's `center`.
     public var longitude: Double?
+    /// Camera centre latitude in degrees; nil takes the style's `center`.
     public var latitude: Double?
+    /// Zoom level; nil takes the style's `zoom`.
     public var zoom: Double?
+    /// Bearing in degrees clockwise from north; nil takes the style's `bearing`.
     public var bearing: Double?
+    /// Pitch in degrees, 0…85; nil takes the style's `pitch`.
     public var pitch: Double?
 
+    /// Options for a 512 × 512 CSS-pixel frame at ratio 1 with the style's own camera, unless given.
     public init(width: Int = 512, height: Int = 512, ratio: Double = 1, longitude: Double? = nil, latitude: Double? = nil,
                 zoom: Double? = nil, bearing: Double? = nil, pitch: Double? = nil) {
         self.width = width

@@ -17,6 +17,7 @@ import GLMapTessellation
 /// A parsed style plus its projected source data.
 public final class Scene: Sendable {
 
+    /// The parsed, validated style.
     public let style: StyleDocument
     /// Projected features per source id.
     public let features: [String: [ProjectedFeature]]

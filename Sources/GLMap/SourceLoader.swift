@@ -6,9 +6,13 @@ import GLMapStyle
 /// A problem with a source's data: the source renders as empty (MapLibre's behaviour) and the
 /// problem is reported as a warning — or, with `strict`, as an error.
 public struct SourceWarning: GLMapError, Equatable {
+    /// The source's id in the style.
     public var sourceID: String
+    /// What is wrong with its data (file, JSON path or line:column, what was expected).
     public var message: String
+    /// Always `.invalidInput`.
     public var kind: FailureKind { .invalidInput }
+    /// `source "<id>": <message>`.
     public var description: String { "source \"\(sourceID)\": \(message)" }
 }
 
@@ -25,6 +29,7 @@ public struct SourceLoader {
     /// Whether the style came from standard input (relative paths then resolve against the cwd).
     public var styleFromStandardInput: Bool
 
+    /// A loader for a style read from `styleFile` (nil: standard input, paths resolve against the cwd).
     public init(styleFile: String?, limits: InputLimits = .default) {
         self.limits = limits
         let cwd = FileManager.default.currentDirectoryPath

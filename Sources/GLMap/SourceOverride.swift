@@ -4,10 +4,12 @@ import GLMapStyle
 
 /// `--source ID=FILE`: replaces a GeoJSON source's data with a file's (or standard input's, `-`).
 public struct SourceOverride: Equatable, Sendable {
+    /// The id of the GeoJSON source to replace.
     public var sourceID: String
     /// A file path, or "-" for standard input.
     public var file: String
 
+    /// Replaces source `sourceID` with `file` ("-": standard input).
     public init(sourceID: String, file: String) { self.sourceID = sourceID; self.file = file }
 
     /// Parses "ID=FILE".

@@ -30,6 +30,7 @@ public enum CompareCommand {
 
     """
 
+    /// Runs `glmap compare` with `args` (after the subcommand name); returns the exit code.
     public static func run(_ args: [String], io: CommandIO) throws -> Int32 {
         let (files, rest) = CommandLineArguments.splitPositionals(args, options: options)
         let a = try CommandLineArguments(rest, options: options)
@@ -64,19 +65,6 @@ public enum CompareCommand {
         return pass ? 0 : 1
     }
 
-    /// A JSON string literal.
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal (as `JSONValue` writes strings).
+    static func jsonString(_ s: String) -> String { JSONValue.string(s).jsonText }
 }

@@ -4,6 +4,7 @@ import GLMapCore
 /// The `glmap` command line: dispatches subcommands and maps errors to exit codes
 /// (0 ok, 1 render or I/O failure, 2 invalid input or usage). Messages go to stderr.
 public enum GLMapCommand {
+    /// The top-level help: every subcommand in one line.
     public static let usage = """
     usage: glmap <command> [options]
 

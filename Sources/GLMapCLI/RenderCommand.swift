@@ -61,127 +61,167 @@ public enum RenderCommand {
     /// What `render` says when neither the style nor the flags choose a view.
     public static let defaultViewNote = "glmap: note: the style has no center or zoom and no view was given: rendering lon 0, lat 0, zoom 0 (the whole world); use --fit, --bounds or --lon/--lat/--zoom\n"
 
+    /// Runs `glmap render` with `args` (after the subcommand name); returns the exit code.
     public static func run(_ args: [String], io: CommandIO) throws -> Int32 {
         let a = try CommandLineArguments(args, options: options)
         if a.flag("help") {
             io.writeStdout(Array(help.utf8))
             return 0
         }
-        guard let stylePath = a.string("style") else { throw UsageError("missing --style FILE (see glmap render --help)") }
-        let compression = try pngCompression(a.string("png-level"))
-        let output = a.string("output") ?? "out.png"
-        var opts = RenderOptions(width: try a.int("width") ?? 512, height: try a.int("height") ?? 512,
-                                 ratio: try a.double("ratio") ?? 1, longitude: try a.double("lon"),
-                                 latitude: try a.double("lat"), zoom: try a.double("zoom"),
-                                 bearing: try a.double("bearing"), pitch: try a.double("pitch"))
-        try opts.validate()
-        let backendName = a.string("backend") ?? "auto"
-        guard let backend = Backend(rawValue: backendName) else {
-            throw UsageError("--backend expects auto, gpu or cpu, got \"\(backendName)\"")
+        let plan = try Plan(a)
+        let scene = try loadScene(plan, io: io)
+        if let frames = plan.frames {
+            try renderFrames(frames, of: scene, plan: plan, io: io)
+            return 0
         }
+        var opts = plan.options
+        if let fit = plan.fit { opts = try scene.fitted(opts, to: fit, padding: EdgeInsets(all: plan.padding)) }
+        try renderImage(scene, options: opts, plan: plan, io: io)
+        return 0
+    }
+
+    /// What the options ask for, every one checked before anything is loaded or rendered.
+    struct Plan {
+        var stylePath: String
+        var output: String
+        var options: RenderOptions
+        var backend: Backend
+        var compression: PNGCompression
+        var framesPath: String?
         var frames: [FrameSpec]?
-        if let framesPath = a.string("frames") {
-            if a.string("output") != nil { throw UsageError("--output and --frames exclude each other: each frame line names its own \"output\"") }
-            frames = try FramesFile.load(path: framesPath, defaults: opts)
+        var formatName: String?, quality: Int?, lossless: Bool
+        var strict: Bool, quiet: Bool
+        // Set after the formats are checked (`checkFormats` runs first, as the messages' order says).
+        var jobs = 1
+        var fit: ViewFit?
+        var padding = 0.0
+        var overrides: [SourceOverride] = []
+
+        init(_ a: CommandLineArguments) throws {
+            guard let stylePath = a.string("style") else { throw UsageError("missing --style FILE (see glmap render --help)") }
+            self.stylePath = stylePath
+            compression = try pngCompression(a.string("png-level"))
+            output = a.string("output") ?? "out.png"
+            options = RenderOptions(width: try a.int("width") ?? 512, height: try a.int("height") ?? 512,
+                                    ratio: try a.double("ratio") ?? 1, longitude: try a.double("lon"),
+                                    latitude: try a.double("lat"), zoom: try a.double("zoom"),
+                                    bearing: try a.double("bearing"), pitch: try a.double("pitch"))
+            try options.validate()
+            backend = try a.backend()
+            framesPath = a.string("frames")
+            if let framesPath {
+                if a.string("output") != nil { throw UsageError("--output and --frames exclude each other: each frame line names its own \"output\"") }
+                frames = try FramesFile.load(path: framesPath, defaults: options)
+            }
+            formatName = a.string("format"); quality = try a.int("quality"); lossless = a.flag("lossless")
+            strict = a.flag("strict"); quiet = a.flag("quiet")
+            try checkFormats()
+            jobs = try a.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
+            guard (1...EncoderPool.maxWorkers).contains(jobs) else { throw UsageError("--jobs expects 1 to \(EncoderPool.maxWorkers) threads, got \(jobs)") }
+            if frames == nil && output != "-" { try OutputFolder.requireParent(of: output) }
+            (fit, padding) = try Self.viewFit(a, options: options, frames: frames != nil)
+            overrides = try a.values("source").map(SourceOverride.parse)
+            if stylePath == "-" && overrides.contains(where: { $0.file == "-" }) {
+                throw UsageError("--style - and --source ID=- cannot both read standard input")
+            }
         }
-        // Formats are checked before anything is loaded or rendered (the matte comes later).
-        let formatName = a.string("format"), quality = try a.int("quality"), lossless = a.flag("lossless")
+
+        /// The image format for an output path (the matte is the JPEG background).
         func format(for path: String, matte: Color = .white) throws -> ImageFormat {
             try ImageFormat.forOutput(path, format: formatName, quality: quality, lossless: lossless,
                                       pngCompression: compression, matte: matte)
         }
-        if let frames {
+
+        /// Every output's format is known before anything is loaded (the matte comes later).
+        func checkFormats() throws {
+            guard let frames else { _ = try format(for: output); return }
             for f in frames {
                 do { _ = try format(for: f.output) } catch let e as InputFailure {
-                    throw FramesFileError(file: a.string("frames")!, line: f.line, message: e.message)
+                    throw FramesFileError(file: framesPath ?? "", line: f.line, message: e.message)
                 }
             }
-        } else {
-            _ = try format(for: output)
         }
-        let jobs = try a.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
-        guard (1...EncoderPool.maxWorkers).contains(jobs) else { throw UsageError("--jobs expects 1 to \(EncoderPool.maxWorkers) threads, got \(jobs)") }
-        if frames == nil && output != "-" {
-            let dir = PathText.directory(of: output)
-            var isDir: ObjCBool = false
-            if !dir.isEmpty && !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
-                throw IOFailure(path: output, message: "the directory \(dir) does not exist")
+
+        /// `--bounds` or `--fit` with `--padding` (not with an explicit center/zoom or --frames).
+        static func viewFit(_ a: CommandLineArguments, options: RenderOptions, frames: Bool) throws -> (ViewFit?, Double) {
+            var fit: ViewFit?
+            if let b = a.string("bounds") { fit = .bounds(try LngLatBounds.parse(b, flag: "--bounds")) }
+            if a.flag("fit") || a.string("fit") != nil {
+                if fit != nil { throw UsageError("--bounds and --fit exclude each other") }
+                fit = .data(source: a.string("fit"))
             }
-        }
-        // The view: --bounds or --fit (not with explicit center/zoom or --frames).
-        var fit: ViewFit?
-        if let b = a.string("bounds") { fit = .bounds(try LngLatBounds.parse(b, flag: "--bounds")) }
-        if a.flag("fit") || a.string("fit") != nil {
-            if fit != nil { throw UsageError("--bounds and --fit exclude each other") }
-            fit = .data(source: a.string("fit"))
-        }
-        let padding = try a.double("padding") ?? 0
-        if a.string("padding") != nil && fit == nil { throw UsageError("--padding goes with --bounds or --fit") }
-        guard padding >= 0 else { throw UsageError("--padding expects at least 0, got \(padding)") }
-        if fit != nil {
-            if opts.longitude != nil || opts.latitude != nil || opts.zoom != nil {
-                throw UsageError("--bounds/--fit choose the center and zoom: leave out --lon, --lat and --zoom")
+            let padding = try a.double("padding") ?? 0
+            if a.string("padding") != nil && fit == nil { throw UsageError("--padding goes with --bounds or --fit") }
+            guard padding >= 0 else { throw UsageError("--padding expects at least 0, got \(padding)") }
+            if fit != nil {
+                if options.longitude != nil || options.latitude != nil || options.zoom != nil {
+                    throw UsageError("--bounds/--fit choose the center and zoom: leave out --lon, --lat and --zoom")
+                }
+                if frames { throw UsageError("--bounds/--fit apply to one image, not --frames (give each frame its lon, lat and zoom)") }
             }
-            if frames != nil { throw UsageError("--bounds/--fit apply to one image, not --frames (give each frame its lon, lat and zoom)") }
+            return (fit, padding)
         }
-        let overrides = try a.values("source").map(SourceOverride.parse)
-        if stylePath == "-" && overrides.contains(where: { $0.file == "-" }) {
-            throw UsageError("--style - and --source ID=- cannot both read standard input")
-        }
+    }
+
+    /// The style (a file or standard input) with its `--source` overrides, as a scene; its warnings
+    /// go to stderr, and so does the note when neither the style nor the flags choose a view.
+    static func loadScene(_ plan: Plan, io: CommandIO) throws -> Scene {
         var style: StyleDocument
-        if stylePath == "-" {
+        if plan.stylePath == "-" {
             style = try Scene.parseStyle(io.readStdin(), file: nil)
         } else {
-            style = try Scene.loadStyle(file: stylePath)
+            style = try Scene.loadStyle(file: plan.stylePath)
         }
-        try SourceOverride.apply(overrides, to: &style, stdin: io.readStdin)
-        let scene = try Scene(style: style, strict: a.flag("strict"))
+        try SourceOverride.apply(plan.overrides, to: &style, stdin: io.readStdin)
+        let scene = try Scene(style: style, strict: plan.strict)
         for w in scene.warningMessages { io.writeStderr("glmap: warning: \(w)\n") }
-        if let fit {
-            opts = try scene.fitted(opts, to: fit, padding: EdgeInsets(all: padding))
-        } else if frames == nil && !style.hasCenter && !style.hasZoom && opts.longitude == nil && opts.latitude == nil && opts.zoom == nil {
+        let opts = plan.options
+        if plan.fit == nil && plan.frames == nil && !style.hasCenter && !style.hasZoom
+            && opts.longitude == nil && opts.latitude == nil && opts.zoom == nil {
             io.writeStderr(defaultViewNote)
         }
-        if let frames {
-            let batch = try BatchRenderer(scene: scene, backend: backend)
-            if let reason = batch.fallbackReason {
-                io.writeStderr("glmap: no usable EGL/GLES (\(reason)); rendering on the CPU\n")
-            }
-            let progress = BatchProgress(total: frames.count, mode: BatchProgress.mode(quiet: a.flag("quiet")), write: io.writeStderr)
-            let formats = try frames.map { f in try format(for: f.output, matte: scene.matte(zoom: f.options.drawnCamera(default: scene.style.camera).zoom)) }
-            batch.frameFormat = { formats[$0] }
-            let pool = EncoderPool(workers: jobs, compression: compression)
-            let summary = try batch.run(count: frames.count, options: { frames[$0].options }, deliver: { i in
-                let path = frames[i].output
-                return { bytes in try AtomicFileWriter.write(bytes, to: path) }
-            }, pool: pool, progress: progress)
-            // GL failures the batch recovered from are reported; a frame that failed twice exits 1.
-            try summary.finish(noun: "frames", describe: { "frame \($0 + 1) (line \(frames[$0].line), \(frames[$0].output))" },
-                               write: io.writeStderr)
-            return 0
-        }
-        let renderer = MapRenderer(backend: backend)
+        return scene
+    }
+
+    /// `--frames`: every line one image of the same scene, encoded on `--jobs` threads.
+    static func renderFrames(_ frames: [FrameSpec], of scene: Scene, plan: Plan, io: CommandIO) throws {
+        let batch = try BatchRenderer(scene: scene, backend: plan.backend)
+        io.noteCPUFallback(batch.fallbackReason)
+        let progress = BatchProgress(total: frames.count, mode: BatchProgress.mode(quiet: plan.quiet), write: io.writeStderr)
+        let formats = try frames.map { f in try plan.format(for: f.output, matte: scene.matte(zoom: f.options.drawnCamera(default: scene.style.camera).zoom)) }
+        batch.frameFormat = { formats[$0] }
+        let pool = EncoderPool(workers: plan.jobs, compression: plan.compression)
+        let summary = try batch.run(count: frames.count, options: { frames[$0].options }, deliver: { i in
+            let path = frames[i].output
+            return { bytes in try AtomicFileWriter.write(bytes, to: path) }
+        }, pool: pool, progress: progress)
+        // GL failures the batch recovered from are reported; a frame that failed twice exits 1.
+        try summary.finish(noun: "frames", describe: { "frame \($0 + 1) (line \(frames[$0].line), \(frames[$0].output))" },
+                           write: io.writeStderr)
+    }
+
+    /// One image to `--output` (a file, written atomically, or standard output for "-").
+    static func renderImage(_ scene: Scene, options opts: RenderOptions, plan: Plan, io: CommandIO) throws {
+        let renderer = MapRenderer(backend: plan.backend)
         try renderer.prepare()
-        if let reason = renderer.fallbackReason {
-            io.writeStderr("glmap: no usable EGL/GLES (\(reason)); rendering on the CPU\n")
-        }
+        io.noteCPUFallback(renderer.fallbackReason)
         let image = try renderer.render(scene, options: opts)   // premultiplied
-        let imageFormat = try format(for: output, matte: scene.matte(zoom: opts.drawnCamera(default: scene.style.camera).zoom))
-        let bytes = try imageFormat.encode(premultiplied: image, threads: PNGEncoder.allCores)
+        let imageFormat = try plan.format(for: plan.output, matte: scene.matte(zoom: opts.drawnCamera(default: scene.style.camera).zoom))
+        let bytes = try imageFormat.encode(image, threads: PNGEncoder.allCores)
+        let output = plan.output
         if output == "-" {
             io.writeStdout(bytes)
-        } else {
-            do {
-                try AtomicFileWriter.write(bytes, to: output)
-            } catch let e as IOFailure {
-                // Worded as PNGEncoder.write words it: "PATH: cannot write PNG: why" (JPEG, WebP alike).
-                switch imageFormat.kind {
-                case .png: throw PNGError(.write, path: output, message: e.message)
-                case .jpeg, .webp: throw IOFailure(path: output, message: "cannot write \(imageFormat.kind == .jpeg ? "JPEG" : "WebP"): \(e.message)")
-                }
+            return
+        }
+        do {
+            try AtomicFileWriter.write(bytes, to: output)
+        } catch let e as IOFailure {
+            // Worded as PNGEncoder.write words it: "PATH: cannot write PNG: why" (JPEG, WebP alike).
+            switch imageFormat.kind {
+            case .png: throw PNGError(.write, path: output, message: e.message)
+            case .jpeg, .webp: throw IOFailure(path: output, message: "cannot write \(imageFormat.kind == .jpeg ? "JPEG" : "WebP"): \(e.message)")
             }
         }
-        return 0
     }
 
     /// `--png-level` → the encoder setting.

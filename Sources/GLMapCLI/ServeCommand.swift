@@ -5,8 +5,8 @@ import GLMapServer
 /// `glmap serve`: serves tiles, static maps and TileJSON over HTTP until SIGTERM/SIGINT.
 public enum ServeCommand {
     static let options: [CommandLineArguments.Option] = [
-        .init("style", "s", help: "style file to serve, repeatable; ID=FILE names its URL id (default: the file name without .json/.style)"),
-        .init("bind", help: "IPv4 address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)"),
+        .init("style", "s", repeatable: true, help: "style file to serve, repeatable; ID=FILE names its URL id (default: the file name without .json/.style)"),
+        .init("bind", help: "IPv4 or IPv6 address to listen on (default 127.0.0.1; 0.0.0.0 or :: for every interface, ::1 for IPv6 loopback)"),
         .init("port", "p", help: "TCP port (default 8080; 0 picks a free one, printed on stderr)"),
         .init("jobs", "j", help: "render worker threads, one GL context per style each (default: the number of cores)"),
         .init("max-queue", help: "render jobs that may wait (default 64); past it: 503 with Retry-After"),
@@ -38,6 +38,7 @@ public enum ServeCommand {
 
     """
 
+    /// Runs `glmap serve` with `args` until a signal stops it; returns the exit code.
     public static func run(_ args: [String], io: CommandIO) throws -> Int32 {
         let a = try CommandLineArguments(args, options: options)
         if a.flag("help") {
@@ -58,15 +59,13 @@ public enum ServeCommand {
         if let m = try a.int("cache") { c.cacheMiB = m }
         if let s = try a.int("max-size") { c.maxStaticSize = s }
         c.publicURL = a.string("public-url")
-        let backendName = a.string("backend") ?? "auto"
-        guard let backend = Backend(rawValue: backendName) else { throw UsageError("--backend expects auto, gpu or cpu, got \"\(backendName)\"") }
-        c.backend = backend
+        c.backend = try a.backend()
 
         let server = try TileServer(configuration: c)
         for w in server.warnings { io.writeStderr("glmap: warning: \(w)\n") }
         try server.start()
         if let f = server.rendererFailure { io.writeStderr("glmap: warning: a renderer could not be created: \(f)\n") }
-        io.writeStderr("glmap: serving \(styles.map(\.id).joined(separator: ", ")) on http://\(c.bindAddress):\(server.port) (\(c.jobs) workers)\n")
+        io.writeStderr("glmap: serving \(styles.map(\.id).joined(separator: ", ")) on http://\(c.urlHost):\(server.port) (\(c.jobs) workers)\n")
         let sig = server.runUntilTerminated()
         io.writeStderr("glmap: stopped (signal \(sig)); \(server.metrics.value("renders")) images rendered\n")
         return 0

@@ -40,6 +40,7 @@ public enum TestCommand {
 
     """
 
+    /// Runs `glmap test` with `args` (after the subcommand name); returns the exit code.
     public static func run(_ args: [String], io: CommandIO) throws -> Int32 {
         // `--update=all` is the one option with an optional value.
         let mapped = args.map { $0 == "--update=all" ? "--update-all" : $0 }
@@ -55,13 +56,10 @@ public enum TestCommand {
         guard !dirs.isEmpty else { throw UsageError("glmap test needs at least one folder of cases; see glmap test --help") }
         let jobs = try a.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
         guard jobs >= 1 else { throw UsageError("--jobs expects at least 1, got \(jobs)") }
-        let backendName = a.string("backend") ?? "auto"
-        guard let backend = Backend(rawValue: backendName) else {
-            throw UsageError("--backend expects auto, gpu or cpu, got \"\(backendName)\"")
-        }
+        let backend = try a.backend()
         let update: RenderTestRunner.UpdateMode = a.flag("update-all") ? .all : (a.flag("update") ? .missing : .none)
         let known = try a.string("known").map { try KnownFailures(contentsOf: $0) } ?? KnownFailures()
-        for path in [a.string("junit")].compactMap({ $0 }) { try checkParent(of: path) }
+        for path in [a.string("junit")].compactMap({ $0 }) { try OutputFolder.requireParent(of: path) }
         let report = try a.string("report").map(prepareReportFolder)
 
         let filter = a.string("filter")
@@ -73,15 +71,15 @@ public enum TestCommand {
         // Settle the backend once (auto: GPU, else CPU, said once), so every worker draws with the same one.
         let probe = MapRenderer(backend: backend)
         try probe.prepare()
-        if let reason = probe.fallbackReason { io.writeStderr("glmap: no usable EGL/GLES (\(reason)); rendering on the CPU\n") }
+        io.noteCPUFallback(probe.fallbackReason)
         let runner = RenderTestRunner(backend: probe.activeBackend ?? backend, jobs: jobs, update: update, artifactsDirectory: report)
         let showProgress = !a.flag("quiet") && isatty(STDERR_FILENO) != 0
         let columns = terminalColumns()
-        let failedSoFar = Counter()
+        let failedSoFar = Locked(0)
         let stderr = StderrSink(io.writeStderr)
         let results = runner.run(cases) { done, total, result in
             guard showProgress else { return }
-            if !result.isPass && known.reasons[result.testCase.name] == nil { failedSoFar.increment() }
+            if !result.isPass && known.reasons[result.testCase.name] == nil { failedSoFar.withLock { $0 += 1 } }
             let line = ProgressBar.line(done: done, total: total, current: result.testCase.name, failed: failedSoFar.value, columns: columns)
             stderr.write("\r\u{1B}[2K" + line + (done == total ? "\r\u{1B}[2K" : ""))
         }
@@ -113,15 +111,6 @@ public enum TestCommand {
         return Int(size.ws_col)
     }
 
-    /// Fails early (exit 1, like an unwritable output) when a file's folder does not exist.
-    static func checkParent(of path: String) throws {
-        let dir = PathText.directory(of: path)
-        var isDir: ObjCBool = false
-        if !dir.isEmpty && !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
-            throw IOFailure(path: path, message: "the directory \(dir) does not exist")
-        }
-    }
-
     /// Creates the report folder; an earlier report there is replaced, any other non-empty folder refused.
     static func prepareReportFolder(_ path: String) throws -> String {
         let fm = FileManager.default
@@ -142,14 +131,6 @@ public enum TestCommand {
         }
         return path
     }
-}
-
-/// A counter the progress callback updates (callbacks are serialised; the lock keeps it Sendable).
-private final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var n = 0
-    func increment() { lock.lock(); n += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return n }
 }
 
 /// Hands the progress line to the command's stderr from the worker threads (callbacks are serialised).

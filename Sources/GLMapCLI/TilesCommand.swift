@@ -55,6 +55,7 @@ public enum TilesCommand {
 
     """
 
+    /// Runs `glmap tiles` (or `glmap tiles merge`) with `args`; returns the exit code.
     public static func run(_ args: [String], io: CommandIO) throws -> Int32 {
         if args.first == "merge" { return try merge(Array(args.dropFirst()), io: io) }
         let a = try CommandLineArguments(args, options: options)
@@ -62,80 +63,118 @@ public enum TilesCommand {
             io.writeStdout(Array(help.utf8))
             return 0
         }
-        guard let stylePath = a.string("style") else { throw UsageError("missing --style FILE (see glmap tiles --help)") }
-        guard let zoomText = a.string("zoom") else { throw UsageError("missing --zoom Z0-Z1 (see glmap tiles --help)") }
-        guard let output = a.string("output") else { throw UsageError("missing --output DIR, FILE.mbtiles or FILE.pmtiles") }
-        let bbox = try a.string("bbox").map(Pyramid.BBox.parse) ?? .world
-        let pyramid = try Pyramid(zooms: Pyramid.parseZooms(zoomText), bbox: bbox)
-        let tileSize = try a.int("tile-size") ?? 256
-        guard tileSize == 256 || tileSize == 512 else { throw UsageError("--tile-size expects 256 or 512, got \(tileSize)") }
-        let ratio = try a.double("ratio") ?? 1
-        guard ratio == 1 || ratio == 2 else { throw UsageError("--ratio expects 1 or 2, got \(ratio)") }
-        let jobs = try a.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
-        guard (1...EncoderPool.maxWorkers).contains(jobs) else { throw UsageError("--jobs expects 1 to \(EncoderPool.maxWorkers) threads, got \(jobs)") }
-        let shard = try a.string("shard").map { try SchedulerShard.parse($0, environment: ProcessInfo.processInfo.environment) } ?? (index: 0, count: 1)
-        let compression = try RenderCommand.pngCompression(a.string("png-level"))
-        let formatKind = try ImageFormat.Kind.parse(a.string("format") ?? "png")
-        let quality = try a.int("quality"), lossless = a.flag("lossless")
-        // Checked now; the JPEG matte (the style's background) is set once the style is loaded.
-        _ = try ImageFormat.make(formatKind, quality: quality, lossless: lossless, pngCompression: compression)
-        let backendName = a.string("backend") ?? "auto"
-        guard let backend = Backend(rawValue: backendName) else { throw UsageError("--backend expects auto, gpu or cpu, got \"\(backendName)\"") }
-        let archiveKind = TileArchiveWriter.Kind(path: output)
-        if archiveKind == nil, PathText.pathExtension(of: output).lowercased() == "partial" {
-            throw UsageError("--output \(output): name the archive (OUT.mbtiles or OUT.pmtiles), not its journal")
-        }
-        let resume = a.flag("resume")
-
-        let maxTiles = try a.int("max-tiles") ?? Pyramid.defaultTileLimit
-        guard maxTiles >= 1 else { throw UsageError("--max-tiles expects at least 1, got \(maxTiles)") }
-        let shardTiles = pyramid.shard(shard.index, of: shard.count)
-        guard shardTiles.count <= maxTiles else {
-            throw UsageError("--zoom \(zoomText)\(a.string("bbox").map { " --bbox \($0)" } ?? "") covers \(grouped(shardTiles.count)) tiles"
-                             + (shard.count > 1 ? " in shard \(shard.index)/\(shard.count)" : "")
-                             + ", more than the limit of \(grouped(maxTiles)); pass --max-tiles \(shardTiles.count) to render them all, or narrow --zoom or --bbox")
-        }
-        try TileOutput.check(output, archive: archiveKind.map { $0 == .pmtiles ? "PMTiles" : "MBTiles" }, overwrite: a.flag("overwrite") || resume)
-        if !a.flag("quiet") {
-            io.writeStderr("glmap: \(grouped(shardTiles.count)) tile\(shardTiles.count == 1 ? "" : "s") (zoom \(zoomText)\(shard.count > 1 ? ", shard \(shard.index)/\(shard.count)" : "")) → \(output)\n")
+        let plan = try Plan(a)
+        try TileOutput.check(plan.output, archive: plan.archiveKind.map { $0 == .pmtiles ? "PMTiles" : "MBTiles" }, overwrite: plan.overwrite || plan.resume)
+        if !plan.quiet {
+            let count = plan.shardTiles.count
+            io.writeStderr("glmap: \(grouped(count)) tile\(count == 1 ? "" : "s") (zoom \(plan.zoomText)\(plan.shardLabel.map { ", shard \($0)" } ?? "")) → \(plan.output)\n")
         }
         // The tiles to draw: the shard, streamed; when resuming, those not written yet (a list).
         var remaining: [TileAddress]?
-        if archiveKind == nil && resume {   // a directory: tiles whose file is there are done (files are written atomically)
-            remaining = shardTiles.filter { !FileManager.default.fileExists(atPath: $0.path(in: output, ratio: ratio, fileExtension: formatKind.fileExtension)) }
+        if plan.archiveKind == nil && plan.resume {   // a directory: tiles whose file is there are done (files are written atomically)
+            remaining = plan.shardTiles.filter { !FileManager.default.fileExists(atPath: $0.path(in: plan.output, ratio: plan.ratio, fileExtension: plan.formatKind.fileExtension)) }
         }
-
-        let scene = try Scene(styleFile: stylePath, strict: a.flag("strict"))
+        let scene = try Scene(styleFile: plan.stylePath, strict: plan.strict)
         for w in scene.warningMessages { io.writeStderr("glmap: warning: \(w)\n") }
-        let format = try ImageFormat.make(formatKind, quality: quality, lossless: lossless, pngCompression: compression,
-                                          matte: scene.matte(zoom: Double(pyramid.zooms.lowerBound)))
+        let format = try ImageFormat.make(plan.formatKind, quality: plan.quality, lossless: plan.lossless, pngCompression: plan.compression,
+                                          matte: scene.matte(zoom: Double(plan.pyramid.zooms.lowerBound)))
         var writer: TileArchiveWriter?
-        if let archiveKind {
-            let name = PathText.stem(of: stylePath).replacingOccurrences(of: ".style", with: "")
-            let metadata = TileArchiveMetadata.from(style: scene.style, fallbackName: name, pyramid: pyramid, tileSize: tileSize, ratio: ratio,
-                                                    format: formatKind, description: shard.count > 1 ? "shard \(shard.index)/\(shard.count) of the pyramid" : nil)
-            let styleBytes = FileManager.default.contents(atPath: stylePath).map { [UInt8]($0) } ?? []
-            let job = "style \(String(TileSpool.fnv1a(styleBytes), radix: 16)) zoom \(zoomText) bbox \(bbox.west),\(bbox.south),\(bbox.east),\(bbox.north) tile-size \(tileSize) ratio \(ratio) format \(format) shard \(shard.index)/\(shard.count)"
-            let w = try TileArchiveWriter(path: output, kind: archiveKind, metadata: metadata, job: job, resume: resume)
+        if let archiveKind = plan.archiveKind {
+            let w = try openArchive(archiveKind, plan: plan, scene: scene, format: format)
             if !w.done.isEmpty {
-                remaining = shardTiles.filter { !w.done.contains($0) }
+                remaining = plan.shardTiles.filter { !w.done.contains($0) }
                 io.writeStderr("glmap: resuming: \(w.done.count) tiles already written, \(remaining!.count) to go\n")
             }
             writer = w
         }
-        let batch = try BatchRenderer(scene: scene, backend: backend)
-        if let reason = batch.fallbackReason {
-            io.writeStderr("glmap: no usable EGL/GLES (\(reason)); rendering on the CPU\n")
+        try renderTiles(remaining, of: scene, plan: plan, format: format, writer: writer, io: io)
+        return 0
+    }
+
+    /// What the options ask for, every one checked before anything is loaded or rendered.
+    struct Plan {
+        var stylePath: String, zoomText: String, output: String
+        var bbox: Pyramid.BBox
+        var pyramid: Pyramid
+        var tileSize: Int
+        var ratio: Double
+        var jobs: Int
+        var shard: (index: Int, count: Int)
+        var compression: PNGCompression
+        var formatKind: ImageFormat.Kind
+        var quality: Int?, lossless: Bool
+        var backend: Backend
+        var archiveKind: TileArchiveWriter.Kind?
+        var resume: Bool, overwrite: Bool, strict: Bool, quiet: Bool
+        /// The tiles of this shard (of the whole pyramid without --shard).
+        var shardTiles: Pyramid.Shard
+
+        init(_ a: CommandLineArguments) throws {
+            guard let stylePath = a.string("style") else { throw UsageError("missing --style FILE (see glmap tiles --help)") }
+            guard let zoomText = a.string("zoom") else { throw UsageError("missing --zoom Z0-Z1 (see glmap tiles --help)") }
+            guard let output = a.string("output") else { throw UsageError("missing --output DIR, FILE.mbtiles or FILE.pmtiles") }
+            self.stylePath = stylePath; self.zoomText = zoomText; self.output = output
+            bbox = try a.string("bbox").map(Pyramid.BBox.parse) ?? .world
+            pyramid = try Pyramid(zooms: Pyramid.parseZooms(zoomText), bbox: bbox)
+            tileSize = try a.int("tile-size") ?? 256
+            guard tileSize == 256 || tileSize == 512 else { throw UsageError("--tile-size expects 256 or 512, got \(tileSize)") }
+            ratio = try a.double("ratio") ?? 1
+            guard ratio == 1 || ratio == 2 else { throw UsageError("--ratio expects 1 or 2, got \(ratio)") }
+            jobs = try a.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
+            guard (1...EncoderPool.maxWorkers).contains(jobs) else { throw UsageError("--jobs expects 1 to \(EncoderPool.maxWorkers) threads, got \(jobs)") }
+            shard = try a.string("shard").map { try SchedulerShard.parse($0, environment: ProcessInfo.processInfo.environment) } ?? (index: 0, count: 1)
+            compression = try RenderCommand.pngCompression(a.string("png-level"))
+            formatKind = try ImageFormat.Kind.parse(a.string("format") ?? "png")
+            quality = try a.int("quality"); lossless = a.flag("lossless")
+            // Checked now; the JPEG matte (the style's background) is set once the style is loaded.
+            _ = try ImageFormat.make(formatKind, quality: quality, lossless: lossless, pngCompression: compression)
+            backend = try a.backend()
+            archiveKind = TileArchiveWriter.Kind(path: output)
+            if archiveKind == nil, PathText.pathExtension(of: output).lowercased() == "partial" {
+                throw UsageError("--output \(output): name the archive (OUT.mbtiles or OUT.pmtiles), not its journal")
+            }
+            resume = a.flag("resume"); overwrite = a.flag("overwrite"); strict = a.flag("strict"); quiet = a.flag("quiet")
+            let maxTiles = try a.int("max-tiles") ?? Pyramid.defaultTileLimit
+            guard maxTiles >= 1 else { throw UsageError("--max-tiles expects at least 1, got \(maxTiles)") }
+            shardTiles = pyramid.shard(shard.index, of: shard.count)
+            guard shardTiles.count <= maxTiles else {
+                throw UsageError("--zoom \(zoomText)\(a.string("bbox").map { " --bbox \($0)" } ?? "") covers \(grouped(shardTiles.count)) tiles"
+                                 + (shard.count > 1 ? " in shard \(shard.index)/\(shard.count)" : "")
+                                 + ", more than the limit of \(grouped(maxTiles)); pass --max-tiles \(shardTiles.count) to render them all, or narrow --zoom or --bbox")
+            }
         }
+
+        /// "I/N" when the run is one shard of several.
+        var shardLabel: String? { shard.count > 1 ? "\(shard.index)/\(shard.count)" : nil }
+    }
+
+    /// Opens (or, with --resume, reopens) the archive's journal, with the metadata from the style.
+    static func openArchive(_ kind: TileArchiveWriter.Kind, plan: Plan, scene: Scene, format: ImageFormat) throws -> TileArchiveWriter {
+        let name = PathText.stem(of: plan.stylePath).replacingOccurrences(of: ".style", with: "")
+        let metadata = TileArchiveMetadata.from(style: scene.style, fallbackName: name, pyramid: plan.pyramid, tileSize: plan.tileSize, ratio: plan.ratio,
+                                                format: plan.formatKind, description: plan.shardLabel.map { "shard \($0) of the pyramid" })
+        let styleBytes = FileManager.default.contents(atPath: plan.stylePath).map { [UInt8]($0) } ?? []
+        let b = plan.bbox, shard = plan.shard
+        let job = "style \(String(TileSpool.fnv1a(styleBytes), radix: 16)) zoom \(plan.zoomText) bbox \(b.west),\(b.south),\(b.east),\(b.north) tile-size \(plan.tileSize) ratio \(plan.ratio) format \(format) shard \(shard.index)/\(shard.count)"
+        return try TileArchiveWriter(path: plan.output, kind: kind, metadata: metadata, job: job, resume: plan.resume)
+    }
+
+    /// Draws the tiles (`remaining`, or the whole shard) into the archive or DIR/z/x/y files.
+    static func renderTiles(_ remaining: [TileAddress]?, of scene: Scene, plan: Plan, format: ImageFormat,
+                            writer: TileArchiveWriter?, io: CommandIO) throws {
+        let batch = try BatchRenderer(scene: scene, backend: plan.backend)
+        io.noteCPUFallback(batch.fallbackReason)
+        let shardTiles = plan.shardTiles, output = plan.output, ratio = plan.ratio, tileSize = plan.tileSize
+        let fileExtension = plan.formatKind.fileExtension
         let tileCount = remaining?.count ?? shardTiles.count
-        let tileAt: @Sendable (Int) -> TileAddress = { [remaining] i in remaining?[i] ?? shardTiles[i] }
-        let progress = BatchProgress(total: tileCount, mode: BatchProgress.mode(quiet: a.flag("quiet")), noun: "tiles", write: io.writeStderr)
-        let pool = EncoderPool(workers: jobs, format: format)
+        let tileAt: @Sendable (Int) -> TileAddress = { i in remaining?[i] ?? shardTiles[i] }
+        let progress = BatchProgress(total: tileCount, mode: BatchProgress.mode(quiet: plan.quiet), noun: "tiles", write: io.writeStderr)
+        let pool = EncoderPool(workers: plan.jobs, format: format)
         do {
             let summary = try batch.run(count: tileCount, options: { tileAt($0).renderOptions(tileSize: tileSize, ratio: ratio) }, deliver: { i in
                 let tile = tileAt(i)
                 if let writer { return { try writer.add(tile, data: $0) } }
-                let path = tile.path(in: output, ratio: ratio, fileExtension: formatKind.fileExtension)
+                let path = tile.path(in: output, ratio: ratio, fileExtension: fileExtension)
                 // DIR/z/x is made when its first tile is written, so nothing is allocated per tile up front.
                 return { try TileOutput.makeColumn(output, tile); try AtomicFileWriter.write($0, to: path) }
             }, pool: pool, progress: progress, noun: "tiles")
@@ -149,7 +188,6 @@ public enum TilesCommand {
             }
             throw error
         }
-        return 0
     }
 
     /// 1234567 → "1,234,567".
@@ -165,10 +203,10 @@ public enum TilesCommand {
 
     /// `glmap tiles merge OUT IN…`.
     static func merge(_ args: [String], io: CommandIO) throws -> Int32 {
-        let a = try CommandLineArguments(args.filter { $0.hasPrefix("-") },
-                                         options: [.init("quiet", "q", value: false, help: ""), .init("help", value: false, help: "")])
+        let mergeOptions: [CommandLineArguments.Option] = [.init("quiet", "q", value: false, help: ""), .init("help", value: false, help: "")]
+        let (paths, rest) = CommandLineArguments.splitPositionals(args, options: mergeOptions)
+        let a = try CommandLineArguments(rest, options: mergeOptions)
         if a.flag("help") { io.writeStdout(Array(help.utf8)); return 0 }
-        let paths = args.filter { !$0.hasPrefix("-") }
         guard paths.count >= 2 else { throw UsageError("usage: glmap tiles merge OUT.mbtiles|OUT.pmtiles IN… (at least one input)") }
         let summary = try TileArchiveMerge.merge(output: paths[0], inputs: Array(paths.dropFirst()))
         if !a.flag("quiet") {

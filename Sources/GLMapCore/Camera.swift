@@ -4,6 +4,7 @@ import Foundation
 public struct Camera: Equatable, Sendable {
     /// Center longitude and latitude in degrees.
     public var longitude: Double
+    /// Center latitude in degrees (projection clamps it to Web Mercator's ±85.0511°).
     public var latitude: Double
     /// Zoom level: the world is `512 · 2^zoom` CSS pixels wide.
     public var zoom: Double
@@ -12,6 +13,7 @@ public struct Camera: Equatable, Sendable {
     /// Tilt in degrees from looking straight down (0…85).
     public var pitch: Double
 
+    /// A camera; every part defaults to 0 (the world's centre at zoom 0, north up, looking straight down).
     public init(longitude: Double = 0, latitude: Double = 0, zoom: Double = 0, bearing: Double = 0, pitch: Double = 0) {
         self.longitude = longitude
         self.latitude = latitude
@@ -55,8 +57,11 @@ extension Camera {
 /// coordinates to clip space and to CSS-pixel screen coordinates (y down), as MapLibre's
 /// `Transform` builds them (vertical field of view 0.6435 rad ≈ 36.87°).
 public struct ViewTransform: Sendable {
+    /// The camera, its longitude wrapped into −180…180.
     public let camera: Camera
+    /// Viewport width in CSS pixels.
     public let width: Double
+    /// Viewport height in CSS pixels.
     public let height: Double
     /// MapLibre's vertical field of view in radians.
     public static let fieldOfView = 0.6435011087932844
@@ -65,6 +70,7 @@ public struct ViewTransform: Sendable {
     public let worldSize: Double
     /// The camera center in world pixels.
     public let centerX: Double
+    /// The camera center in world pixels, y down from the north edge.
     public let centerY: Double
     /// Distance from the camera to the center of the viewport, in CSS pixels.
     public let cameraToCenterDistance: Double

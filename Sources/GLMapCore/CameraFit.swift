@@ -15,9 +15,13 @@ import Foundation
 
 /// A longitude/latitude box in degrees; `west > east` means it crosses the antimeridian.
 public struct LngLatBounds: Equatable, Sendable {
+    /// West edge in degrees, −180…180.
     public var west: Double
+    /// South edge in degrees, −90…90.
     public var south: Double
+    /// East edge in degrees, −180…180 (less than `west` across the antimeridian).
     public var east: Double
+    /// North edge in degrees, −90…90.
     public var north: Double
 
     /// A box; `west > east` crosses the antimeridian (e.g. 170…−170 is 20° wide).
@@ -63,11 +67,16 @@ public struct LngLatBounds: Equatable, Sendable {
 
 /// Padding inside the viewport, in CSS pixels per edge.
 public struct EdgeInsets: Equatable, Sendable {
+    /// Top padding in CSS pixels.
     public var top: Double
+    /// Left padding in CSS pixels.
     public var left: Double
+    /// Bottom padding in CSS pixels.
     public var bottom: Double
+    /// Right padding in CSS pixels.
     public var right: Double
 
+    /// Padding per edge in CSS pixels (default 0 everywhere).
     public init(top: Double = 0, left: Double = 0, bottom: Double = 0, right: Double = 0) {
         self.top = top; self.left = left; self.bottom = bottom; self.right = right
     }

@@ -7,9 +7,13 @@ import Foundation
 /// interpolating towards it keeps the hue (MapLibre does the same); its premultiplied components
 /// are still all zero, and equality/hashing look at the premultiplied components only.
 public struct Color: Equatable, Hashable, Sendable {
+    /// Red, premultiplied, 0…1.
     public var r: Double
+    /// Green, premultiplied, 0…1.
     public var g: Double
+    /// Blue, premultiplied, 0…1.
     public var b: Double
+    /// Alpha, 0…1.
     public var a: Double
     /// Straight r, g, b of a colour created fully transparent from straight components.
     private var transparentRGB: SIMD3<Double>?
@@ -26,16 +30,21 @@ public struct Color: Equatable, Hashable, Sendable {
         self.transparentRGB = a == 0 ? SIMD3(r, g, b) : nil
     }
 
+    /// Equal when the premultiplied components are (the remembered hue of a transparent colour is ignored).
     public static func == (x: Color, y: Color) -> Bool {
         x.r == y.r && x.g == y.g && x.b == y.b && x.a == y.a
     }
 
+    /// Hashes the premultiplied components, consistent with `==`.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(r); hasher.combine(g); hasher.combine(b); hasher.combine(a)
     }
 
+    /// Opaque black (the spec default of the colour properties that have one).
     public static let black = Color(r: 0, g: 0, b: 0, a: 1)
+    /// Opaque white.
     public static let white = Color(r: 1, g: 1, b: 1, a: 1)
+    /// Fully transparent (all components 0).
     public static let transparent = Color(r: 0, g: 0, b: 0, a: 0)
 
     /// Straight-alpha components (r, g, b in 0…1). A fully transparent colour returns zeros,

@@ -28,6 +28,7 @@ public enum InFlightFiles {
         return true
     }
 
+    /// Forgets `path` once it was renamed into place or deleted.
     public static func unregister(_ path: String) {
         lock.lock(); paths.remove(path); lock.unlock()
     }

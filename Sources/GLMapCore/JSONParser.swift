@@ -8,10 +8,17 @@
 // literals are rejected, and so is a number that overflows a double (1e999).
 
 /// A syntax error in JSON text, located by line and column (both 1-based; columns count bytes).
-public struct JSONSyntaxError: Error, Equatable, CustomStringConvertible, Sendable {
+/// Invalid input (exit 2); callers that know the file put its name in front.
+public struct JSONSyntaxError: GLMapError, Equatable, Sendable {
+    /// 1-based line of the error.
     public var line: Int
+    /// 1-based column of the error, in bytes.
     public var column: Int
+    /// What was expected or what is wrong ("expected a JSON value").
     public var message: String
+    /// Invalid input: exit 2.
+    public var kind: FailureKind { .invalidInput }
+    /// `line:column: message`.
     public var description: String { "\(line):\(column): \(message)" }
 }
 
@@ -44,18 +51,25 @@ extension JSONParser {
 /// A reusable byte-level JSON scanner. Other decoders (GeoJSON) build on it to read values
 /// without going through `JSONValue`.
 public struct JSONByteParser {
+    /// The JSON text (UTF-8); the caller keeps it alive while parsing.
     public let bytes: UnsafeBufferPointer<UInt8>
+    /// Byte offset of the next byte to read.
     public var index: Int = 0
+    /// How many arrays and objects are open.
     public var depth: Int = 0
+    /// The limits the text is read under (nesting depth among them).
     public let limits: InputLimits
+    /// The deepest nesting accepted (`limits.maxNestingDepth`).
     public var maxDepth: Int { limits.maxNestingDepth }
 
+    /// A parser at the start of `bytes`, past a UTF-8 byte order mark if there is one.
     public init(_ bytes: UnsafeBufferPointer<UInt8>, limits: InputLimits = .default) {
         self.bytes = bytes
         self.limits = limits
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { index = 3 }
     }
 
+    /// Parses one value and requires nothing but whitespace after it.
     public mutating func parseDocument() throws -> JSONValue {
         skipWhitespace()
         let v = try parseValue()
@@ -97,6 +111,7 @@ public struct JSONByteParser {
         return JSONSyntaxError(line: l, column: c, message: message)
     }
 
+    /// Skips JSON whitespace (space, tab, CR, LF).
     @inline(__always)
     public mutating func skipWhitespace() {
         while index < bytes.count {
@@ -105,6 +120,7 @@ public struct JSONByteParser {
         }
     }
 
+    /// The next byte without consuming it; nil at the end.
     @inline(__always)
     public func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
 
@@ -116,6 +132,7 @@ public struct JSONByteParser {
         index += 1
     }
 
+    /// Parses the value at the current position (after whitespace).
     public mutating func parseValue() throws -> JSONValue {
         skipWhitespace()
         guard index < bytes.count else { throw error("expected a JSON value") }
@@ -140,11 +157,13 @@ public struct JSONByteParser {
         index += n
     }
 
+    /// Counts one more open container; throws past the nesting limit.
     public mutating func enterContainer() throws {
         depth += 1
         if depth > limits.maxNestingDepth { throw plainError(limits.nestingMessage, at: index) }
     }
 
+    /// Parses an object; `index` is at its `{`.
     public mutating func parseObject() throws -> JSONObject {
         try enterContainer()
         index += 1  // {
@@ -158,18 +177,13 @@ public struct JSONByteParser {
             try expect(UInt8(ascii: ":"), "':' after object key")
             let v = try parseValue()
             obj[key] = v
-            skipWhitespace()
-            guard let b = peek() else { throw error("expected ',' or '}' in object") }
-            index += 1
-            if b == UInt8(ascii: ",") { continue }
-            if b == UInt8(ascii: "}") { break }
-            index -= 1
-            throw error("expected ',' or '}' in object")
+            if try !continues(closedBy: UInt8(ascii: "}"), "expected ',' or '}' in object") { break }
         }
         depth -= 1
         return obj
     }
 
+    /// Parses an array; `index` is at its `[`.
     public mutating func parseArray() throws -> [JSONValue] {
         try enterContainer()
         index += 1  // [
@@ -178,16 +192,21 @@ public struct JSONByteParser {
         if peek() == UInt8(ascii: "]") { index += 1; depth -= 1; return arr }
         while true {
             arr.append(try parseValue())
-            skipWhitespace()
-            guard let b = peek() else { throw error("expected ',' or ']' in array") }
-            index += 1
-            if b == UInt8(ascii: ",") { continue }
-            if b == UInt8(ascii: "]") { break }
-            index -= 1
-            throw error("expected ',' or ']' in array")
+            if try !continues(closedBy: UInt8(ascii: "]"), "expected ',' or ']' in array") { break }
         }
         depth -= 1
         return arr
+    }
+
+    /// After a member or element: consumes ',' (true: another follows) or `close` (false), or
+    /// throws `message` at what is there instead.
+    @inline(__always)
+    mutating func continues(closedBy close: UInt8, _ message: String) throws -> Bool {
+        skipWhitespace()
+        guard let b = peek() else { throw error(message) }
+        if b == UInt8(ascii: ",") { index += 1; return true }
+        if b == close { index += 1; return false }
+        throw error(message)
     }
 
     /// Parses a string starting at the opening quote.
@@ -196,17 +215,16 @@ public struct JSONByteParser {
         let start = index
         let maxEnd = start + limits.maxStringBytes  // `index` past this: too long
         // Fast path: no escapes.
-        while index < bytes.count {
-            let b = bytes[index]
-            if b == UInt8(ascii: "\"") {
+        if let base = bytes.baseAddress {
+            let (stop, closed) = JSONStringLexer.scan(base, from: start, end: bytes.count)
+            index = stop
+            if closed {
                 if index > maxEnd { throw plainError(limits.stringMessage, at: start - 1) }
                 let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                 index += 1
                 return s
             }
-            if b == UInt8(ascii: "\\") { break }
-            if b < 0x20 { throw error("unescaped control character in string") }
-            index += 1
+            if index < bytes.count && bytes[index] < 0x20 { throw error("unescaped control character in string") }
         }
         var out = Array(bytes[start..<index])
         while index < bytes.count {
@@ -275,70 +293,23 @@ public struct JSONByteParser {
         return v
     }
 
-    /// Parses a JSON number at the current position (strict RFC 8259 grammar).
+    /// Parses a JSON number at the current position (strict RFC 8259 grammar; `JSONNumberLexer`).
     public mutating func parseNumber() throws -> Double {
         let start = index
-        var negative = false
-        if bytes[index] == UInt8(ascii: "-") { negative = true; index += 1 }
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var exp10 = 0
-        guard index < bytes.count, bytes[index] &- 0x30 < 10 else { throw error("expected a digit in number") }
-        if bytes[index] == UInt8(ascii: "0") {
-            index += 1
-            if index < bytes.count, bytes[index] &- 0x30 < 10 { throw error("leading zeros are not allowed in numbers") }
-        } else {
-            while index < bytes.count {
-                let d = bytes[index] &- 0x30
-                if d >= 10 { break }
-                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(d); digits += 1 } else { exp10 += 1 }
-                index += 1
-            }
+        guard let base = bytes.baseAddress else { throw error("expected a digit in number") }
+        if let (value, stop) = JSONNumberLexer.read(base, from: start, end: bytes.count, PowersOfTen.shared) {
+            index = stop
+            return value
         }
-        if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            guard index < bytes.count, bytes[index] &- 0x30 < 10 else { throw error("expected a digit after '.'") }
-            while index < bytes.count {
-                let d = bytes[index] &- 0x30
-                if d >= 10 { break }
-                if digits < 19 {
-                    if mantissa == 0 && d == 0 { exp10 -= 1 } else { mantissa = mantissa &* 10 &+ UInt64(d); digits += 1; exp10 -= 1 }
-                }
-                index += 1
-            }
-        }
-        if index < bytes.count && (bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")) {
-            index += 1
-            var expNegative = false
-            if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) {
-                expNegative = bytes[index] == UInt8(ascii: "-")
-                index += 1
-            }
-            guard index < bytes.count, bytes[index] &- 0x30 < 10 else { throw error("expected a digit in exponent") }
-            var e = 0
-            while index < bytes.count {
-                let d = bytes[index] &- 0x30
-                if d >= 10 { break }
-                if e < 100000 { e = e * 10 + Int(d) }
-                index += 1
-            }
-            exp10 += expNegative ? -e : e
-        }
-        // Exact fast path (Clinger): mantissa < 2^53 and |exp10| <= 22 gives a correctly rounded result.
-        if digits <= 15 && mantissa < (1 << 53) && exp10 >= -22 && exp10 <= 22 {
-            var v = Double(mantissa)
-            if exp10 < 0 { v /= JSONByteParser.powersOf10[-exp10] } else { v *= JSONByteParser.powersOf10[exp10] }
-            return negative ? -v : v
-        }
-        // Slow path: let the standard library round correctly.
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let v = Double(text), v.isFinite else { throw plainError(JSONParser.overflowMessage(text), at: start) }
-        return v
+        throw numberError(at: start)
     }
 
-    static let powersOf10: [Double] = (0...22).map { i in
-        var v = 1.0
-        for _ in 0..<i { v *= 10 }
-        return v
+    /// The error for the text at `start` that `JSONNumberLexer.read` does not accept.
+    public func numberError(at start: Int) -> JSONSyntaxError {
+        guard let base = bytes.baseAddress else { return error("expected a digit in number", at: start) }
+        switch JSONNumberLexer.failure(base, from: start, end: bytes.count) {
+        case .grammar(let message, let offset): return error(message, at: offset)
+        case .overflow(let message, let offset): return plainError(message, at: offset)
+        }
     }
 }

@@ -5,11 +5,17 @@ import Foundation
 /// Objects keep their keys in document order (`keys`) and index them by name (`values`),
 /// so error messages and re-serialisation follow the author's order.
 public enum JSONValue: Equatable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number, as an IEEE double (as JavaScript reads it).
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object, its keys in document order.
     case object(JSONObject)
 
     /// The JSON kind as MapLibre's messages spell it ("number", "string", "object", …).
@@ -24,11 +30,17 @@ public enum JSONValue: Equatable, Sendable {
         }
     }
 
+    /// The number, if this is one.
     public var numberValue: Double? { if case .number(let n) = self { return n }; return nil }
+    /// The string, if this is one.
     public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
+    /// The boolean, if this is one.
     public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
+    /// The elements, if this is an array.
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
+    /// The object, if this is one.
     public var objectValue: JSONObject? { if case .object(let o) = self { return o }; return nil }
+    /// Whether this is `null`.
     public var isNull: Bool { if case .null = self { return true }; return false }
 
     /// Member lookup for objects; nil for other kinds or missing keys.
@@ -132,16 +144,21 @@ public enum JSONValue: Equatable, Sendable {
 
 /// A JSON object that remembers its key order.
 public struct JSONObject: Equatable, Sendable {
+    /// The keys in document order (first insertion), each once.
     public private(set) var keys: [String]
+    /// The values by key.
     public private(set) var values: [String: JSONValue]
 
+    /// An empty object.
     public init() { keys = []; values = [:] }
 
+    /// An object from pairs in order; a repeated key keeps its first position and its last value.
     public init(_ pairs: [(String, JSONValue)]) {
         self.init()
         for (k, v) in pairs { self[k] = v }
     }
 
+    /// The value for `key`; setting a new key appends it, setting nil removes it.
     public subscript(key: String) -> JSONValue? {
         get { values[key] }
         set {
@@ -153,7 +170,9 @@ public struct JSONObject: Equatable, Sendable {
         }
     }
 
+    /// The number of members.
     public var count: Int { keys.count }
+    /// Whether the object has no members.
     public var isEmpty: Bool { keys.isEmpty }
 
     /// Key/value pairs in document order.
@@ -166,11 +185,18 @@ public struct JSONObject: Equatable, Sendable {
 extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByFloatLiteral,
     ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral {
+    /// `nil` as `.null`.
     public init(nilLiteral: ()) { self = .null }
+    /// A boolean literal.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// A floating-point literal.
     public init(floatLiteral value: Double) { self = .number(value) }
+    /// An integer literal, as a double.
     public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    /// A string literal.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An array literal.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// A dictionary literal, its keys in the order written.
     public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
 }

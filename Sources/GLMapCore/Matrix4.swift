@@ -6,10 +6,13 @@ public struct Matrix4: Equatable, Sendable {
     /// Column-major elements: m[col * 4 + row].
     public var m: [Double]
 
+    /// A matrix from 16 column-major elements.
     public init(_ m: [Double]) { precondition(m.count == 16); self.m = m }
 
+    /// The identity matrix.
     public static let identity = Matrix4([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
 
+    /// The product `a · b` (apply `b` first, then `a`).
     public static func * (a: Matrix4, b: Matrix4) -> Matrix4 {
         var r = [Double](repeating: 0, count: 16)
         for c in 0..<4 {
@@ -22,19 +25,23 @@ public struct Matrix4: Equatable, Sendable {
         return Matrix4(r)
     }
 
+    /// A translation by (x, y, z).
     public static func translation(_ x: Double, _ y: Double, _ z: Double) -> Matrix4 {
         Matrix4([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1])
     }
 
+    /// A scale by (x, y, z).
     public static func scale(_ x: Double, _ y: Double, _ z: Double) -> Matrix4 {
         Matrix4([x, 0, 0, 0, 0, y, 0, 0, 0, 0, z, 0, 0, 0, 0, 1])
     }
 
+    /// A rotation by `a` radians about the x axis (right-handed).
     public static func rotationX(_ a: Double) -> Matrix4 {
         let c = cos(a), s = sin(a)
         return Matrix4([1, 0, 0, 0, 0, c, s, 0, 0, -s, c, 0, 0, 0, 0, 1])
     }
 
+    /// A rotation by `a` radians about the z axis (right-handed).
     public static func rotationZ(_ a: Double) -> Matrix4 {
         let c = cos(a), s = sin(a)
         return Matrix4([c, s, 0, 0, -s, c, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
@@ -60,28 +67,29 @@ public struct Matrix4: Equatable, Sendable {
 }
 
 extension Matrix4 {
-    /// The inverse (nil when singular).
+    /// The inverse (nil when singular): the adjugate (transposed cofactors) over the determinant.
     public var inverted: Matrix4? {
         let a = m
         var inv = [Double](repeating: 0, count: 16)
-        inv[0] = a[5]*a[10]*a[15] - a[5]*a[11]*a[14] - a[9]*a[6]*a[15] + a[9]*a[7]*a[14] + a[13]*a[6]*a[11] - a[13]*a[7]*a[10]
-        inv[4] = -a[4]*a[10]*a[15] + a[4]*a[11]*a[14] + a[8]*a[6]*a[15] - a[8]*a[7]*a[14] - a[12]*a[6]*a[11] + a[12]*a[7]*a[10]
-        inv[8] = a[4]*a[9]*a[15] - a[4]*a[11]*a[13] - a[8]*a[5]*a[15] + a[8]*a[7]*a[13] + a[12]*a[5]*a[11] - a[12]*a[7]*a[9]
-        inv[12] = -a[4]*a[9]*a[14] + a[4]*a[10]*a[13] + a[8]*a[5]*a[14] - a[8]*a[6]*a[13] - a[12]*a[5]*a[10] + a[12]*a[6]*a[9]
-        inv[1] = -a[1]*a[10]*a[15] + a[1]*a[11]*a[14] + a[9]*a[2]*a[15] - a[9]*a[3]*a[14] - a[13]*a[2]*a[11] + a[13]*a[3]*a[10]
-        inv[5] = a[0]*a[10]*a[15] - a[0]*a[11]*a[14] - a[8]*a[2]*a[15] + a[8]*a[3]*a[14] + a[12]*a[2]*a[11] - a[12]*a[3]*a[10]
-        inv[9] = -a[0]*a[9]*a[15] + a[0]*a[11]*a[13] + a[8]*a[1]*a[15] - a[8]*a[3]*a[13] - a[12]*a[1]*a[11] + a[12]*a[3]*a[9]
-        inv[13] = a[0]*a[9]*a[14] - a[0]*a[10]*a[13] - a[8]*a[1]*a[14] + a[8]*a[2]*a[13] + a[12]*a[1]*a[10] - a[12]*a[2]*a[9]
-        inv[2] = a[1]*a[6]*a[15] - a[1]*a[7]*a[14] - a[5]*a[2]*a[15] + a[5]*a[3]*a[14] + a[13]*a[2]*a[7] - a[13]*a[3]*a[6]
-        inv[6] = -a[0]*a[6]*a[15] + a[0]*a[7]*a[14] + a[4]*a[2]*a[15] - a[4]*a[3]*a[14] - a[12]*a[2]*a[7] + a[12]*a[3]*a[6]
-        inv[10] = a[0]*a[5]*a[15] - a[0]*a[7]*a[13] - a[4]*a[1]*a[15] + a[4]*a[3]*a[13] + a[12]*a[1]*a[7] - a[12]*a[3]*a[5]
-        inv[14] = -a[0]*a[5]*a[14] + a[0]*a[6]*a[13] + a[4]*a[1]*a[14] - a[4]*a[2]*a[13] - a[12]*a[1]*a[6] + a[12]*a[2]*a[5]
-        inv[3] = -a[1]*a[6]*a[11] + a[1]*a[7]*a[10] + a[5]*a[2]*a[11] - a[5]*a[3]*a[10] - a[9]*a[2]*a[7] + a[9]*a[3]*a[6]
-        inv[7] = a[0]*a[6]*a[11] - a[0]*a[7]*a[10] - a[4]*a[2]*a[11] + a[4]*a[3]*a[10] + a[8]*a[2]*a[7] - a[8]*a[3]*a[6]
-        inv[11] = -a[0]*a[5]*a[11] + a[0]*a[7]*a[9] + a[4]*a[1]*a[11] - a[4]*a[3]*a[9] - a[8]*a[1]*a[7] + a[8]*a[3]*a[5]
-        inv[15] = a[0]*a[5]*a[10] - a[0]*a[6]*a[9] - a[4]*a[1]*a[10] + a[4]*a[2]*a[9] + a[8]*a[1]*a[6] - a[8]*a[2]*a[5]
+        for row in 0..<4 {
+            for column in 0..<4 { inv[4 * row + column] = Self.cofactor(a, column: column, row: row) }
+        }
         let det = a[0] * inv[0] + a[1] * inv[4] + a[2] * inv[8] + a[3] * inv[12]
         guard det != 0 && det.isFinite else { return nil }
         return Matrix4(inv.map { $0 / det })
+    }
+
+    /// The cofactor of element (`column`, `row`) of the column-major matrix `a`: the signed
+    /// determinant of the 3 × 3 minor without that column and row, expanded along the minor's
+    /// first row.
+    @inline(__always)
+    private static func cofactor(_ a: [Double], column x: Int, row y: Int) -> Double {
+        // The minor's columns p < q < s and rows i < j < k.
+        let p = x == 0 ? 1 : 0, q = x <= 1 ? 2 : 1, s = x <= 2 ? 3 : 2
+        let i = y == 0 ? 1 : 0, j = y <= 1 ? 2 : 1, k = y <= 2 ? 3 : 2
+        @inline(__always) func e(_ c: Int, _ r: Int) -> Double { a[4 * c + r] }
+        let d = e(p, i) * e(q, j) * e(s, k) - e(p, i) * e(q, k) * e(s, j) - e(q, i) * e(p, j) * e(s, k)
+            + e(q, i) * e(p, k) * e(s, j) + e(s, i) * e(p, j) * e(q, k) - e(s, i) * e(p, k) * e(q, j)
+        return (x + y) % 2 == 0 ? d : -d
     }
 }

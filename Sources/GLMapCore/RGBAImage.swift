@@ -1,12 +1,29 @@
-/// An 8-bit RGBA raster, rows top to bottom, **premultiplied** alpha (the renderers' native form).
+/// How the colour channels of an `RGBAImage` relate to its alpha: `PremultipliedAlpha` (the
+/// renderers' native form) or `StraightAlpha` (what image files store).
+public protocol AlphaConvention: Sendable {}
+
+/// Colour channels already multiplied by alpha (what GL blending with ONE, ONE_MINUS_SRC_ALPHA and
+/// the CPU reference's compositor produce).
+public enum PremultipliedAlpha: AlphaConvention {}
+
+/// Colour channels independent of alpha (what PNG, WebP and pixelmatch work with).
+public enum StraightAlpha: AlphaConvention {}
+
+/// An 8-bit RGBA raster, rows top to bottom, whose alpha convention is part of its type.
 ///
-/// Convert with `unpremultiplied()` only when writing a file (see `GLMapPNG`).
-public struct RGBAImage: Equatable, Sendable {
+/// Renderers return a `PremultipliedImage`; image files and comparisons use a `StraightImage`.
+/// The only way from one to the other is `PremultipliedImage.unpremultiplied()` (or an encoder
+/// that takes a `PremultipliedImage` and converts while it writes), so converting twice, or
+/// encoding premultiplied pixels as if they were straight, does not compile.
+public struct RGBAImage<Alpha: AlphaConvention>: Equatable, Sendable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
     /// `width * height * 4` bytes, row-major, top row first.
     public var pixels: [UInt8]
 
+    /// An image over `pixels` (`width * height * 4` bytes in this image's alpha convention).
     public init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(pixels.count == width * height * 4, "pixel buffer size does not match \(width)x\(height)")
         self.width = width
@@ -24,17 +41,25 @@ public struct RGBAImage: Equatable, Sendable {
         let i = (y * width + x) * 4
         return (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
     }
+}
 
+/// A renderer's frame: premultiplied alpha (see `RGBAImage`).
+public typealias PremultipliedImage = RGBAImage<PremultipliedAlpha>
+
+/// An image with straight alpha, as files store it (see `RGBAImage`).
+public typealias StraightImage = RGBAImage<StraightAlpha>
+
+extension RGBAImage where Alpha == PremultipliedAlpha {
     /// Straight-alpha copy: each colour channel divided by alpha/255 and truncated, as MapLibre's
     /// render-test harness converts its read-back (and as browsers' `getImageData` does).
-    public func unpremultiplied() -> RGBAImage {
+    public func unpremultiplied() -> StraightImage {
         let out = [UInt8](unsafeUninitializedCapacity: pixels.count) { dst, initialized in
             pixels.withUnsafeBufferPointer { src in
-                if let s = src.baseAddress, let d = dst.baseAddress { RGBAImage.unpremultiply(s, into: d, count: src.count) }
+                if let s = src.baseAddress, let d = dst.baseAddress { PremultipliedImage.unpremultiply(s, into: d, count: src.count) }
             }
             initialized = pixels.count
         }
-        return RGBAImage(width: width, height: height, pixels: out)
+        return StraightImage(width: width, height: height, pixels: out)
     }
 
     /// Premultiplied → straight alpha for `count` bytes of RGBA (whole pixels), truncating as

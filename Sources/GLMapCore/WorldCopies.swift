@@ -2,13 +2,17 @@ import Foundation
 
 /// An axis-aligned box in unit-world coordinates.
 public struct WorldBounds: Equatable, Sendable {
+    /// Edges in unit-world coordinates (x east, y south; 0…1 on the primary world copy).
     public var minX, minY, maxX, maxY: Double
+    /// A box from its edges.
     public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
         self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
     }
     /// The empty box (extends with `add`).
     public static let empty = WorldBounds(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+    /// Whether nothing was added (min past max).
     public var isEmpty: Bool { minX > maxX }
+    /// Extends the box to hold the point (x, y).
     public mutating func add(_ x: Double, _ y: Double) {
         if x < minX { minX = x }; if x > maxX { maxX = x }
         if y < minY { minY = y }; if y > maxY { maxY = y }
@@ -51,15 +55,19 @@ public enum WorldCopies {
         return Array(lo...hi)
     }
 
+    /// A `*-translate` (CSS px) as world pixels: rotated with the bearing for the viewport anchor.
+    public static func translation(_ view: ViewTransform, _ translate: (x: Double, y: Double),
+                                   inViewport: Bool) -> (x: Double, y: Double) {
+        guard inViewport && (translate.x != 0 || translate.y != 0) else { return translate }
+        let a = view.camera.bearing * Double.pi / 180
+        return (translate.x * cos(a) - translate.y * sin(a), translate.x * sin(a) + translate.y * cos(a))
+    }
+
     /// Matrix from bucket-local coordinates (unit world minus `origin`) to clip space for world copy
     /// `copy`, with a translation in CSS pixels (`rotatesWithViewport`: the `viewport` anchor).
     public static func matrix(_ view: ViewTransform, origin: (x: Double, y: Double), copy: Int,
                               translate: (x: Double, y: Double) = (0, 0), translateInViewport: Bool = false) -> Matrix4 {
-        var tx = translate.x, ty = translate.y
-        if translateInViewport && (tx != 0 || ty != 0) {
-            let a = view.camera.bearing * Double.pi / 180
-            (tx, ty) = (tx * cos(a) - ty * sin(a), tx * sin(a) + ty * cos(a))
-        }
+        let (tx, ty) = translation(view, translate, inViewport: translateInViewport)
         let w = view.worldSize
         return view.projectionMatrix
             * Matrix4.translation((origin.x + Double(copy)) * w + tx, origin.y * w + ty, 0)

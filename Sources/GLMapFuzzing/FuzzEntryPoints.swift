@@ -1,8 +1,8 @@
 // Fuzz entry points — contract
 // Input: arbitrary bytes (at most `maxInputSize`; larger inputs are ignored and return at once).
 // Output: nothing of use; each function drives one production stage the way the CLI does and
-// either returns or throws that stage's typed error (`GLMapError`, or `JSONSyntaxError` from the
-// shared JSON parser) — the "clear error" path. Anything else — a trap, an overflow, an
+// either returns or throws that stage's typed error (a `GLMapError`, `JSONSyntaxError` from the
+// shared JSON parser included) — the "clear error" path. Anything else — a trap, an overflow, an
 // out-of-bounds access, a hang, a stack overflow — is a bug the fuzzer reports.
 // Invariants checked (a violation traps with `preconditionFailure` naming it, so the fuzzer
 // reports it): every bucket/tessellator index < its vertex count, no NaN in any vertex buffer,

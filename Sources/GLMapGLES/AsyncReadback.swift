@@ -21,6 +21,7 @@ public struct ReadbackTicket {
     let ring: ObjectIdentifier
     /// Device pixel size of the frame being read.
     public let width: Int
+    /// Device pixel height of the frame being read.
     public let height: Int
 }
 
@@ -64,7 +65,7 @@ final class AsyncReadback {
     }
 
     /// Waits for the ticket's copy, maps the buffer and returns the image (rows top to bottom).
-    func end(_ ticket: ReadbackTicket) throws -> RGBAImage {
+    func end(_ ticket: ReadbackTicket) throws -> PremultipliedImage {
         guard ticket.ring == ObjectIdentifier(self) else {
             throw GLError(call: "glMapBufferRange", message: "readback ticket from another renderer (a bug in glmap: draw the frame again on this one)")
         }
@@ -90,7 +91,7 @@ final class AsyncReadback {
         }
         glUnmapBuffer(GLenum(GL_PIXEL_PACK_BUFFER))
         try GLState.check("glUnmapBuffer")
-        return RGBAImage(width: ticket.width, height: height, pixels: pixels)
+        return PremultipliedImage(width: ticket.width, height: height, pixels: pixels)
     }
 }
 
@@ -111,7 +112,7 @@ extension GLRenderer {
 
     /// Finishes a readback started by `beginReadback` (premultiplied RGBA, rows top to bottom).
     /// The frame is returned only if the once-a-frame check (glGetError, reset status) passes after the copy.
-    public func endReadback(_ ticket: ReadbackTicket) throws -> RGBAImage {
+    public func endReadback(_ ticket: ReadbackTicket) throws -> PremultipliedImage {
         try guarded("GLRenderer.endReadback", checkFrame: true) {
             guard let r = asyncReadback else { throw GLError(call: "glMapBufferRange", message: "no readback was started") }
             try context.makeCurrent()

@@ -11,6 +11,7 @@ public struct GLError: GLMapError, Equatable {
     /// Input errors (e.g. an image larger than the GL limit) exit with 2; the rest with 1.
     public var isInputError: Bool
 
+    /// Creates an error for `call` with its error code name (empty: none) and what to try.
     public init(call: String, code: String = "", message: String, isInputError: Bool = false) {
         self.call = call
         self.code = code
@@ -18,7 +19,9 @@ public struct GLError: GLMapError, Equatable {
         self.isInputError = isInputError
     }
 
+    /// `.invalidInput` (exit 2) for input errors, else `.renderOrIO` (exit 1).
     public var kind: FailureKind { isInputError ? .invalidInput : .renderOrIO }
+    /// `<call> failed (<code>): <message>`, without the code when there is none.
     public var description: String {
         code.isEmpty ? "\(call) failed: \(message)" : "\(call) failed (\(code)): \(message)"
     }

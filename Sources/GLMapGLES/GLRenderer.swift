@@ -1,11 +1,12 @@
 // GLES backend — renderer contract
 // Input: buckets (tessellated layers in draw order), a `ViewTransform` in CSS pixels and the pixel
-// ratio. Output: the frame as premultiplied RGBA8 (`RGBAImage`, rows top to bottom) of
+// ratio. Output: the frame as premultiplied RGBA8 (`PremultipliedImage`, rows top to bottom) of
 // (width·ratio) × (height·ratio) device pixels. Cleared to transparent black; every layer blends
 // with ONE, ONE_MINUS_SRC_ALPHA (premultiplied); no depth, stencil or MSAA; antialiasing comes
 // from the shaders. World copies are drawn side by side where visible. All GL state lives here;
 // failures are `GLError`s naming the call. Threading: use from the thread that owns the context.
 internal import CGLES3
+import Foundation
 import GLMapCore
 import GLMapShaders
 import GLMapStyle
@@ -13,6 +14,7 @@ import GLMapTessellation
 
 /// Draws buckets with OpenGL ES 3 into an offscreen framebuffer and reads the frame back.
 public final class GLRenderer {
+    /// The EGL display and GL context the renderer draws with (current on its thread).
     public let context: HeadlessContext
     let background: GLProgram
     /// Program variants, compiled on first use: (source, `#define`s, paint attributes) → program.
@@ -37,6 +39,16 @@ public final class GLRenderer {
     var clipFold = ClipFold.identity
     /// Usable or not, and why (RendererHealth.swift: every entry point goes through it).
     let health = RendererHealth()
+    /// Draw only the parts of each bucket that may reach the view (ViewCulling.swift; the frame
+    /// is the same either way). On unless the environment sets `GLMAP_VIEW_CULLING=0` (for
+    /// before/after benchmarks).
+    public var viewCulling = GLRenderer.viewCullingDefault
+    static let viewCullingDefault = ProcessInfo.processInfo.environment["GLMAP_VIEW_CULLING"].map { $0 != "0" && $0 != "off" } ?? true
+    /// Asked before each layer is drawn and before a read-back: true stops the frame there with
+    /// `RenderInterrupted` (the renderer stays usable). nil: never stop.
+    public var shouldStop: (() -> Bool)?
+    /// Triangles (two per circle instance) submitted by the last `draw`, per world copy.
+    public private(set) var trianglesDrawn = 0
 
     /// Compiles the programs on a fresh headless context.
     public init(context: HeadlessContext? = nil) throws {
@@ -94,14 +106,17 @@ public final class GLRenderer {
                     indices: f.indices.isEmpty ? 0 : indexBuffer(f.indices),
                     outlineVertices: f.outlineIndices.isEmpty ? 0 : vertexBuffer(f.outlineVertices),
                     outlineIndices: f.outlineIndices.isEmpty ? 0 : indexBuffer(f.outlineIndices),
-                    maxIndex: f.indices.max() ?? 0,
-                    outlineMaxIndex: UInt32(max(0, f.outlineVertices.count / f.outlineStride - 1)))))
+                    ranges: ViewCulling.triangleRanges(indices: f.indices, vertices: f.vertices, stride: f.stride, positions: [0]),
+                    outlineRanges: ViewCulling.triangleRanges(indices: f.outlineIndices, vertices: f.outlineVertices,
+                                                              stride: f.outlineStride, positions: [0, 2]))))
             case .line(let l):
                 var line = GPUScene.Line(
                     bucket: l,
                     vertices: l.indices.isEmpty ? 0 : vertexBuffer(l.vertices),
                     indices: l.indices.isEmpty ? 0 : indexBuffer(l.indices),
-                    maxIndex: l.indices.max() ?? 0)
+                    ranges: ViewCulling.triangleRanges(indices: l.indices, vertices: l.vertices, stride: l.stride,
+                                                       positions: [0], extrude: 2),
+                    paintBound: PaintBound(l.paint, vertices: l.vertices, stride: l.stride, geometry: VertexLayout.line))
                 if !l.indices.isEmpty && !l.fxVertices.isEmpty {
                     line.fxVertices = vertexBuffer(l.fxVertices)
                     if let atlas = l.atlas { line.atlasTexture = atlasTexture(atlas) }
@@ -109,7 +124,10 @@ public final class GLRenderer {
                 }
                 layers.append(.line(line))
             case .circle(let c):
-                layers.append(.circle(GPUScene.Circle(bucket: c, instances: c.instanceCount == 0 ? 0 : vertexBuffer(c.instances))))
+                layers.append(.circle(GPUScene.Circle(
+                    bucket: c, instances: c.instanceCount == 0 ? 0 : vertexBuffer(c.instances),
+                    ranges: ViewCulling.instanceRanges(instances: c.instances, stride: c.stride),
+                    paintBound: PaintBound(c.paint, vertices: c.instances, stride: c.stride, geometry: VertexLayout.circle))))
             }
         }
         try GLState.check("glBufferData (uploading buckets)")
@@ -117,7 +135,7 @@ public final class GLRenderer {
     }
 
     /// Renders buckets for a view into a premultiplied RGBA image of size × ratio device pixels.
-    public func render(_ buckets: [Bucket], view: ViewTransform, ratio: Double) throws -> RGBAImage {
+    public func render(_ buckets: [Bucket], view: ViewTransform, ratio: Double) throws -> PremultipliedImage {
         let scene = try upload(buckets)
         try draw(scene, view: view, ratio: ratio)
         return try readback()
@@ -128,6 +146,7 @@ public final class GLRenderer {
         try context.makeCurrent()
         let w = Int((view.width * ratio).rounded()), h = Int((view.height * ratio).rounded())
         tiledFrame = nil
+        trianglesDrawn = 0
         if w >= 1, h >= 1, let tile = tileSize(width: w, height: h) {
             tiledFrame = try drawTiled(scene, view: view, ratio: ratio, width: w, height: h, tile: tile)
             return
@@ -163,7 +182,8 @@ public final class GLRenderer {
         }
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
         glBindVertexArray(vao)
-        for layer in layers {
+        for (i, layer) in layers.enumerated() {
+            try stopIfAsked("before layer \(i + 1) of \(layers.count)")
             resetAttributes()
             switch layer {
             case .background(let b): drawBackground(b)
@@ -181,12 +201,18 @@ public final class GLRenderer {
         glFinish()
     }
 
+    /// Throws `RenderInterrupted` at `stage` when `shouldStop` says so.
+    func stopIfAsked(_ stage: @autoclosure () -> String) throws {
+        if let shouldStop, shouldStop() { throw RenderInterrupted(stage: stage()) }
+    }
+
     /// Reads the last drawn frame back (premultiplied RGBA, rows top to bottom).
-    func readbackFrame() throws -> RGBAImage {
+    func readbackFrame() throws -> PremultipliedImage {
+        try stopIfAsked("before the read-back")
         try context.makeCurrent()
         if let tiled = tiledFrame { return try tiled.take() }
         guard let fb = framebuffer else { throw GLError(call: "glReadPixels", message: "nothing has been drawn yet") }
-        return RGBAImage(width: fb.width, height: fb.height, pixels: try fb.readPixels())
+        return PremultipliedImage(width: fb.width, height: fb.height, pixels: try fb.readPixels())
     }
 
     /// The program variant for a source, its defines and a paint layout (compiled on first use).
@@ -223,10 +249,12 @@ public final class GLRenderer {
     /// Binds float attributes laid out as `(name, components)` in order, interleaved, from
     /// `buffer`. An attribute the program's source does not declare is an error (a layout that
     /// disagrees with its shader); one it declares but the compiler dropped as unused is skipped.
-    func bindAttributes(_ program: GLProgram, _ buffer: GLuint, _ layout: [(String, Int)], divisor: GLuint = 0) throws {
+    /// `firstVertex`: the vertex (instance) the pointers start at.
+    func bindAttributes(_ program: GLProgram, _ buffer: GLuint, _ layout: [(String, Int)], divisor: GLuint = 0,
+                        firstVertex: Int = 0) throws {
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), buffer)
         let stride = layout.reduce(0) { $0 + $1.1 } * 4
-        var offset = 0
+        var offset = firstVertex * stride
         for (name, n) in layout {
             guard program.declaredAttributes.contains(name) else {
                 throw GLError(call: "glVertexAttribPointer", message: "program \(program.name) has no vertex input \(name), which the bucket's vertex layout supplies")
@@ -266,16 +294,39 @@ public final class GLRenderer {
         guard !f.indices.isEmpty || !f.outlineIndices.isEmpty else { return }
         let matrices = WorldCopies.matrices(view: view, origin: f.origin, translate: f.layer.translate,
                                             anchor: f.layer.translateAnchor, bounds: f.bounds)
+        // fill-translate in bucket-local units (as WorldCopies applies it) for the per-tile clip
+        let shift = WorldCopies.translation(view, f.layer.translate, inViewport: f.layer.translateAnchor == .viewport)
+        let w = view.worldSize
+        /// Draws the tile pieces `clips` (index range and square; everything, unclipped, when
+        /// empty), each clipped to its square, drawing only the culling runs that reach the view.
+        func draw(_ program: GLProgram, _ clips: [(Range<Int>, (Double, Double, Double, Double))],
+                  _ cullRanges: [DrawRange], _ margin: CullMargin) {
+            glUniform2f(program.uniform("u_clip_shift"), Float(shift.x / w), Float(shift.y / w))
+            for m in matrices {
+                setMatrix(program, m)
+                let runs = visibleRuns(cullRanges, matrix: m, view: view, margin: margin)
+                guard !clips.isEmpty else {
+                    glUniform4f(program.uniform("u_clip_box"), -1e30, -1e30, 1e30, 1e30)
+                    drawRuns(runs)
+                    continue
+                }
+                for (r, box) in clips where !r.isEmpty {
+                    let pieces = runs.compactMap { $0.clamped(to: r) }
+                    guard !pieces.isEmpty else { continue }
+                    // an infinite side as a huge finite value (GLSL ES need not keep infinities)
+                    func side(_ v: Double) -> Float { v.isFinite ? Float(v) : (v < 0 ? -1e30 : 1e30) }
+                    glUniform4f(program.uniform("u_clip_box"), side(box.0), side(box.1), side(box.2), side(box.3))
+                    drawRuns(pieces)
+                }
+            }
+        }
         if !f.indices.isEmpty {
             let fill = try program(ShaderSource.fill, paint: f.paint)
             glUseProgram(fill.id)
             try bindAttributes(fill, g.vertices, layout([("a_pos", 2)], f.paint))
             setPaintUniforms(fill, f.paint, zoom: view.camera.zoom)
             glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.indices)
-            for m in matrices {
-                setMatrix(fill, m)
-                glDrawRangeElements(GLenum(GL_TRIANGLES), 0, g.maxIndex, GLsizei(f.indices.count), GLenum(GL_UNSIGNED_INT), nil)
-            }
+            draw(fill, f.tileClips.map { ($0.indices, $0.box) }, g.ranges, CullMargin())
         }
         if !f.outlineIndices.isEmpty {
             resetAttributes()
@@ -285,10 +336,7 @@ public final class GLRenderer {
             setPaintUniforms(fillOutline, f.outlinePaint, zoom: view.camera.zoom)
             glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.outlineIndices)
             glUniform2f(fillOutline.uniform("u_viewport"), viewport.0, viewport.1)
-            for m in matrices {
-                setMatrix(fillOutline, m)
-                glDrawRangeElements(GLenum(GL_TRIANGLES), 0, g.outlineMaxIndex, GLsizei(f.outlineIndices.count), GLenum(GL_UNSIGNED_INT), nil)
-            }
+            draw(fillOutline, f.tileClips.map { ($0.outlineIndices, $0.box) }, g.outlineRanges, .fillOutline)
         }
     }
 
@@ -310,8 +358,7 @@ public final class GLRenderer {
         glUniform2f(program.uniform("u_units_to_pixels"), Float(view.width / 2 / clipFold.sx), Float(-view.height / 2 / clipFold.sy))
         if dashed, let atlas = l.atlas {
             // MapLibre's u_tileratio: CSS px per tile unit at the integer zoom the frame is drawn at.
-            let frameTileZoom = Int(min(max(0, view.camera.zoom), 60).rounded(.down))
-            let tileratio = Double(sign: .plus, exponent: frameTileZoom - l.tileZoom, significand: 1) * 512 / LineBucket.tileExtent
+            let tileratio = LineTiling.tileRatio(cameraZoom: view.camera.zoom, tileZoom: l.tileZoom)
             glUniform1f(program.uniform("u_tileratio"), Float(tileratio))
             glUniform1f(program.uniform("u_crossfade_from"), Float(l.layer.dashFromScale))
             glUniform1f(program.uniform("u_crossfade_to"), 1)
@@ -327,12 +374,29 @@ public final class GLRenderer {
             glUniform1i(program.uniform("u_gradient"), 0)
             glUniform1f(program.uniform("u_image_height"), Float(ramp.height))
         }
+        let margin = CullMargin.line(g.paintBound, zoom: view.camera.zoom, ratio: ratio)
         for m in WorldCopies.matrices(view: view, origin: l.origin, translate: l.layer.translate,
                                       anchor: l.layer.translateAnchor, bounds: l.bounds) {
             setMatrix(program, m)
-            glDrawRangeElements(GLenum(GL_TRIANGLES), 0, g.maxIndex, GLsizei(l.indices.count), GLenum(GL_UNSIGNED_INT), nil)
+            drawRuns(visibleRuns(g.ranges, matrix: m, view: view, margin: margin))
         }
         if dashed || gradient { glActiveTexture(GLenum(GL_TEXTURE0)) }
+    }
+
+    /// The runs of `ranges` to draw through `matrix` (all of them, merged, with culling off).
+    func visibleRuns(_ ranges: [DrawRange], matrix: Matrix4, view: ViewTransform, margin: CullMargin) -> [DrawRange] {
+        var m = margin
+        if !viewCulling { m.disabled = true }
+        return ViewCulling.visibleRuns(ranges, matrix: matrix, view: view, margin: m)
+    }
+
+    /// Draws runs of the bound index buffer (GL_TRIANGLES, UInt32 indices), in order.
+    func drawRuns(_ runs: [DrawRange]) {
+        for r in runs {
+            trianglesDrawn += r.count / 3
+            glDrawRangeElements(GLenum(GL_TRIANGLES), r.minIndex, r.maxIndex, GLsizei(r.count), GLenum(GL_UNSIGNED_INT),
+                                UnsafeRawPointer(bitPattern: r.first * 4))
+        }
     }
 
     /// Uploads a line atlas as an R8 texture (LINEAR, REPEAT, as MapLibre binds it).
@@ -382,10 +446,22 @@ public final class GLRenderer {
         }
         glUniform1f(circle.uniform("u_camera_to_center_distance"), Float(view.cameraToCenterDistance))
         glUniform1f(circle.uniform("u_ratio"), Float(ratio))
+        let margin = CullMargin.circle(g.paintBound, pitchWithMap: pitchWithMap, scaleWithMap: c.layer.pitchScale == .map,
+                                       view: view, zoom: view.camera.zoom)
+        let instanceLayout = layout([("a_center", 2)], c.paint)
+        var bound = 0   // the instance the attributes point at
         for m in WorldCopies.matrices(view: view, origin: c.origin, translate: c.layer.translate,
                                       anchor: c.layer.translateAnchor, bounds: c.bounds) {
             setMatrix(circle, m)
-            glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(c.instanceCount))
+            // ES 3 has no base instance: each run points the instance attributes at its first.
+            for run in visibleRuns(g.ranges, matrix: m, view: view, margin: margin) {
+                if run.first != bound {
+                    try bindAttributes(circle, g.instances, instanceLayout, divisor: 1, firstVertex: run.first)
+                    bound = run.first
+                }
+                glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(run.count))
+                trianglesDrawn += 2 * run.count
+            }
         }
     }
 }

@@ -8,19 +8,26 @@ import GLMapTessellation
 /// It keeps that context alive and deletes its buffers there (never in another context, whose
 /// objects may carry the same names); a lost context's buffers are simply gone.
 public final class GPUScene {
-    /// `maxIndex`: the largest vertex index, so draws can use glDrawRangeElements (the driver then
-    /// need not scan the index buffer on every draw).
-    struct Fill { let bucket: FillBucket; let vertices, indices, outlineVertices, outlineIndices: GLuint; let maxIndex, outlineMaxIndex: GLuint }
+    /// `ranges`/`outlineRanges`: the index buffers split for view culling (ViewCulling.swift);
+    /// each carries its index range, so draws use glDrawRangeElements (the driver then need not
+    /// scan the index buffer on every draw).
+    struct Fill {
+        let bucket: FillBucket
+        let vertices, indices, outlineVertices, outlineIndices: GLuint
+        var ranges: [DrawRange] = []
+        var outlineRanges: [DrawRange] = []
+    }
     /// A line layer's buffers; dashed/gradient layers add the fx buffer and their textures.
     struct Line {
         let bucket: LineBucket
         let vertices, indices: GLuint
-        let maxIndex: GLuint
+        var ranges: [DrawRange] = []
+        let paintBound: PaintBound
         var fxVertices: GLuint = 0
         var atlasTexture: GLuint = 0
         var rampTexture: GLuint = 0
     }
-    struct Circle { let bucket: CircleBucket; let instances: GLuint }
+    struct Circle { let bucket: CircleBucket; let instances: GLuint; var ranges: [DrawRange]; let paintBound: PaintBound }
     enum Layer {
         case background(EvaluatedBackground)
         case fill(Fill)

@@ -17,15 +17,21 @@ import GLMapCore
 public final class HeadlessContext {
     /// Which EGL platform gave the display.
     public enum Platform: String, Sendable {
+        /// Mesa's surfaceless platform: no window system, no device needed.
         case surfaceless = "surfaceless (EGL_MESA_platform_surfaceless)"
+        /// An EGL device (EGL_EXT_platform_device), e.g. a GPU without a display server.
         case device = "device (EGL_EXT_platform_device)"
+        /// `eglGetDisplay(EGL_DEFAULT_DISPLAY)`, the last resort.
         case defaultDisplay = "default display"
     }
 
     let display: EGLDisplay
     let context: CEGL.EGLContext
+    /// The platform the display came from.
     public let platform: Platform
+    /// EGL's version as `eglInitialize` reported it ("1.5").
     public let eglVersion: String
+    /// EGL_VENDOR ("Mesa Project", …; "unknown" when not reported).
     public let eglVendor: String
     /// Whether the context was created with EGL_LOSE_CONTEXT_ON_RESET, so a GPU reset is reported by
     /// glGetGraphicsResetStatus (without it, only GL errors and EGL_CONTEXT_LOST reveal a lost context).

@@ -169,7 +169,7 @@ extension GLRenderer {
     }
 
     /// Reads the last drawn frame back (premultiplied RGBA, rows top to bottom).
-    public func readback() throws -> RGBAImage {
+    public func readback() throws -> PremultipliedImage {
         try guarded("GLRenderer.readback", checkFrame: true) { try readbackFrame() }
     }
 }

@@ -79,17 +79,17 @@ struct GLSizeLimits {
 
 /// A frame drawn in tiles: the stitched image, held until `readback` takes it.
 final class TiledFrame {
-    private var image: RGBAImage?
+    private var image: PremultipliedImage?
     /// How many tiles the frame was drawn in.
     let tileCount: Int
 
-    init(image: RGBAImage, tileCount: Int) {
+    init(image: PremultipliedImage, tileCount: Int) {
         self.image = image
         self.tileCount = tileCount
     }
 
     /// Hands the image over once (so a 1 GiB frame is not kept alive by the renderer).
-    func take() throws -> RGBAImage {
+    func take() throws -> PremultipliedImage {
         guard let image else {
             throw GLError(call: "glReadPixels", message: "this tiled frame was already read back (a bug in glmap: draw it again)")
         }
@@ -161,6 +161,6 @@ extension GLRenderer {
             }
             initialized = row * height
         }
-        return TiledFrame(image: RGBAImage(width: width, height: height, pixels: pixels), tileCount: tiles)
+        return TiledFrame(image: PremultipliedImage(width: width, height: height, pixels: pixels), tileCount: tiles)
     }
 }

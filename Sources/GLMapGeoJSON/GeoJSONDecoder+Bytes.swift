@@ -1,7 +1,7 @@
 import GLMapCore
 
 // ASCII bytes the decoder looks for.
-private let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+private let quote = UInt8(ascii: "\"")
 private let openBrace = UInt8(ascii: "{"), closeBrace = UInt8(ascii: "}")
 private let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]")
 private let comma = UInt8(ascii: ","), colon = UInt8(ascii: ":"), minus = UInt8(ascii: "-")
@@ -66,7 +66,7 @@ extension GeoJSONDecoder {
         let base: UnsafePointer<UInt8>
         let end: Int
         /// Exact powers of ten for the number fast paths.
-        let powers = PowersOfTen()
+        let powers = PowersOfTen.shared
         /// Reused storage for the positions of one array, copied out at its exact size.
         private var scratch: UnsafeMutablePointer<Position>
         private var scratchCapacity = 1024
@@ -87,7 +87,6 @@ extension GeoJSONDecoder {
 
         /// Frees the decoder's own buffers.
         func release() {
-            powers.deallocate()
             scratch.deallocate()
         }
 
@@ -158,115 +157,21 @@ extension GeoJSONDecoder {
             }
         }
 
-        /// The single pass of `decodeObject`.
+        /// The single pass of `decodeObject`: every member through its handler (`readMember`),
+        /// then the object its `type` says (`finish`).
         private mutating func decodeObjectInOnePass(_ expect: GeoJSONExpectation) throws(Failure) -> GeoJSONObject {
             let start = p.index
             try enter(at: start)
             p.index = start + 1
             let memberDepth = p.depth
-
-            var type: GeoJSONType? = nil
-            var coordinates: Speculation<GeoJSONCoordinates>? = nil, coordinatesAt = -1, guessedLevels = 0
-            var geometry: Speculation<Geometry?>? = nil
-            var geometries: Speculation<[Geometry]>? = nil
-            var features: Speculation<[Feature]>? = nil
-            var properties: JSONValue? = nil, propertiesAt = -1
-            var id: JSONValue? = nil
-            // Positions each geometry-bearing member added to `positions` (see `positions`).
-            var counted = CountedPositions()
-
+            var members = ObjectMembers()
             skipWhitespace()
             if p.index < end && base[p.index] == closeBrace {
                 p.index += 1
                 p.depth -= 1
             } else {
                 while true {
-                    skipWhitespace()
-                    let keyAt = p.index
-                    guard keyAt < end, base[keyAt] == quote else { throw syntaxError("expected a string key", at: keyAt) }
-                    let member = try readKey()
-                    skipWhitespace()
-                    guard p.index < end, base[p.index] == colon else {
-                        throw syntaxError("expected ':' after object key", at: p.index)
-                    }
-                    p.index += 1
-                    skipWhitespace()
-                    let at = p.index
-                    positions -= counted.take(member)  // a repeated member replaces the earlier value
-                    let positionsBefore = positions
-                    do throws(GeoJSONFailure) {
-                        switch member {
-                        case .type:
-                            let t = try readType()
-                            if let old = type, old != t { throw Failure(GeoJSONMessage.conflictingType(old, t), at: at) }
-                            if !expect.accepts(t) { throw Failure(expect.mismatch(t), at: at) }
-                            type = t
-                        case .coordinates:
-                            coordinatesAt = at
-                            coordinates = nil
-                            if let t = type {
-                                if t.coordinateLevels > 0 {
-                                    coordinates = .value(try readCoordinates(levels: t.coordinateLevels))
-                                } else {
-                                    try skipValue()
-                                }
-                            } else {
-                                guessedLevels = coordinateLevelsGuess()
-                                if guessedLevels > 0 {
-                                    let levels = guessedLevels
-                                    coordinates = try speculate(at: at, depth: memberDepth) { (d: inout ByteDecoder) throws(Failure) in
-                                        try d.readCoordinates(levels: levels)
-                                    }
-                                } else {
-                                    try skipValue()
-                                }
-                            }
-                        case .geometry:
-                            if type == .feature {
-                                geometry = .value(try readFeatureGeometry())
-                            } else if type == nil {
-                                geometry = try speculate(at: at, depth: memberDepth) { (d: inout ByteDecoder) throws(Failure) in
-                                    try d.readFeatureGeometry()
-                                }
-                            } else {
-                                try skipValue()
-                            }
-                        case .geometries:
-                            if type == .geometryCollection {
-                                geometries = .value(try readGeometries())
-                            } else if type == nil {
-                                geometries = try speculate(at: at, depth: memberDepth) { (d: inout ByteDecoder) throws(Failure) in
-                                    try d.readGeometries()
-                                }
-                            } else {
-                                try skipValue()
-                            }
-                        case .features:
-                            if type == .featureCollection {
-                                features = .value(try readFeatures())
-                            } else if type == nil {
-                                features = try speculate(at: at, depth: memberDepth) { (d: inout ByteDecoder) throws(Failure) in
-                                    try d.readFeatures()
-                                }
-                            } else {
-                                try skipValue()
-                            }
-                        case .properties:
-                            if type == .feature || type == nil {
-                                properties = try parserValue()
-                                propertiesAt = at
-                            } else {
-                                try skipValue()
-                            }
-                        case .id:
-                            if type == .feature || type == nil { id = try parserValue() } else { try skipValue() }
-                        case .other:
-                            try skipValue()
-                        }
-                    } catch {
-                        throw error.inside(.key(memberName(member, keyAt: keyAt)))
-                    }
-                    counted.record(member, positions - positionsBefore)
+                    try readMemberEntry(expect, memberDepth: memberDepth, into: &members)
                     skipWhitespace()
                     guard p.index < end else { throw syntaxError("expected ',' or '}' in object", at: p.index) }
                     let b = base[p.index]
@@ -277,66 +182,163 @@ extension GeoJSONDecoder {
                 }
                 p.depth -= 1
             }
+            guard let t = members.type else { throw Failure(GeoJSONMessage.missingType, at: start) }
+            positions -= members.counted.foreign(to: t)
+            return try finish(members, as: t, objectAt: start, memberDepth: memberDepth)
+        }
 
-            guard let t = type else { throw Failure(GeoJSONMessage.missingType, at: start) }
-            positions -= counted.foreign(to: t)
+        /// One `"key": value` of an object: the key, its handler, and the positions it added.
+        private mutating func readMemberEntry(_ expect: GeoJSONExpectation, memberDepth: Int,
+                                              into members: inout ObjectMembers) throws(Failure) {
+            skipWhitespace()
+            let keyAt = p.index
+            guard keyAt < end, base[keyAt] == quote else { throw syntaxError("expected a string key", at: keyAt) }
+            let member = try readKey()
+            skipWhitespace()
+            guard p.index < end, base[p.index] == colon else {
+                throw syntaxError("expected ':' after object key", at: p.index)
+            }
+            p.index += 1
+            skipWhitespace()
+            positions -= members.counted.take(member)  // a repeated member replaces the earlier value
+            let positionsBefore = positions
+            do throws(GeoJSONFailure) {
+                try readMember(member, expect, memberDepth: memberDepth, into: &members)
+            } catch {
+                throw error.inside(.key(memberName(member, keyAt: keyAt)))
+            }
+            members.counted.record(member, positions - positionsBefore)
+        }
+
+        /// The handler of each member, its value at the cursor.
+        private mutating func readMember(_ member: Member, _ expect: GeoJSONExpectation, memberDepth: Int,
+                                         into m: inout ObjectMembers) throws(Failure) {
+            let at = p.index
+            switch member {
+            case .type:
+                m.type = try readTypeMember(previous: m.type, expect)
+            case .coordinates:
+                try readCoordinatesMember(memberDepth: memberDepth, into: &m)
+            case .geometry:
+                if let g = try readOwnedMember(of: .feature, m.type, memberDepth: memberDepth, { (d: inout ByteDecoder) throws(Failure) in
+                    try d.readFeatureGeometry()
+                }) { m.geometry = g }
+            case .geometries:
+                if let g = try readOwnedMember(of: .geometryCollection, m.type, memberDepth: memberDepth, { (d: inout ByteDecoder) throws(Failure) in
+                    try d.readGeometries()
+                }) { m.geometries = g }
+            case .features:
+                if let f = try readOwnedMember(of: .featureCollection, m.type, memberDepth: memberDepth, { (d: inout ByteDecoder) throws(Failure) in
+                    try d.readFeatures()
+                }) { m.features = f }
+            case .properties:
+                if m.type == .feature || m.type == nil {
+                    m.properties = try parserValue()
+                    m.propertiesAt = at
+                } else {
+                    try skipValue()
+                }
+            case .id:
+                if m.type == .feature || m.type == nil { m.id = try parserValue() } else { try skipValue() }
+            case .other:
+                try skipValue()
+            }
+        }
+
+        /// `type`: a known name, the same as any earlier `type`, and one `expect` accepts.
+        private mutating func readTypeMember(previous: GeoJSONType?, _ expect: GeoJSONExpectation) throws(Failure) -> GeoJSONType {
+            let at = p.index
+            let t = try readType()
+            if let old = previous, old != t { throw Failure(GeoJSONMessage.conflictingType(old, t), at: at) }
+            if !expect.accepts(t) { throw Failure(expect.mismatch(t), at: at) }
+            return t
+        }
+
+        /// `coordinates`: at the depth `type` needs, or (type not known yet) at the depth its
+        /// leading brackets show, speculatively; skipped when neither is possible.
+        private mutating func readCoordinatesMember(memberDepth: Int, into m: inout ObjectMembers) throws(Failure) {
+            let at = p.index
+            m.coordinatesAt = at
+            m.coordinates = nil
+            if let t = m.type {
+                if t.coordinateLevels > 0 {
+                    m.coordinates = .value(try readCoordinates(levels: t.coordinateLevels))
+                } else {
+                    try skipValue()
+                }
+                return
+            }
+            m.guessedLevels = coordinateLevelsGuess()
+            guard m.guessedLevels > 0 else { return try skipValue() }
+            let levels = m.guessedLevels
+            m.coordinates = try speculate(at: at, depth: memberDepth) { (d: inout ByteDecoder) throws(Failure) in
+                try d.readCoordinates(levels: levels)
+            }
+        }
+
+        /// A member that only objects of type `owner` have: read when `type` is `owner`, read
+        /// speculatively while `type` is not known yet, skipped (nil) when `type` is another.
+        private mutating func readOwnedMember<T>(of owner: GeoJSONType, _ type: GeoJSONType?, memberDepth: Int,
+                                                 _ read: (inout ByteDecoder) throws(Failure) -> T) throws(Failure) -> Speculation<T>? {
+            if type == owner { return .value(try read(&self)) }
+            if type == nil { return try speculate(at: p.index, depth: memberDepth, read) }
+            try skipValue()
+            return nil
+        }
+
+        /// The object of type `t` from its members (they are all read).
+        private mutating func finish(_ m: ObjectMembers, as t: GeoJSONType, objectAt start: Int,
+                                     memberDepth: Int) throws(Failure) -> GeoJSONObject {
             switch t {
             case .featureCollection:
-                switch features {
-                case .value(let f)?: return .collection(f)
-                case .failed(let e)?: throw e.inside(.key("features"))
-                case nil: throw Failure(GeoJSONMessage.missing("features", in: t), at: start)
-                }
+                return .collection(try m.features.required("features", in: t, objectAt: start))
             case .feature:
-                let g: Geometry?
-                switch geometry {
-                case .value(let v)?: g = v
-                case .failed(let e)?: throw e.inside(.key("geometry"))
-                case nil: throw Failure(GeoJSONMessage.missing("geometry", in: t), at: start)
-                }
+                let g = try m.geometry.required("geometry", in: t, objectAt: start)
                 var props = JSONObject()
-                switch properties {
+                switch m.properties {
                 case .object(let o)?: props = o
                 case .null?, nil: break
                 case let other?:
-                    throw Failure("\(GeoJSONMessage.properties), found \(describeKind(other))", at: propertiesAt)
+                    throw Failure("\(GeoJSONMessage.properties), found \(describeKind(other))", at: m.propertiesAt)
                         .inside(.key("properties"))
                 }
-                return .feature(Feature(id: featureID(id), properties: props, geometry: g))
+                return .feature(Feature(id: featureID(m.id), properties: props, geometry: g))
             case .geometryCollection:
-                switch geometries {
-                case .value(let g)?: return .geometry(.geometryCollection(g))
-                case .failed(let e)?: throw e.inside(.key("geometries"))
-                case nil: throw Failure(GeoJSONMessage.missing("geometries", in: t), at: start)
-                }
+                return .geometry(.geometryCollection(try m.geometries.required("geometries", in: t, objectAt: start)))
             case .point, .multiPoint, .lineString, .multiLineString, .polygon, .multiPolygon:
-                switch coordinates {
-                case .value(let c)?:
-                    if let g = c.geometry(as: t) { return .geometry(g) }
-                case .failed(let e)?:
-                    if guessedLevels == t.coordinateLevels { throw e.inside(.key("coordinates")) }
-                case nil:
-                    guard coordinatesAt >= 0 else { throw Failure(GeoJSONMessage.missing("coordinates", in: t), at: start) }
-                }
-                // Read before `type` with another depth than `t` needs (or not guessable, e.g. `[]`):
-                // decode again as `t`, which gives its geometry or the precise error.
-                let (index, savedDepth) = (p.index, p.depth)
-                p.index = coordinatesAt
-                p.depth = memberDepth
-                positions -= counted.coordinates
-                defer { p.index = index; p.depth = savedDepth }
-                let c: GeoJSONCoordinates
-                do throws(GeoJSONFailure) {
-                    c = try readCoordinates(levels: t.coordinateLevels)
-                } catch {
-                    throw error.inside(.key("coordinates"))
-                }
-                guard let g = c.geometry(as: t) else {
-                    throw Failure(GeoJSONMessage.coordinateArray(levels: t.coordinateLevels), at: coordinatesAt)
-                        .inside(.key("coordinates"))
-                }
-                return .geometry(g)
+                return .geometry(try finishCoordinates(m, as: t, objectAt: start, memberDepth: memberDepth))
             }
+        }
+
+        /// The geometry of type `t` from `coordinates`: as read, or (read before `type` with another
+        /// depth than `t` needs, or not guessable, e.g. `[]`) decoded again as `t`, which gives its
+        /// geometry or the precise error.
+        private mutating func finishCoordinates(_ m: ObjectMembers, as t: GeoJSONType, objectAt start: Int,
+                                                memberDepth: Int) throws(Failure) -> Geometry {
+            switch m.coordinates {
+            case .value(let c)?:
+                if let g = c.geometry(as: t) { return g }
+            case .failed(let e)?:
+                if m.guessedLevels == t.coordinateLevels { throw e.inside(.key("coordinates")) }
+            case nil:
+                guard m.coordinatesAt >= 0 else { throw Failure(GeoJSONMessage.missing("coordinates", in: t), at: start) }
+            }
+            let (index, savedDepth) = (p.index, p.depth)
+            p.index = m.coordinatesAt
+            p.depth = memberDepth
+            positions -= m.counted.coordinates
+            defer { p.index = index; p.depth = savedDepth }
+            let c: GeoJSONCoordinates
+            do throws(GeoJSONFailure) {
+                c = try readCoordinates(levels: t.coordinateLevels)
+            } catch {
+                throw error.inside(.key("coordinates"))
+            }
+            guard let g = c.geometry(as: t) else {
+                throw Failure(GeoJSONMessage.coordinateArray(levels: t.coordinateLevels), at: m.coordinatesAt)
+                    .inside(.key("coordinates"))
+            }
+            return g
         }
 
         /// A member decoded before `type` was known: its value, or the structural failure to
@@ -382,46 +384,42 @@ extension GeoJSONDecoder {
 
         /// A FeatureCollection's `features`.
         mutating func readFeatures() throws(Failure) -> [Feature] {
-            try enterArray(GeoJSONMessage.features)
-            var out: [Feature] = []
-            if closeIfEmpty() { return out }
-            var k = 0
-            repeat {
-                do throws(GeoJSONFailure) {
-                    skipWhitespace()
-                    let o = p.index
-                    if k >= limits.maxFeaturesPerSource { throw Failure(limits.featuresMessage, at: o) }
-                    guard o < end, base[o] == openBrace else { throw expected(GeoJSONMessage.featureObject, at: o) }
-                    guard case .feature(let f) = try decodeObject(.feature) else {
-                        throw expected(GeoJSONMessage.featureObject, at: o)
-                    }
-                    out.append(f)
-                } catch {
-                    throw error.inside(.index(k))
+            try readElements(GeoJSONMessage.features) { (d: inout ByteDecoder, k: Int) throws(Failure) in
+                d.skipWhitespace()
+                let o = d.p.index
+                if k >= d.limits.maxFeaturesPerSource { throw Failure(d.limits.featuresMessage, at: o) }
+                guard o < d.end, d.base[o] == openBrace else { throw d.expected(GeoJSONMessage.featureObject, at: o) }
+                guard case .feature(let f) = try d.decodeObject(.feature) else {
+                    throw d.expected(GeoJSONMessage.featureObject, at: o)
                 }
-                k += 1
-            } while try nextElement()
-            return out
+                return f
+            }
         }
 
         /// A GeometryCollection's `geometries`.
         mutating func readGeometries() throws(Failure) -> [Geometry] {
-            try enterArray(GeoJSONMessage.geometries)
-            var out: [Geometry] = []
+            try readElements(GeoJSONMessage.geometries) { (d: inout ByteDecoder, _: Int) throws(Failure) in
+                d.skipWhitespace()
+                let o = d.p.index
+                guard o < d.end, d.base[o] == openBrace else { throw d.expected(GeoJSONMessage.geometryObject, at: o) }
+                guard case .geometry(let g) = try d.decodeObject(.geometry) else {
+                    throw d.expected(GeoJSONMessage.geometryObject, at: o)
+                }
+                return g
+            }
+        }
+
+        /// The elements of the array at the cursor, each through `element` (which gets its
+        /// index); a failure is located at that index. No array there: `expectation`, found ….
+        @inline(__always)
+        private mutating func readElements<T>(_ expectation: String,
+                                              _ element: (inout ByteDecoder, Int) throws(Failure) -> T) throws(Failure) -> [T] {
+            try enterArray(expectation)
+            var out: [T] = []
             if closeIfEmpty() { return out }
             var k = 0
             repeat {
-                do throws(GeoJSONFailure) {
-                    skipWhitespace()
-                    let o = p.index
-                    guard o < end, base[o] == openBrace else { throw expected(GeoJSONMessage.geometryObject, at: o) }
-                    guard case .geometry(let g) = try decodeObject(.geometry) else {
-                        throw expected(GeoJSONMessage.geometryObject, at: o)
-                    }
-                    out.append(g)
-                } catch {
-                    throw error.inside(.index(k))
-                }
+                do throws(GeoJSONFailure) { out.append(try element(&self, k)) } catch { throw error.inside(.index(k)) }
                 k += 1
             } while try nextElement()
             return out
@@ -432,16 +430,11 @@ extension GeoJSONDecoder {
         /// Reads an object key at its opening quote.
         private mutating func readKey() throws(Failure) -> Member {
             let start = p.index + 1
-            var i = start
-            while i < end {
-                let b = base[i]
-                if b == quote {
-                    try checkStringLength(from: start, to: i)
-                    p.index = i + 1
-                    return Member.named(base + start, i - start)
-                }
-                if b == backslash || b < 0x20 { break }
-                i += 1
+            let (stop, closed) = JSONStringLexer.scan(base, from: start, end: end)
+            if closed {
+                try checkStringLength(from: start, to: stop)
+                p.index = stop + 1
+                return Member.named(base + start, stop - start)
             }
             return Member.named(try parserString())  // escapes, or the parser's error
         }
@@ -467,18 +460,13 @@ extension GeoJSONDecoder {
         private mutating func readType() throws(Failure) -> GeoJSONType {
             let o = p.index
             guard o < end, base[o] == quote else { throw expected(GeoJSONMessage.typeNotString, at: o) }
-            var i = o + 1
-            while i < end {
-                let b = base[i]
-                if b == quote {
-                    try checkStringLength(from: o + 1, to: i)
-                    p.index = i + 1
-                    let text = UnsafeBufferPointer(start: base + o + 1, count: i - o - 1)
-                    if let t = GeoJSONType.named(text) { return t }
-                    throw Failure(GeoJSONMessage.unknownType(String(decoding: text, as: UTF8.self)), at: o)
-                }
-                if b == backslash || b < 0x20 { break }
-                i += 1
+            let (stop, closed) = JSONStringLexer.scan(base, from: o + 1, end: end)
+            if closed {
+                try checkStringLength(from: o + 1, to: stop)
+                p.index = stop + 1
+                let text = UnsafeBufferPointer(start: base + o + 1, count: stop - o - 1)
+                if let t = GeoJSONType.named(text) { return t }
+                throw Failure(GeoJSONMessage.unknownType(String(decoding: text, as: UTF8.self)), at: o)
             }
             let name = try parserString()
             if let t = GeoJSONType.named(name) { return t }
@@ -638,114 +626,29 @@ extension GeoJSONDecoder {
         }
 
         mutating func readPositionArrays() throws(Failure) -> [[Position]] {
-            try enterArray(GeoJSONMessage.coordinateArray(levels: 3))
-            var out: [[Position]] = []
-            if closeIfEmpty() { return out }
-            var k = 0
-            repeat {
-                do throws(GeoJSONFailure) { out.append(try readPositions()) } catch { throw error.inside(.index(k)) }
-                k += 1
-            } while try nextElement()
-            return out
+            try readElements(GeoJSONMessage.coordinateArray(levels: 3)) { (d: inout ByteDecoder, _: Int) throws(Failure) in
+                try d.readPositions()
+            }
         }
 
         mutating func readPolygons() throws(Failure) -> [[[Position]]] {
-            try enterArray(GeoJSONMessage.coordinateArray(levels: 4))
-            var out: [[[Position]]] = []
-            if closeIfEmpty() { return out }
-            var k = 0
-            repeat {
-                do throws(GeoJSONFailure) { out.append(try readPositionArrays()) } catch { throw error.inside(.index(k)) }
-                k += 1
-            } while try nextElement()
-            return out
+            try readElements(GeoJSONMessage.coordinateArray(levels: 4)) { (d: inout ByteDecoder, _: Int) throws(Failure) in
+                try d.readPositionArrays()
+            }
         }
 
         // MARK: Numbers
 
-        /// Reads a JSON number at the cursor (which holds '-' or a digit). Numbers with at most 19
-        /// significant digits, a mantissa up to 2^53 and a power of ten up to 22 are exact in
-        /// double arithmetic (Clinger's fast path); others go through correctly rounded parsing.
+        /// Reads a JSON number at the cursor (which holds '-' or a digit) with `JSONNumberLexer`;
+        /// its failures are worded as `JSONByteParser` words them.
         @inline(__always)
         mutating func readNumber() throws(Failure) -> Double {
             let start = p.index
-            var i = start
-            let negative = base[i] == minus
-            if negative { i += 1 }
-            var mantissa: UInt64 = 0
-            let intStart = i
-            while i < end {
-                let d = base[i] &- 0x30
-                if d > 9 { break }
-                mantissa = mantissa &* 10 &+ UInt64(d)
-                i += 1
-            }
-            var digits = i - intStart
-            if digits == 0 || (digits > 1 && base[intStart] == 0x30) { return try slowNumber(start, end: i, valid: false) }
-            var exponent = 0
-            if i < end && base[i] == UInt8(ascii: ".") {
-                i += 1
-                let fracStart = i
-                while i < end {
-                    let d = base[i] &- 0x30
-                    if d > 9 { break }
-                    mantissa = mantissa &* 10 &+ UInt64(d)
-                    i += 1
-                }
-                let fraction = i - fracStart
-                if fraction == 0 { return try slowNumber(start, end: i, valid: false) }
-                digits += fraction
-                exponent = -fraction
-            }
-            if i < end && base[i] | 0x20 == UInt8(ascii: "e") {
-                i += 1
-                var expNegative = false
-                if i < end && (base[i] == UInt8(ascii: "+") || base[i] == minus) {
-                    expNegative = base[i] == minus
-                    i += 1
-                }
-                let expStart = i
-                var e = 0
-                while i < end {
-                    let d = base[i] &- 0x30
-                    if d > 9 { break }
-                    if e < 100_000 { e = e &* 10 &+ Int(d) }
-                    i += 1
-                }
-                if i == expStart { return try slowNumber(start, end: i, valid: false) }
-                exponent += expNegative ? -e : e
-            }
-            if digits <= 19 && mantissa <= 1 << 53 && exponent >= -22 && exponent <= 22 {
-                p.index = i
-                var v = Double(mantissa)
-                if exponent < 0 { v /= powers.doubles[-exponent] } else if exponent > 0 { v *= powers.doubles[exponent] }
-                return negative ? -v : v
-            }
-            return try slowNumber(start, end: i, valid: true)
-        }
-
-        /// Numbers outside the fast path: correctly rounded by the standard library; overflow to
-        /// infinity is an error. Invalid grammar is reported by `JSONByteParser`.
-        @inline(never)
-        private mutating func slowNumber(_ start: Int, end stop: Int, valid: Bool) throws(Failure) -> Double {
-            guard valid else {
-                p.index = start
-                do {
-                    return try p.parseNumber()
-                } catch let e as JSONSyntaxError {
-                    throw Failure(e)
-                } catch {
-                    throw Failure("\(error)", at: start)
-                }
-            }
-            let text = String(decoding: UnsafeBufferPointer(start: base + start, count: stop - start), as: UTF8.self)
-            guard let v = Double(text), v.isFinite else {
-                var failure = Failure(GeoJSONMessage.overflow(text), at: start)
-                failure.isSyntax = true
-                throw failure
+            guard let (value, stop) = JSONNumberLexer.read(base, from: start, end: end, powers) else {
+                throw Failure(p.numberError(at: start))
             }
             p.index = stop
-            return v
+            return value
         }
 
         // MARK: Scanning
@@ -865,13 +768,8 @@ extension GeoJSONDecoder {
 
         /// Skips a string at its opening quote.
         private mutating func skipString() throws(Failure) {
-            var i = p.index + 1
-            while i < end {
-                let b = base[i]
-                if b == quote { try checkStringLength(from: p.index + 1, to: i); p.index = i + 1; return }
-                if b == backslash || b < 0x20 { break }
-                i += 1
-            }
+            let (stop, closed) = JSONStringLexer.scan(base, from: p.index + 1, end: end)
+            if closed { try checkStringLength(from: p.index + 1, to: stop); p.index = stop + 1; return }
             _ = try parserString()  // escapes are checked by the parser
         }
 
@@ -930,6 +828,35 @@ extension GeoJSONDecoder {
             let (line, column) = failure.offset >= 0 ? p.location(of: failure.offset) : (failure.line, failure.column)
             return GeoJSONError(file: file, line: line, column: column, path: failure.pathText(prefix: ""),
                                 message: failure.message)
+        }
+    }
+}
+
+/// What one object's members held, as its members are read (see `decodeObjectInOnePass`).
+private struct ObjectMembers {
+    typealias Speculation = GeoJSONDecoder.ByteDecoder.Speculation
+    var type: GeoJSONType? = nil
+    var coordinates: Speculation<GeoJSONCoordinates>? = nil
+    /// Where the last `coordinates` value starts (-1: none), and the depth guessed for it.
+    var coordinatesAt = -1, guessedLevels = 0
+    var geometry: Speculation<Geometry?>? = nil
+    var geometries: Speculation<[Geometry]>? = nil
+    var features: Speculation<[Feature]>? = nil
+    var properties: JSONValue? = nil, propertiesAt = -1
+    var id: JSONValue? = nil
+    /// Positions each geometry-bearing member added to the decoder's count.
+    var counted = CountedPositions()
+}
+
+extension Optional {
+    /// The value of the member `name` an object of `type` needs: its failure, or "missing" at the
+    /// object's start when it was not given.
+    fileprivate func required<T>(_ name: String, in type: GeoJSONType, objectAt start: Int) throws(GeoJSONFailure) -> T
+    where Wrapped == GeoJSONDecoder.ByteDecoder.Speculation<T> {
+        switch self {
+        case .value(let v)?: return v
+        case .failed(let e)?: throw e.inside(.key(name))
+        case nil: throw GeoJSONFailure(GeoJSONMessage.missing(name, in: type), at: start)
         }
     }
 }

@@ -82,33 +82,34 @@ extension GeoJSONDecoder {
         }
 
         private func features(_ value: JSONValue, depth: Int) throws(Failure) -> [Feature] {
-            guard case .array(let items) = value else { throw expected(GeoJSONMessage.features, value) }
-            var out: [Feature] = []
-            out.reserveCapacity(items.count)
-            for (k, item) in items.enumerated() {
-                do throws(GeoJSONFailure) {
-                    if k >= limits.maxFeaturesPerSource { throw Failure(limits.featuresMessage, at: -1) }
-                    guard case .object(let o) = item, case .feature(let f) = try decodeObject(o, .feature, depth: depth + 1) else {
-                        throw expected(GeoJSONMessage.featureObject, item)
-                    }
-                    out.append(f)
-                } catch {
-                    throw error.inside(.index(k))
+            try elements(of: value, GeoJSONMessage.features) { (item, k) throws(Failure) in
+                if k >= limits.maxFeaturesPerSource { throw Failure(limits.featuresMessage, at: -1) }
+                guard case .object(let o) = item, case .feature(let f) = try decodeObject(o, .feature, depth: depth + 1) else {
+                    throw expected(GeoJSONMessage.featureObject, item)
                 }
+                return f
             }
-            return out
         }
 
         private func geometries(_ value: JSONValue, depth: Int) throws(Failure) -> [Geometry] {
-            guard case .array(let items) = value else { throw expected(GeoJSONMessage.geometries, value) }
-            var out: [Geometry] = []
+            try elements(of: value, GeoJSONMessage.geometries) { (item, _) throws(Failure) in
+                guard case .object(let o) = item, case .geometry(let g) = try decodeObject(o, .geometry, depth: depth + 1) else {
+                    throw expected(GeoJSONMessage.geometryObject, item)
+                }
+                return g
+            }
+        }
+
+        /// Each element of the array `value` through `element` (which gets its index); a failure
+        /// is located at that index. Not an array: `expectation`, found ….
+        private func elements<T>(of value: JSONValue, _ expectation: String,
+                                 _ element: (JSONValue, Int) throws(Failure) -> T) throws(Failure) -> [T] {
+            guard case .array(let items) = value else { throw expected(expectation, value) }
+            var out: [T] = []
             out.reserveCapacity(items.count)
             for (k, item) in items.enumerated() {
                 do throws(GeoJSONFailure) {
-                    guard case .object(let o) = item, case .geometry(let g) = try decodeObject(o, .geometry, depth: depth + 1) else {
-                        throw expected(GeoJSONMessage.geometryObject, item)
-                    }
-                    out.append(g)
+                    out.append(try element(item, k))
                 } catch {
                     throw error.inside(.index(k))
                 }

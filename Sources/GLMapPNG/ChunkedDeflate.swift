@@ -34,21 +34,23 @@ enum ChunkedDeflate {
         let n = pieceCount(count, pieceSize: pieceSize)
         guard n > 1 else { return nil }
         let size = (count + n - 1) / n
-        let results = PieceResults(count: n)
+        let results = Locked<[Piece?]>(Array(repeating: nil, count: n))   // one slot per piece
         let workers = max(1, min(threads, n))
         let input = UnsafeSendable(base)   // read only, by every worker
         @Sendable func work(_ w: Int) {
             var i = w
             while i < n {
                 let start = i * size, end = min(count, start + size)
-                results.set(i, compress(input.value + start, count: end - start, level: level, final: i == n - 1))
+                let piece = compress(input.value + start, count: end - start, level: level, final: i == n - 1)
+                results.withLock { $0[i] = piece }
                 i += workers
             }
         }
         if workers == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: work) }
         var out: [UInt8] = [0x78, 0x9C]   // deflate, 32 KiB window, check bits; no preset dictionary
+        let pieces = results.value
         for i in 0..<n {
-            guard let piece = results.get(i) else { return nil }
+            guard let piece = pieces[i] else { return nil }
             out.append(contentsOf: piece.bytes)
         }
         let adler = UInt32(libdeflate_adler32(1, base, count))
@@ -85,15 +87,6 @@ enum ChunkedDeflate {
         bytes.removeLast(bytes.count - byteCount)
         bytes += [0x00, 0x00, 0xFF, 0xFF]
         return Piece(bytes: bytes)
-    }
-
-    /// Results written by concurrent workers, one slot each.
-    final class PieceResults: @unchecked Sendable {
-        private var slots: [Piece?]
-        private let lock = NSLock()
-        init(count: Int) { slots = Array(repeating: nil, count: count) }
-        func set(_ i: Int, _ p: Piece?) { lock.lock(); slots[i] = p; lock.unlock() }
-        func get(_ i: Int) -> Piece? { lock.lock(); defer { lock.unlock() }; return slots[i] }
     }
 }
 

@@ -15,23 +15,37 @@ public enum DeflatePNGWriter {
         case adaptive
     }
 
-    /// Encodes straight-alpha RGBA8 with libdeflate at `level` (1…12) and the given row filters.
-    /// With `unpremultiply`, `image` holds premultiplied alpha and each row is converted to straight
-    /// alpha (truncating, as `RGBAImage.unpremultiplied`) on its way into the PNG rows.
+    /// Encodes a straight-alpha image with libdeflate at `level` (1…12) and the given row filters.
     /// Image data of 1.5 MiB and more is compressed in independent pieces of about 1 MiB
     /// (`ChunkedDeflate`, as pigz does), `threads` of them at once; the result is one valid
     /// stream, and the same bytes whatever `threads` is. `singleStream` compresses it as one
     /// stream instead (the baseline the benchmark compares pieces with).
-    public static func encode(_ image: RGBAImage, level: Int32, filter: Filter, unpremultiply: Bool = false,
+    public static func encode(_ image: StraightImage, level: Int32, filter: Filter,
                               threads: Int = 1, singleStream: Bool = false) throws -> [UInt8] {
-        let width = image.width, height = image.height
+        try encode(image.pixels, width: image.width, height: image.height, level: level, filter: filter,
+                   unpremultiply: false, threads: threads, singleStream: singleStream)
+    }
+
+    /// Encodes a premultiplied frame as `encode(image.unpremultiplied(), …)` would: each row is
+    /// converted to straight alpha (truncating, as `PremultipliedImage.unpremultiplied`) on its
+    /// way into the PNG rows, without a second full image.
+    public static func encode(_ image: PremultipliedImage, level: Int32, filter: Filter,
+                              threads: Int = 1, singleStream: Bool = false) throws -> [UInt8] {
+        try encode(image.pixels, width: image.width, height: image.height, level: level, filter: filter,
+                   unpremultiply: true, threads: threads, singleStream: singleStream)
+    }
+
+    /// The PNG scanlines of `pixels`: each row behind its filter-type byte, filtered as `filter`
+    /// says (premultiplied rows converted to straight alpha first with `unpremultiply`).
+    private static func filteredRows(_ pixels: [UInt8], width: Int, height: Int, filter: Filter,
+                                     unpremultiply: Bool) -> [UInt8] {
         let stride = width * 4
         let rowLength = stride + 1
         // Every byte is written below, so the buffers start uninitialised (no zero-fill pass).
-        let filtered = [UInt8](unsafeUninitializedCapacity: rowLength * height) { dst, initialized in
+        return [UInt8](unsafeUninitializedCapacity: rowLength * height) { dst, initialized in
             let zeroRow = [UInt8](repeating: 0, count: stride)
             var rows = [UInt8](repeating: 0, count: stride * (filter == .adaptive ? 4 : 0) + (unpremultiply ? 2 * stride : 0))
-            image.pixels.withUnsafeBufferPointer { src in
+            pixels.withUnsafeBufferPointer { src in
               zeroRow.withUnsafeBufferPointer { zero in
                 rows.withUnsafeMutableBufferPointer { tmp in
                     let straight = unpremultiply ? tmp.baseAddress! + stride * (filter == .adaptive ? 4 : 0) : nil
@@ -40,7 +54,7 @@ public enum DeflatePNGWriter {
                         var cur = src.baseAddress! + y * stride
                         if let straight {   // alternate two rows so the previous one stays for Up/Paeth
                             let row = straight + (y & 1) * stride
-                            RGBAImage.unpremultiply(cur, into: row, count: stride)
+                            PremultipliedImage.unpremultiply(cur, into: row, count: stride)
                             cur = UnsafePointer(row)
                         }
                         let out = dst.baseAddress! + y * rowLength
@@ -61,6 +75,12 @@ public enum DeflatePNGWriter {
             }
             initialized = rowLength * height
         }
+    }
+
+    /// The PNG of `pixels` (straight, or premultiplied and converted per row with `unpremultiply`).
+    private static func encode(_ pixels: [UInt8], width: Int, height: Int, level: Int32, filter: Filter,
+                               unpremultiply: Bool, threads: Int, singleStream: Bool) throws -> [UInt8] {
+        let filtered = filteredRows(pixels, width: width, height: height, filter: filter, unpremultiply: unpremultiply)
         guard let compressor = libdeflate_alloc_compressor(level) else {
             throw PNGError(.encode, path: nil, message: "libdeflate could not allocate a compressor (out of memory?)")
         }

@@ -21,20 +21,20 @@ public enum PNGDecoder {
     public static let maxPixelCount = 1 << 28
 
     /// Decodes any PNG (palette, grey, 16-bit, interlaced…) to straight-alpha RGBA8.
-    public static func decode(_ bytes: [UInt8]) throws -> RGBAImage {
+    public static func decode(_ bytes: [UInt8]) throws -> StraightImage {
         try decode(bytes, path: nil)
     }
 
     /// Reads and decodes the PNG file at `path`.
-    public static func decode(contentsOf path: String) throws -> RGBAImage {
+    public static func decode(contentsOf path: String) throws -> StraightImage {
         try decode(try readFile(path), path: path)
     }
 
-    static func decode(_ bytes: [UInt8], path: String?) throws -> RGBAImage {
+    static func decode(_ bytes: [UInt8], path: String?) throws -> StraightImage {
         guard !bytes.isEmpty else { throw PNGError(.decode, path: path, message: "the data is empty (0 bytes)") }
         // libpng keeps the input pointer between begin_read and finish_read, so both calls stay
         // inside one `withUnsafeBytes`.
-        let result: Result<RGBAImage, PNGError> = bytes.withUnsafeBytes { input in
+        let result: Result<StraightImage, PNGError> = bytes.withUnsafeBytes { input in
             var png = png_image()
             png.version = png_uint_32(PNG_IMAGE_VERSION)
             defer { png_image_free(&png) }
@@ -62,7 +62,7 @@ public enum PNGDecoder {
             if let failure {
                 return .failure(PNGError(.decode, path: path, message: "libpng: \(failure)"))
             }
-            return .success(RGBAImage(width: width, height: height, pixels: pixels))
+            return .success(StraightImage(width: width, height: height, pixels: pixels))
         }
         return try result.get()
     }

@@ -4,8 +4,8 @@ import GLMapCore
 
 // PNG stage contract.
 //
-// Inputs:  an `RGBAImage` with **straight** alpha, or a renderer's premultiplied read-back through
-//          `encode(premultiplied:)` (converted row by row, truncating), or PNG bytes.
+// Inputs:  a `StraightImage`, or a renderer's `PremultipliedImage` (converted to straight alpha
+//          row by row as it is written, truncating; the type says which), or PNG bytes.
 // Outputs: 8-bit RGBA, non-interlaced PNG bytes / files; decoding yields straight-alpha RGBA8.
 // Invariants: encode → decode returns the exact pixels (including the colour of alpha-0 pixels).
 //          libpng's `longjmp` error handling never crosses a Swift frame: only libpng's
@@ -25,30 +25,32 @@ public enum PNGCompression: Sendable {
     case `default`
     /// libdeflate level 1, no row filters: fastest, files a few percent larger.
     case fast
+
+    /// The libdeflate level.
+    var level: Int32 { self == .fast ? 1 : 6 }
 }
 
 /// Encodes RGBA images as PNG (glmap's writer over libdeflate; libpng's as the baseline).
 public enum PNGEncoder {
-    /// Encodes straight-alpha RGBA8 (call `image.unpremultiplied()` first) as an 8-bit RGBA PNG.
+    /// Encodes a straight-alpha image as an 8-bit RGBA PNG.
     /// `threads`: how many cores compress this one image (its pieces, `ChunkedDeflate`; the bytes
     /// do not depend on it); 1 where images are already encoded in parallel (the batch encoder pool).
-    public static func encode(_ image: RGBAImage, compression: PNGCompression = .default, threads: Int = 1) throws -> [UInt8] {
+    public static func encode(_ image: StraightImage, compression: PNGCompression = .default, threads: Int = 1) throws -> [UInt8] {
         try checkSize(image)
-        return try DeflatePNGWriter.encode(image, level: compression == .fast ? 1 : 6, filter: .none, threads: threads)
+        return try DeflatePNGWriter.encode(image, level: compression.level, filter: .none, threads: threads)
     }
 
     /// Encodes a renderer's premultiplied frame: the same bytes as
     /// `encode(image.unpremultiplied())`, converting row by row without a second full image.
-    public static func encode(premultiplied image: RGBAImage, compression: PNGCompression = .default, threads: Int = 1) throws -> [UInt8] {
+    public static func encode(_ image: PremultipliedImage, compression: PNGCompression = .default, threads: Int = 1) throws -> [UInt8] {
         try checkSize(image)
-        return try DeflatePNGWriter.encode(image, level: compression == .fast ? 1 : 6, filter: .none, unpremultiply: true,
-                                           threads: threads)
+        return try DeflatePNGWriter.encode(image, level: compression.level, filter: .none, threads: threads)
     }
 
     /// The cores of this machine (the `threads` a single image's encode may use).
     public static var allCores: Int { ProcessInfo.processInfo.activeProcessorCount }
 
-    static func checkSize(_ image: RGBAImage) throws {
+    static func checkSize<Alpha>(_ image: RGBAImage<Alpha>) throws {
         let width = image.width, height = image.height
         guard width > 0, height > 0 else {
             throw PNGError(.encode, path: nil, message: "the image is \(width)×\(height); a PNG needs at least 1×1 pixels")
@@ -59,16 +61,10 @@ public enum PNGEncoder {
     }
 
     /// libpng's simplified writer (`fast`: PNG_IMAGE_FLAG_FAST).
-    public static func encodeWithLibPNG(_ image: RGBAImage, fast: Bool) throws -> [UInt8] {
+    public static func encodeWithLibPNG(_ image: StraightImage, fast: Bool) throws -> [UInt8] {
         let compression: PNGCompression = fast ? .fast : .default
+        try checkSize(image)
         let width = image.width, height = image.height
-        guard width > 0, height > 0 else {
-            throw PNGError(.encode, path: nil, message: "the image is \(width)×\(height); a PNG needs at least 1×1 pixels")
-        }
-        guard width * height <= PNGDecoder.maxPixelCount, width * 4 <= Int(Int32.max) else {
-            throw PNGError(.encode, path: nil, message: "the image is \(width)×\(height), more than the \(PNGDecoder.maxPixelCount) pixels glmap writes")
-        }
-
         var png = png_image()
         png.version = png_uint_32(PNG_IMAGE_VERSION)
         png.width = png_uint_32(width)
@@ -116,15 +112,27 @@ public enum PNGEncoder {
         throw PNGError(.encode, path: nil, message: "libpng needed more output memory than it estimated")
     }
 
-    /// Writes the PNG to `path` atomically: a temp file in the same directory, fsync, rename.
-    /// On any failure the temp file is removed and nothing is left at `path`. "-" writes to stdout.
-    public static func write(_ image: RGBAImage, to path: String, compression: PNGCompression = .default,
-                             premultiplied: Bool = false, threads: Int = 1) throws {
+    /// Writes the PNG of a straight-alpha image to `path` atomically: a temp file in the same
+    /// directory, fsync, rename. On any failure the temp file is removed and nothing is left at
+    /// `path`. "-" writes to stdout.
+    public static func write(_ image: StraightImage, to path: String, compression: PNGCompression = .default,
+                             threads: Int = 1) throws {
+        try write(to: path) { try encode(image, compression: compression, threads: threads) }
+    }
+
+    /// Writes the PNG of a renderer's premultiplied frame to `path` atomically, as
+    /// `write(image.unpremultiplied(), to: path)` would, converting row by row.
+    public static func write(_ image: PremultipliedImage, to path: String, compression: PNGCompression = .default,
+                             threads: Int = 1) throws {
+        try write(to: path) { try encode(image, compression: compression, threads: threads) }
+    }
+
+    /// Encodes with `encode` and writes the bytes atomically; errors name the path.
+    private static func write(to path: String, encode: () throws -> [UInt8]) throws {
         let shownPath = path == "-" ? "<stdout>" : path
         let bytes: [UInt8]
         do {
-            bytes = premultiplied ? try encode(premultiplied: image, compression: compression, threads: threads)
-                                  : try encode(image, compression: compression, threads: threads)
+            bytes = try encode()
         } catch var error as PNGError {
             error.path = shownPath
             throw error

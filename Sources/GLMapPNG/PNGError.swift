@@ -4,6 +4,7 @@ import GLMapCore
 public struct PNGError: GLMapError {
     /// What was being done when the failure happened.
     public enum Operation: String, Sendable {
+        /// Encoding pixels to PNG bytes, decoding PNG bytes, reading a file, writing a file.
         case encode, decode, read, write
     }
 
@@ -25,6 +26,7 @@ public struct PNGError: GLMapError {
     /// and encoding failures.
     public var kind: FailureKind { operation == .decode ? .invalidInput : .renderOrIO }
 
+    /// `path: cannot write PNG: message` (the step in words; no path for in-memory data).
     public var description: String {
         let what: String
         switch operation {

@@ -56,7 +56,7 @@ struct Compositor {
     }
 
     /// The frame as 8-bit premultiplied RGBA, each channel rounded to nearest (as UNORM8 stores it).
-    func image() -> RGBAImage {
+    func image() -> PremultipliedImage {
         var bytes = [UInt8](repeating: 0, count: width * height * 4)
         bytes.withUnsafeMutableBufferPointer { out in
             for i in 0..<pixels.count {
@@ -66,6 +66,6 @@ struct Compositor {
                 out[4 * i + 2] = UInt8(v.z); out[4 * i + 3] = UInt8(v.w)
             }
         }
-        return RGBAImage(width: width, height: height, pixels: bytes)
+        return PremultipliedImage(width: width, height: height, pixels: bytes)
     }
 }

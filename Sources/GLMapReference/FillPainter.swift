@@ -26,7 +26,10 @@ struct FillPainter {
                             translate: layer.translate, anchor: layer.translateAnchor)
         }
         let ws = view.worldSize
-        let tiled = layer.features.map(Self.tiledGeometry)
+        // fill-translate in unit-world units: the tile squares the pieces are cut to do not move
+        // with it (MapLibre's stencil clip), so each square is cut where it lands before the shift
+        let shift = WorldCopies.translation(view, layer.translate, inViewport: layer.translateAnchor == .viewport)
+        let tiled = layer.features.map { Self.tiledGeometry($0, shift: (shift.x / ws, shift.y / ws)) }
         for proj in projections {
             for (f, g) in zip(layer.features, tiled) {
                 let color = Compositor.premultiplied(f.color, opacity: f.opacity)
@@ -50,7 +53,8 @@ struct FillPainter {
     /// tile's rings are cut to the tile's square for the area (a convex clip keeps the winding
     /// inside the square), and its outline is every ring edge cut to the square, one open
     /// segment each (MapLibre's stencil clips both). Untiled features draw their polygons.
-    static func tiledGeometry(_ f: EvaluatedFill) -> (fill: [ProjectedPolygon], outline: [ProjectedPolygon], outlineOpen: Bool) {
+    /// `shift`: the layer's translation (unit-world); each square is moved back by it.
+    static func tiledGeometry(_ f: EvaluatedFill, shift: (x: Double, y: Double) = (0, 0)) -> (fill: [ProjectedPolygon], outline: [ProjectedPolygon], outlineOpen: Bool) {
         guard f.tiles.contains(where: \.clipped) else {
             let polys = f.tiles.isEmpty ? f.polygons : f.tiles.flatMap(\.polygons)
             return (polys, polys, false)
@@ -58,7 +62,7 @@ struct FillPainter {
         var fill: [ProjectedPolygon] = [], segments: [ProjectedPolygon] = []
         for t in f.tiles {
             let side = 1 / Double(1 << t.zoom)
-            let x0 = Double(t.x) * side, y0 = Double(t.y) * side, x1 = x0 + side, y1 = y0 + side
+            let x0 = Double(t.x) * side - shift.x, y0 = Double(t.y) * side - shift.y, x1 = x0 + side, y1 = y0 + side
             for p in t.polygons {
                 guard t.clipped else {
                     fill.append(p)

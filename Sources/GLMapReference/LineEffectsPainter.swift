@@ -5,10 +5,11 @@ import GLMapStyle
 /// geometry, with MapLibre GL JS's semantics (those the GPU path implements):
 ///
 /// - Tiles: MapLibre measures dashes and gradients on the pieces its GeoJSON tiler gives each
-///   tile at zoom z = min(floor(zoom), source maxzoom). Dashed lines and line-metrics lines are
-///   cut into those pieces (`TilePieceSplitter`, buffer = source buffer / 512 of a tile) and each
-///   piece is stroked on its own (caps at its cut ends) but drawn only inside its own tile.
-///   Lines covering more than `TilePieceSplitter.maxTiles` tiles are drawn whole.
+///   tile at zoom z = min(floor(zoom), source maxzoom) (`LineTiling.tileZoom`). Dashed lines and
+///   line-metrics lines are cut into those pieces by the tessellator's own rule
+///   (`TileLineClipper`, buffer = source buffer / 512 of a tile) and each piece is stroked on its
+///   own (caps at its cut ends) but drawn only inside its own tile. Lines covering more than
+///   `TileLineClipper.maxTiles` tiles are drawn whole.
 /// - Distance: `linesofar` is carried by the line's vertices: it is affine in each of the two
 ///   triangles of a segment's quad (whose ends lie on the join's miter or inner-miter points,
 ///   see `StrokePiece.progress`), with MapLibre's extra vertex pair 15 px (at floor(zoom)) from
@@ -49,7 +50,7 @@ struct LineEffectsPainter {
         var pieces: [Piece]
         var color: SIMD4<Float>
         var opacity: Float
-        var outset, inset, blur2: Double
+        var ramp: LineRamp
         var dash: DashPattern?
         /// Periods per unit of linesofar; the smoothstep half width γ.
         var dashScale = 0.0, gamma = 0.0
@@ -57,203 +58,283 @@ struct LineEffectsPainter {
 
     private struct RangeKey: Hashable { var start: Double; var end: Double }
 
-    /// MapLibre's storage of `linesofar`: snapped down to even tile units, wrapping at 32768.
-    @inline(__always)
-    static func snap(_ linesofar: Double) -> Double {
-        guard linesofar.isFinite, linesofar > 0 else { return 0 }
-        return ((linesofar / 2).rounded(.down).truncatingRemainder(dividingBy: 16384)) * 2
+    /// The tile grid a layer's line data is measured in (MapLibre's tile zoom).
+    private struct TileGrid {
+        /// The tile zoom (`LineTiling.tileZoom`).
+        let z: Int
+        let tilesPerUnit: Double
+        /// CSS px per tile unit at the frame's integer zoom (`LineTiling.tileRatio`).
+        let tileRatio: Double
+        /// MapLibre's sharp-corner vertices sit 15 CSS px from the corner at the integer zoom.
+        let sharpCornerOffset: Double
+        let clipper: TileLineClipper
+
+        init(_ layer: EvaluatedLineLayer, view: ViewTransform) {
+            z = LineTiling.tileZoom(zoom: layer.zoom, sourceMaxzoom: layer.sourceMaxzoom)
+            tilesPerUnit = Double(1 << z)
+            clipper = TileLineClipper(zoom: z, buffer: layer.sourceBuffer / 512)
+            tileRatio = LineTiling.tileRatio(cameraZoom: view.camera.zoom, tileZoom: z)
+            sharpCornerOffset = LineTiling.sharpCornerPixelsPerUnit(zoom: layer.zoom, sourceMaxzoom: layer.sourceMaxzoom)
+                .map { 15 * view.worldSize / $0 } ?? 0
+        }
     }
 
-    /// Tile units per tile side.
-    static let tileExtent = 8192.0
-    /// linesofar at the end of a line with line metrics.
-    static let metricsLineDistance = 32767.0
-    /// Most distinct gradient ranges before the single-ramp fallback.
-    static let maxRampRanges = 4096
-
-    mutating func paint(_ layer: EvaluatedLineLayer, view: ViewTransform, ratio: Double, into canvas: inout Compositor) {
-        var bounds = WorldBounds.empty
-        for f in layer.features { for p in f.parts { bounds.add(flat: p.coords) } }
-        let origin = bounds.center
-        let ws = view.worldSize
-        let floorZoom = max(0, layer.zoom.rounded(.down))
-        let maxzoom = max(0, layer.sourceMaxzoom.rounded(.down))
-        let z = Int(min(floorZoom, maxzoom, 30))
-        let tilesPerUnit = Double(1 << z)
-        let splitter = TilePieceSplitter(zoom: z, buffer: layer.sourceBuffer / 512)
-        let round = layer.cap == .round
-        let frameZoom = Int(min(max(0, view.camera.zoom), 60).rounded(.down))
-        let tileRatio = Double(sign: .plus, exponent: frameZoom - z, significand: 1) * 512 / Self.tileExtent
-        // MapLibre's sharp-corner vertices sit 15 CSS px from the corner at the integer zoom.
-        let sharpCornerOffset = layer.sharpCornerPixelsPerUnit.map { 15 * ws / $0 } ?? 0
-
-        // Stroke every feature's pieces once (plane px relative to `origin`), for all world copies.
+    /// Every feature of a layer stroked once (plane px relative to `origin`), for all world
+    /// copies, with the distinct gradient ranges its pieces read.
+    private struct Stroked {
+        let origin: (x: Double, y: Double)
+        let worldSize: Double
+        let grid: TileGrid
         var strokes: [StrokePiece] = []
         var features: [Feature] = []
         var ranges: [RangeKey] = []
         var rangeIndex: [RangeKey: Int] = [:]
+        /// The longest gradient piece, in tiles.
         var longestTiles = 0.0
         var patterns: [String: DashPattern] = [:]
-        var local: [Double] = []
-        for f in layer.features {
-            let aa = 1 / ratio / 2
-            let halfwidth = f.width / 2, gap = f.gapWidth / 2
-            let outset = gap + halfwidth * (gap > 0 ? 2 : 1) + (halfwidth == 0 ? 0 : aa)
+        private var local: [Double] = []
+
+        init(origin: (x: Double, y: Double), worldSize: Double, grid: TileGrid) {
+            self.origin = origin; self.worldSize = worldSize; self.grid = grid
+        }
+
+        /// Strokes one feature's parts (a feature that draws nothing is left out).
+        mutating func add(_ f: EvaluatedLine, of layer: EvaluatedLineLayer, ratio: Double) {
+            let ramp = LineRamp(width: f.width, gapWidth: f.gapWidth, blur: f.blur, ratio: ratio)
             var feature = Feature(pieces: [], color: Compositor.premultiplied(f.color, opacity: f.opacity),
-                                  opacity: Float(f.opacity), outset: outset,
-                                  inset: gap + (gap > 0 ? aa : 0), blur2: f.blur + 1 / ratio)
-            guard outset > 0, feature.blur2 > 0 else { continue }
+                                  opacity: Float(f.opacity), ramp: ramp)
+            guard ramp.draws else { return }
             if let to = f.dasharray {
-                let key = "\(round):\(to)"
-                let pattern = patterns[key] ?? DashPattern(to, round: round)
-                patterns[key] = pattern
-                let fromLength = DashPattern.totalLength(f.dasharrayFrom ?? to) * layer.dashFromScale
-                let shortest = [fromLength, pattern.length].filter { $0 > 0 }.min() ?? 0
-                guard pattern.length > 0, f.floorWidth > 0, shortest > 0 else { continue }
-                feature.dash = pattern
-                feature.dashScale = tileRatio / pattern.length / f.floorWidth
-                feature.gamma = 1 / ratio / shortest / 2 / f.floorWidth
+                guard setDash(to, from: f.dasharrayFrom, of: f, layer, ratio: ratio, on: &feature) else { return }
             }
             var geometry = StrokeGeometry(join: f.join, cap: layer.cap, miterLimit: layer.miterLimit,
-                                          roundLimit: layer.roundLimit, offset: f.offset, outset: outset)
-            geometry.sharpCornerOffset = sharpCornerOffset
+                                          roundLimit: layer.roundLimit, offset: f.offset, outset: ramp.outset)
+            geometry.sharpCornerOffset = grid.sharpCornerOffset
             geometry.foldedQuads = true
+            let gradient = layer.gradient != nil
             for part in f.parts {
                 let metrics = layer.lineMetrics && !part.closed
-                let total = metrics ? Self.length(part.coords) : 0
-                var tilePieces: [TilePiece]?
-                if f.dasharray != nil || metrics { tilePieces = splitter.split(part.coords, closed: part.closed) }
-                let list = tilePieces ?? [TilePiece(tileX: 0, tileY: 0, coords: part.coords, start: 0, end: total)]
-                for tp in list {
-                    LinePainter.plane(tp.coords, origin: origin, worldSize: ws, into: &local)
-                    let first = strokes.count
-                    geometry.append(local, closed: part.closed, to: &strokes)
-                    guard strokes.count > first else { continue }
-                    // Per-vertex values, from distances along the piece (plane px → unit world).
-                    let d = geometry.vertexDistances
-                    let length = geometry.lineLength
-                    let range: RangeKey? = metrics ? (total > 0 ? RangeKey(start: tp.start / total, end: tp.end / total)
-                                                                : RangeKey(start: 0, end: 1)) : nil
-                    var linesofar = [Double](repeating: 0, count: d.count)
-                    var progress = [Double](repeating: 0, count: d.count)
-                    for k in 0..<d.count {
-                        let p = length > 0 ? min(1, max(0, d[k] / length)) : 0
-                        progress[k] = p
-                        if let r = range {
-                            linesofar[k] = Self.snap((r.start + (r.end - r.start) * p) * Self.metricsLineDistance)
-                        } else {
-                            linesofar[k] = Self.snap(d[k] / ws * Self.tileExtent * tilesPerUnit)
-                        }
+                let total = metrics ? LineTiling.length(part.coords) : 0
+                // The part of the whole line's progress a piece covers (line metrics only).
+                func range(_ start: Double, _ end: Double) -> RangeKey? {
+                    metrics ? (total > 0 ? RangeKey(start: start / total, end: end / total) : RangeKey(start: 0, end: 1)) : nil
+                }
+                if f.dasharray != nil || metrics, let tilePieces = grid.clipper.pieces(part.coords, closed: part.closed) {
+                    for tp in tilePieces {
+                        guard var piece = stroke(tp.coords, closed: part.closed, geometry: &geometry,
+                                                 range: range(tp.start, tp.end), gradient: gradient) else { continue }
+                        piece.tile = (tp.x, tp.y)
+                        feature.pieces.append(piece)
                     }
-                    var ramp = 0
-                    if layer.gradient != nil {
-                        longestTiles = max(longestTiles, length / ws * tilesPerUnit)
-                        let key = range ?? RangeKey(start: 0, end: 1)
-                        if let r = rangeIndex[key] { ramp = r } else {
-                            ramp = ranges.count
-                            rangeIndex[key] = ramp
-                            ranges.append(key)
-                        }
-                    }
-                    feature.pieces.append(Piece(strokes: first..<strokes.count, linesofar: linesofar, progress: progress,
-                                                tile: tilePieces == nil ? nil : (tp.tileX, tp.tileY), ramp: ramp))
+                } else if let piece = stroke(part.coords, closed: part.closed, geometry: &geometry,
+                                             range: range(0, total), gradient: gradient) {
+                    feature.pieces.append(piece)
                 }
             }
             features.append(feature)
         }
 
-        // Gradient ramps, one per distinct progress range (or one 0…1 ramp past the limit).
-        var ramps: [GradientRamp] = []
-        let wholeLineRamp = ranges.count > Self.maxRampRanges
-        if let g = layer.gradient {
+        /// The dash pattern `to` read with dash-from length `from` (false: the dashes draw nothing).
+        private mutating func setDash(_ to: [Double], from: [Double]?, of f: EvaluatedLine, _ layer: EvaluatedLineLayer,
+                                      ratio: Double, on feature: inout Feature) -> Bool {
+            let round = layer.cap == .round
+            let key = "\(round):\(to)"
+            let pattern = patterns[key] ?? DashPattern(to, round: round)
+            patterns[key] = pattern
+            let fromLength = DashPattern.totalLength(from ?? to) * layer.dashFromScale
+            let shortest = [fromLength, pattern.length].filter { $0 > 0 }.min() ?? 0
+            guard pattern.length > 0, f.floorWidth > 0, shortest > 0 else { return false }
+            feature.dash = pattern
+            feature.dashScale = grid.tileRatio / pattern.length / f.floorWidth
+            feature.gamma = 1 / ratio / shortest / 2 / f.floorWidth
+            return true
+        }
+
+        /// Strokes one tile piece (nil when it has no pieces) with its per-vertex values.
+        /// `range`: the part of the whole line's progress it covers (line metrics), else nil.
+        private mutating func stroke(_ coords: [Double], closed: Bool, geometry: inout StrokeGeometry,
+                                     range: RangeKey?, gradient: Bool) -> Piece? {
+            LinePainter.plane(coords, origin: origin, worldSize: worldSize, into: &local)
+            let first = strokes.count
+            geometry.append(local, closed: closed, to: &strokes)
+            guard strokes.count > first else { return nil }
+            // Per-vertex values, from distances along the piece (plane px → unit world).
+            let d = geometry.vertexDistances
+            let length = geometry.lineLength
+            var linesofar = [Double](repeating: 0, count: d.count)
+            var progress = [Double](repeating: 0, count: d.count)
+            for k in 0..<d.count {
+                let p = length > 0 ? min(1, max(0, d[k] / length)) : 0
+                progress[k] = p
+                if let r = range {
+                    linesofar[k] = LineTiling.storedLineSoFar((r.start + (r.end - r.start) * p) * LineTiling.metricsLineDistance)
+                } else {
+                    linesofar[k] = LineTiling.storedLineSoFar(d[k] / worldSize * LineTiling.tileExtent * grid.tilesPerUnit)
+                }
+            }
+            var ramp = 0
+            if gradient {
+                longestTiles = max(longestTiles, length / worldSize * grid.tilesPerUnit)
+                ramp = rampIndex(range ?? RangeKey(start: 0, end: 1))
+            }
+            return Piece(strokes: first..<strokes.count, linesofar: linesofar, progress: progress, tile: nil, ramp: ramp)
+        }
+
+        /// The index of the gradient ramp of a progress range, adding it on first use.
+        private mutating func rampIndex(_ key: RangeKey) -> Int {
+            if let r = rangeIndex[key] { return r }
+            rangeIndex[key] = ranges.count
+            ranges.append(key)
+            return ranges.count - 1
+        }
+
+        /// Gradient ramps, one per distinct progress range (or one 0…1 ramp past the limit).
+        func ramps(_ layer: EvaluatedLineLayer) -> Ramps {
+            let whole = ranges.count > LineTiling.maxRampRanges
+            guard let g = layer.gradient else { return Ramps(ramps: [], ranges: ranges, wholeLine: whole) }
             let texels: Int
             if layer.gradientIsStep {
-                let overzoom = Double(z) == maxzoom ? Double(1 << Int(max(0, min(30, 22 - maxzoom)))) : 1
+                let overzoom = LineTiling.stepRampOverzoom(tileZoom: grid.z, sourceMaxzoom: layer.sourceMaxzoom)
                 texels = GradientRamp.stepTexels(longestPieceTiles: longestTiles, overzoom: overzoom)
             } else {
                 texels = 256
             }
-            for r in (wholeLineRamp ? [RangeKey(start: 0, end: 1)] : ranges) {
-                ramps.append(GradientRamp(g.expression, start: r.start, end: r.end, texels: texels,
-                                          nearest: layer.gradientIsStep))
+            let ramps = (whole ? [RangeKey(start: 0, end: 1)] : ranges).map {
+                GradientRamp(g.expression, start: $0.start, end: $0.end, texels: texels, nearest: layer.gradientIsStep)
             }
+            return Ramps(ramps: ramps, ranges: ranges, wholeLine: whole)
         }
+    }
 
+    /// A layer's gradient ramps and how a piece picks its own.
+    private struct Ramps {
+        let ramps: [GradientRamp]
+        let ranges: [RangeKey]
+        /// Past `LineTiling.maxRampRanges`: one 0…1 ramp read at the whole-line progress.
+        let wholeLine: Bool
+
+        /// The ramp a piece reads and the progress range it maps the piece's 0…1 onto.
+        func ramp(for piece: Piece) -> (ramp: GradientRamp?, range: RangeKey) {
+            let ramp: GradientRamp? = ramps.isEmpty ? nil : ramps[wholeLine ? 0 : piece.ramp]
+            return (ramp, wholeLine ? ranges[piece.ramp] : RangeKey(start: 0, end: 1))
+        }
+    }
+
+    mutating func paint(_ layer: EvaluatedLineLayer, view: ViewTransform, ratio: Double, into canvas: inout Compositor) {
+        var bounds = WorldBounds.empty
+        for f in layer.features { for p in f.parts { bounds.add(flat: p.coords) } }
+        let grid = TileGrid(layer, view: view)
+        var stroked = Stroked(origin: bounds.center, worldSize: view.worldSize, grid: grid)
+        for f in layer.features { stroked.add(f, of: layer, ratio: ratio) }
+        let ramps = stroked.ramps(layer)
         if best.count != canvas.width * canvas.height {
             best = [Float](repeating: 0, count: canvas.width * canvas.height)
             colors = [SIMD4<Float>](repeating: .zero, count: canvas.width * canvas.height)
         }
+        let tiles = TileFrame(origin: stroked.origin, worldSize: stroked.worldSize, perUnit: grid.tilesPerUnit)
         for copy in WorldCopies.offsets(view, bounds: bounds) {
-            let proj = PlaneProjection(view: view, ratio: ratio, origin: origin, copy: copy,
+            let proj = PlaneProjection(view: view, ratio: ratio, origin: stroked.origin, copy: copy,
                                        translate: layer.translate, anchor: layer.translateAnchor)
-            for feature in features {
-                draw(feature, strokes: strokes, ramps: ramps, rangeOf: { ranges[$0] }, wholeLineRamp: wholeLineRamp,
-                     tiles: (origin, ws, tilesPerUnit), proj: proj, into: &canvas)
+            for feature in stroked.features {
+                draw(feature, strokes: stroked.strokes, ramps: ramps, tiles: tiles, proj: proj, into: &canvas)
             }
         }
     }
 
+    /// Plane px → position in the tile grid.
+    private struct TileFrame {
+        let scale: Double, ox: Double, oy: Double
+
+        init(origin: (x: Double, y: Double), worldSize: Double, perUnit: Double) {
+            scale = perUnit / worldSize
+            ox = origin.x * perUnit; oy = origin.y * perUnit
+        }
+
+        /// Whether plane point (x, y) lies in tile t.
+        @inline(__always)
+        func contains(_ x: Double, _ y: Double, tile t: (x: Int, y: Int)) -> Bool {
+            let fx = ox + x * scale - Double(t.x), fy = oy + y * scale - Double(t.y)
+            return fx >= 0 && fx < 1 && fy >= 0 && fy < 1
+        }
+    }
+
+    /// Shades the pixels of one stroke piece of one tile piece of a feature.
+    private struct Shader {
+        let stroke: StrokePiece
+        let line: LineRamp
+        let dash: DashPattern?
+        let dashScale: Double, gamma: Double
+        /// linesofar and progress at the stroke piece's two vertices.
+        let l0: Double, l1: Double, p0: Double, p1: Double
+        let tile: (x: Int, y: Int)?
+        let tiles: TileFrame
+        let proj: PlaneProjection
+
+        init(_ sp: StrokePiece, of piece: Piece, _ f: Feature, tiles: TileFrame, proj: PlaneProjection) {
+            stroke = sp; line = f.ramp; dash = f.dash; dashScale = f.dashScale; gamma = f.gamma
+            l0 = piece.linesofar[sp.v0]; l1 = piece.linesofar[sp.v1]
+            p0 = piece.progress[sp.v0]; p1 = piece.progress[sp.v1]
+            tile = piece.tile
+            self.tiles = tiles; self.proj = proj
+        }
+
+        /// The alpha at screen point (sx, sy) and the progress along the stroke piece it was
+        /// taken at, or nil where the piece draws nothing.
+        @inline(__always)
+        func shade(_ sx: Double, _ sy: Double) -> (alpha: Float, t: Double)? {
+            let outset = line.outset
+            guard let p = proj.toPlane(sx, sy), let h = stroke.distance(p.x, p.y), h.d < outset else { return nil }
+            if let t = tile { guard tiles.contains(p.x, p.y, tile: t) else { return nil } }
+            let b = line.blur(atX: p.x, y: p.y, gx: h.gx, gy: h.gy, proj)
+            var a = line.alpha(h.d, blur: b)
+            guard a > 0 else { return nil }
+            // Where two triangles of a folded quad both cover the pixel, the brighter dash wins
+            // (both are drawn on the GPU).
+            let ts = stroke.progress(p.x, p.y, outset: outset)
+            var t = ts.first
+            if let dash {
+                let across = stroke.across(p.x, p.y, distance: h.d) / outset
+                var m = dashAlpha(dash, t, across: across)
+                if let t2 = ts.second {
+                    let m2 = dashAlpha(dash, t2, across: across)
+                    if m2 > m { m = m2; t = t2 }
+                }
+                a *= m
+            }
+            return (Float(a), t)
+        }
+
+        /// The dash's smoothstepped field at progress t along the stroke piece.
+        @inline(__always)
+        private func dashAlpha(_ dash: DashPattern, _ t: Double, across: Double) -> Double {
+            let field = dash.field((l0 + (l1 - l0) * t) * dashScale, across: across)
+            return LineEffectsPainter.smoothstep(0.5 - gamma, 0.5 + gamma, field)
+        }
+    }
+
     /// Rasterises one feature's pieces into `best`/`colors` and blends the result.
-    private mutating func draw(_ f: Feature, strokes: [StrokePiece], ramps: [GradientRamp],
-                               rangeOf: (Int) -> RangeKey, wholeLineRamp: Bool,
-                               tiles: (origin: (x: Double, y: Double), worldSize: Double, perUnit: Double),
+    private mutating func draw(_ f: Feature, strokes: [StrokePiece], ramps: Ramps, tiles: TileFrame,
                                proj: PlaneProjection, into canvas: inout Compositor) {
         let width = canvas.width, height = canvas.height
         var ux0 = width, uy0 = height, ux1 = 0, uy1 = 0
-        let pitched = proj.pitched, ratio = proj.ratio
-        let outset = f.outset, inset = f.inset
-        let tileScale = tiles.perUnit / tiles.worldSize
-        let tox = tiles.origin.x * tiles.perUnit, toy = tiles.origin.y * tiles.perUnit
         best.withUnsafeMutableBufferPointer { key in
             colors.withUnsafeMutableBufferPointer { col in
                 for piece in f.pieces {
-                    let ramp: GradientRamp? = ramps.isEmpty ? nil : ramps[wholeLineRamp ? 0 : piece.ramp]
-                    let range = wholeLineRamp ? rangeOf(piece.ramp) : RangeKey(start: 0, end: 1)
+                    let (ramp, range) = ramps.ramp(for: piece)
                     for s in piece.strokes {
-                        let sp = strokes[s]
-                        guard let box = proj.screenBox(sp.bounds(outset), margin: 1, width: width, height: height) else { continue }
+                        let shader = Shader(strokes[s], of: piece, f, tiles: tiles, proj: proj)
+                        guard let box = proj.screenBox(shader.stroke.bounds(f.ramp.outset), margin: 1,
+                                                       width: width, height: height) else { continue }
                         ux0 = min(ux0, box.x0); uy0 = min(uy0, box.y0); ux1 = max(ux1, box.x1); uy1 = max(uy1, box.y1)
-                        let l0 = piece.linesofar[sp.v0], l1 = piece.linesofar[sp.v1]
-                        let p0 = piece.progress[sp.v0], p1 = piece.progress[sp.v1]
                         for y in box.y0..<box.y1 {
                             let sy = Double(y) + 0.5
                             for x in box.x0..<box.x1 {
-                                guard let p = proj.toPlane(Double(x) + 0.5, sy), let h = sp.distance(p.x, p.y),
-                                      h.d < outset else { continue }
-                                if let t = piece.tile {
-                                    let fx = tox + p.x * tileScale - Double(t.x), fy = toy + p.y * tileScale - Double(t.y)
-                                    guard fx >= 0, fx < 1, fy >= 0, fy < 1 else { continue }
-                                }
-                                var b = f.blur2
-                                if pitched {
-                                    let scale = proj.screenScale(atX: p.x, y: p.y, dx: h.gx, dy: h.gy)
-                                    if scale > 0 { b *= ratio / scale }
-                                }
-                                var a = min(max(min(h.d - (inset - b), outset - h.d) / b, 0), 1)
-                                guard a > 0 else { continue }
-                                // Where two triangles of a folded quad both cover the pixel, the
-                                // brighter dash wins (both are drawn on the GPU).
-                                let ts = sp.progress(p.x, p.y, outset: outset)
-                                var t = ts.first
-                                if let dash = f.dash {
-                                    let across = sp.across(p.x, p.y, distance: h.d) / outset
-                                    func dashAlpha(_ t: Double) -> Double {
-                                        let field = dash.field((l0 + (l1 - l0) * t) * f.dashScale, across: across)
-                                        return Self.smoothstep(0.5 - f.gamma, 0.5 + f.gamma, field)
-                                    }
-                                    var m = dashAlpha(t)
-                                    if let t2 = ts.second {
-                                        let m2 = dashAlpha(t2)
-                                        if m2 > m { m = m2; t = t2 }
-                                    }
-                                    a *= m
-                                }
+                                guard let (af, t) = shader.shade(Double(x) + 0.5, sy) else { continue }
                                 let k = y * width + x
-                                let af = Float(a)
                                 guard af > key[k] else { continue }
                                 key[k] = af
                                 if let ramp {
-                                    let u = p0 + (p1 - p0) * t
+                                    let u = shader.p0 + (shader.p1 - shader.p0) * t
                                     col[k] = ramp.color(at: range.start + (range.end - range.start) * u) * (f.opacity * af)
                                 } else {
                                     col[k] = f.color * af
@@ -265,12 +346,17 @@ struct LineEffectsPainter {
             }
         }
         guard ux0 < ux1, uy0 < uy1 else { return }
+        blendAndClear(x: ux0..<ux1, y: uy0..<uy1, width: width, into: &canvas)
+    }
+
+    /// Blends the feature's colours over the touched box and clears `best`/`colors` there.
+    private mutating func blendAndClear(x xs: Range<Int>, y ys: Range<Int>, width: Int, into canvas: inout Compositor) {
         let q = canvas.quantizeEachDraw
         canvas.pixels.withUnsafeMutableBufferPointer { px in
             best.withUnsafeMutableBufferPointer { key in
                 colors.withUnsafeMutableBufferPointer { col in
-                    for y in uy0..<uy1 {
-                        for x in ux0..<ux1 {
+                    for y in ys {
+                        for x in xs {
                             let k = y * width + x
                             guard key[k] > 0 else { continue }
                             Compositor.blend(px.baseAddress! + k, col[k], quantize: q)
@@ -288,18 +374,5 @@ struct LineEffectsPainter {
     static func smoothstep(_ e0: Double, _ e1: Double, _ x: Double) -> Double {
         let t = min(max((x - e0) / (e1 - e0), 0), 1)
         return t * t * (3 - 2 * t)
-    }
-
-    /// Length of a flat polyline (unit world), skipping non-finite steps.
-    static func length(_ c: [Double]) -> Double {
-        var total = 0.0
-        var i = 2
-        while i + 1 < c.count {
-            let dx = c[i] - c[i - 2], dy = c[i + 1] - c[i - 1]
-            let l = (dx * dx + dy * dy).squareRoot()
-            if l.isFinite { total += l }
-            i += 2
-        }
-        return total
     }
 }

@@ -4,11 +4,7 @@ import GLMapStyle
 /// Draws a `line` layer from the exact stroked shape of each feature (see `StrokeGeometry`).
 ///
 /// Per pixel centre: d = the distance from the (offset) centre line on the map plane in CSS px,
-/// and MapLibre's ramp: halfwidth = width/2, gap = gapwidth/2, AA = 1/ratio/2,
-/// outset = gap + halfwidth·(gap > 0 ? 2 : 1) + (halfwidth == 0 ? 0 : AA),
-/// inset = gap + (gap > 0 ? AA : 0), blur2 = (blur + 1/ratio)·γ,
-/// alpha = clamp(min(d − (inset − blur2), outset − d) / blur2, 0, 1), where γ (plane px per
-/// screen CSS px across the line) is 1 without pitch — line.vert's `v_gamma_scale`.
+/// and MapLibre's ramp across the line (`LineRamp`).
 /// Within one feature the pieces take the maximum coverage per pixel (no double blending where a
 /// line overlaps itself); the feature is then blended once in colour × opacity.
 /// Layers with `line-dasharray` or `line-gradient` are drawn by `LineEffectsPainter`.
@@ -28,7 +24,8 @@ struct LinePainter {
         for f in layer.features { for p in f.parts { bounds.add(flat: p.coords) } }
         let origin = bounds.center
         let ws = view.worldSize
-        let sharpCornerOffset = layer.sharpCornerPixelsPerUnit.map { 15 * ws / $0 } ?? 0
+        let sharpCornerOffset = LineTiling.sharpCornerPixelsPerUnit(zoom: layer.zoom, sourceMaxzoom: layer.sourceMaxzoom)
+            .map { 15 * ws / $0 } ?? 0
         if coverage.count != canvas.width * canvas.height {
             coverage = [Float](repeating: 0, count: canvas.width * canvas.height)
         }
@@ -38,14 +35,10 @@ struct LinePainter {
             for f in layer.features {
                 let color = Compositor.premultiplied(f.color, opacity: f.opacity)
                 guard color != .zero else { continue }
-                let aa = 1 / ratio / 2
-                let halfwidth = f.width / 2, gap = f.gapWidth / 2
-                let outset = gap + halfwidth * (gap > 0 ? 2 : 1) + (halfwidth == 0 ? 0 : aa)
-                let inset = gap + (gap > 0 ? aa : 0)
-                let blur2 = f.blur + 1 / ratio
-                guard outset > 0, blur2 > 0 else { continue }
+                let ramp = LineRamp(width: f.width, gapWidth: f.gapWidth, blur: f.blur, ratio: ratio)
+                guard ramp.draws else { continue }
                 var geometry = StrokeGeometry(join: f.join, cap: layer.cap, miterLimit: layer.miterLimit,
-                                              roundLimit: layer.roundLimit, offset: f.offset, outset: outset)
+                                              roundLimit: layer.roundLimit, offset: f.offset, outset: ramp.outset)
                 // MapLibre's sharp-corner vertex pairs (15 CSS px away at floor(zoom)) bound the
                 // quads a flip-bevel join cuts.
                 geometry.sharpCornerOffset = sharpCornerOffset
@@ -54,12 +47,11 @@ struct LinePainter {
                     LinePainter.plane(part.coords, origin: origin, worldSize: ws, into: &local)
                     geometry.append(local, closed: part.closed, to: &pieces)
                 }
-                draw(color, outset: outset, inset: inset, blur2: blur2, proj: proj, into: &canvas)
+                draw(color, ramp: ramp, proj: proj, into: &canvas)
             }
         }
     }
 
-    /// Rasterises the current pieces into `coverage` (max per pixel) and blends the result.
     /// Unit-world coordinates → plane pixels relative to `origin` (replacing `local`'s contents).
     static func plane(_ coords: [Double], origin: (x: Double, y: Double), worldSize ws: Double, into local: inout [Double]) {
         local.removeAll(keepingCapacity: true)
@@ -71,11 +63,11 @@ struct LinePainter {
         }
     }
 
-    private mutating func draw(_ color: SIMD4<Float>, outset: Double, inset: Double, blur2: Double,
-                               proj: PlaneProjection, into canvas: inout Compositor) {
+    /// Rasterises the current pieces into `coverage` (max per pixel) and blends the result.
+    private mutating func draw(_ color: SIMD4<Float>, ramp: LineRamp, proj: PlaneProjection, into canvas: inout Compositor) {
         let width = canvas.width, height = canvas.height
         var ux0 = width, uy0 = height, ux1 = 0, uy1 = 0
-        let pitched = proj.pitched, ratio = proj.ratio
+        let outset = ramp.outset
         coverage.withUnsafeMutableBufferPointer { cov in
             for piece in pieces {
                 guard let box = proj.screenBox(piece.bounds(outset), margin: 1, width: width, height: height) else { continue }
@@ -85,12 +77,8 @@ struct LinePainter {
                     for x in box.x0..<box.x1 {
                         guard let p = proj.toPlane(Double(x) + 0.5, sy), let h = piece.distance(p.x, p.y),
                               h.d < outset else { continue }
-                        var b = blur2
-                        if pitched {
-                            let s = proj.screenScale(atX: p.x, y: p.y, dx: h.gx, dy: h.gy)
-                            if s > 0 { b *= ratio / s }
-                        }
-                        let a = Float(min(max(min(h.d - (inset - b), outset - h.d) / b, 0), 1))
+                        let b = ramp.blur(atX: p.x, y: p.y, gx: h.gx, gy: h.gy, proj)
+                        let a = Float(ramp.alpha(h.d, blur: b))
                         let k = y * width + x
                         if a > cov[k] { cov[k] = a }
                     }

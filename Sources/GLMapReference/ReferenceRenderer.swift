@@ -1,7 +1,7 @@
 // CPU reference renderer — contract
 // Input: evaluated layers in draw order (`EvaluatedLayer`: unit-world Web Mercator geometry with
 // per-feature paint), a `ViewTransform` (camera, CSS-pixel viewport) and the pixel ratio.
-// Output: a premultiplied RGBA8 `RGBAImage` of (width·ratio) × (height·ratio) device pixels,
+// Output: a `PremultipliedImage` (RGBA8) of (width·ratio) × (height·ratio) device pixels,
 // rows top to bottom, cleared to transparent black.
 // Independence: draws straight from the projected geometry with analytic coverage — exact-area
 // scanline fills, exact stroked line shapes, per-pixel circle formulas — and never imports
@@ -41,7 +41,7 @@ public struct ReferenceRenderer: Sendable {
 
     /// Draws evaluated layers (draw order) for a view into a premultiplied RGBA8 image of
     /// (view.width·ratio) × (view.height·ratio) device pixels, cleared to transparent black.
-    public func render(_ layers: [EvaluatedLayer], view: ViewTransform, ratio: Double) -> RGBAImage {
+    public func render(_ layers: [EvaluatedLayer], view: ViewTransform, ratio: Double) -> PremultipliedImage {
         let w = max(0, Int((view.width * ratio).rounded())), h = max(0, Int((view.height * ratio).rounded()))
         var canvas = Compositor(width: w, height: h, quantizeEachDraw: quantization == .everyDraw)
         guard w > 0, h > 0, ratio > 0 else { return canvas.image() }

@@ -9,7 +9,9 @@ import Foundation
 public final class EncodedTileCache: @unchecked Sendable {
     /// One cached image.
     public struct Entry: Sendable {
+        /// The encoded PNG bytes.
         public let png: [UInt8]
+        /// The image's HTTP `ETag`: the bytes' 64-bit FNV-1a hash and their count, quoted.
         public let etag: String
     }
 
@@ -25,9 +27,11 @@ public final class EncodedTileCache: @unchecked Sendable {
     private var nodes: [String: Node] = [:]
     private var head: Node?   // most recently used
     private var tail: Node?   // least recently used
+    /// The most bytes of image data held; the least recently used entries go first.
     public let capacityBytes: Int
     private var bytes = 0
 
+    /// An empty cache holding at most `capacityBytes` (0 or less: it keeps nothing).
     public init(capacityBytes: Int) { self.capacityBytes = max(0, capacityBytes) }
 
     /// Bytes of PNG data held now.

@@ -7,14 +7,18 @@
 // parsed and projected once for the server and shared read-only; each worker evaluates,
 // tessellates and uploads a style once per evaluation key and keeps the uploads (`zoomKeys` keys).
 // Queue: at most `capacity` jobs wait; `submit` returns nil when it is full (the caller answers
-// 503). A caller waits until its deadline; past it the job is cancelled (a worker that has not
-// started it skips it; one that has finishes it, and the result still goes into the cache).
+// 503). A caller waits until its deadline; past it the job is cancelled: a worker that has not
+// started it skips it; one that has stops it at its next check (before each layer's draw and
+// before the read-back: `RenderInterrupted`, counted as `renders_interrupted`), and its renderer
+// goes on with the next job. A frame of one colour reuses its encoded bytes
+// (UniformImageCache.swift).
 // GL failures: a frame failing with a GL failure (the renderer is then unusable) is drawn again
 // once; `BatchRenderer.render` replaces the renderer first (new context, scene uploaded again),
 // as batches do, and the replacement is counted. A second failure is the job's error (500).
 // Shutdown: `shutdown()` finishes the queued jobs, then stops and joins the workers.
 import Foundation
 import GLMap
+import Synchronization
 import GLMapCore
 import GLMapPNG
 
@@ -27,7 +31,15 @@ final class RendererPool: @unchecked Sendable {
         let key: String
         // Guarded by the pool's condition.
         var result: Result<EncodedTileCache.Entry, Error>?
-        var cancelled = false
+        var cancelled: Bool {
+            get { stop.load(ordering: .relaxed) }
+            set { stop.store(newValue, ordering: .relaxed) }
+        }
+        /// Set by the waiter when it gives up; read by the worker mid-render without the lock.
+        let stop = Atomic<Bool>(false)
+        /// Signalled once the result is set: each waiter sleeps on its own job's semaphore, so a
+        /// finished job wakes only its own connection thread (not every waiting one).
+        let done = DispatchSemaphore(value: 0)
         init(style: Int, options: RenderOptions, key: String) { self.style = style; self.options = options; self.key = key }
     }
 
@@ -85,19 +97,19 @@ final class RendererPool: @unchecked Sendable {
         guard !closed, queue.count < capacity else { return nil }
         let job = Job(style: style, options: options, key: key)
         queue.append(job)
-        condition.broadcast()
+        condition.signal()   // one idle worker is enough
         return job
     }
 
     /// Waits for `job` until `deadline`; nil (and the job cancelled) when the deadline passes first.
     func wait(_ job: Job, until deadline: Date) -> Result<EncodedTileCache.Entry, Error>? {
+        let seconds = max(0, deadline.timeIntervalSinceNow)
+        let signalled = job.done.wait(timeout: .now() + seconds) == .success
         condition.lock(); defer { condition.unlock() }
-        while job.result == nil {
-            if !condition.wait(until: deadline) && job.result == nil {
-                job.cancelled = true
-                queue.removeAll { $0 === job }
-                return nil
-            }
+        if !signalled && job.result == nil {
+            job.cancelled = true
+            queue.removeAll { $0 === job }
+            return nil
         }
         return job.result
     }
@@ -114,6 +126,7 @@ final class RendererPool: @unchecked Sendable {
     private func work() {
         // This thread's renderers: one per style, each with its own GL context, made here.
         var renderers: [BatchRenderer?] = []
+        let uniform = UniformImageCache()
         var failure: String?
         for s in scenes {
             do {
@@ -135,34 +148,40 @@ final class RendererPool: @unchecked Sendable {
             let job = queue.removeFirst()
             if job.cancelled { continue }
             condition.unlock()
-            let result = render(job, renderers)
+            let result = render(job, renderers, uniform)
             if case .success(let entry) = result { cache.put(job.key, entry) }
             condition.lock()
             job.result = result
-            condition.broadcast()
+            job.done.signal()
         }
         running -= 1
         condition.broadcast()
         condition.unlock()
     }
 
-    private func render(_ job: Job, _ renderers: [BatchRenderer?]) -> Result<EncodedTileCache.Entry, Error> {
+    private func render(_ job: Job, _ renderers: [BatchRenderer?], _ uniform: UniformImageCache) -> Result<EncodedTileCache.Entry, Error> {
         guard let renderer = renderers[job.style] else {
             return .failure(IOFailure(path: "renderer", message: startupFailure ?? "no renderer for this style"))
         }
         do {
             let before = renderer.replacements
             defer { metrics.count("renderer_replacements", renderer.replacements - before) }
-            var image: RGBAImage
+            var image: PremultipliedImage
+            let stop = { job.cancelled }
             do {
                 testHookBeforeRender?(renderer, job)
-                image = try renderer.render(job.options)
+                image = try renderer.render(job.options, shouldStop: stop)
             } catch where !renderer.isHealthy {
-                image = try renderer.render(job.options)   // replaces the broken renderer first
+                image = try renderer.render(job.options, shouldStop: stop)   // replaces the broken renderer first
             }
-            let png = try PNGEncoder.encode(premultiplied: image, compression: .default)
+            let reused = uniform.hits
+            let png = try uniform.encode(image)
+            metrics.count("uniform_encodes_reused", uniform.hits - reused)
             metrics.count("renders")
             return .success(.init(png: png, etag: RendererPool.etag(png)))
+        } catch let e as RenderInterrupted {
+            metrics.count("renders_interrupted")
+            return .failure(e)
         } catch {
             metrics.count("render_failures")
             return .failure(error)

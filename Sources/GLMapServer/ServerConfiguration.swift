@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import GLMap
 import GLMapCore
 
@@ -6,8 +9,11 @@ import GLMapCore
 public struct ServerConfiguration: Sendable {
     /// One style to serve: its URL id and its file.
     public struct StyleEntry: Equatable, Sendable {
+        /// The id in URLs (`/styles/{id}/…`).
         public var id: String
+        /// The style file.
         public var path: String
+        /// A style served as `id` from `path`.
         public init(id: String, path: String) { self.id = id; self.path = path }
 
         /// Parses `--style` values: "FILE" (id: the file name without `.json` and `.style`) or "ID=FILE".
@@ -30,9 +36,17 @@ public struct ServerConfiguration: Sendable {
         }
     }
 
+    /// The styles served, one `--style` each.
     public var styles: [StyleEntry]
-    /// IPv4 address to listen on.
+    /// IPv4 or IPv6 address to listen on ("127.0.0.1", "0.0.0.0", "::1", "::"; IPv6 may be
+    /// written in brackets, "[::1]").
     public var bindAddress = "127.0.0.1"
+    /// `bindAddress` without URL brackets, as the socket takes it.
+    public var socketAddress: String {
+        bindAddress.hasPrefix("[") && bindAddress.hasSuffix("]") ? String(bindAddress.dropFirst().dropLast()) : bindAddress
+    }
+    /// `bindAddress` as a URL host: IPv6 in brackets.
+    public var urlHost: String { socketAddress.contains(":") ? "[" + socketAddress + "]" : socketAddress }
     /// TCP port (0: an ephemeral port; `TileServer.port` tells which).
     public var port: UInt16 = 8080
     /// Render worker threads (each with its own GL context per style).
@@ -56,8 +70,10 @@ public struct ServerConfiguration: Sendable {
     /// Base URL written into TileJSON (e.g. the load balancer's "https://tiles.example.com"); nil:
     /// from the request's Host header.
     public var publicURL: String?
+    /// The backend the renderers use (`--backend`, default auto).
     public var backend: Backend = .auto
 
+    /// The defaults for serving `styles`.
     public init(styles: [StyleEntry]) { self.styles = styles }
 
     /// Checks the values (invalid input, exit 2).
@@ -67,10 +83,19 @@ public struct ServerConfiguration: Sendable {
         for s in styles where !seen.insert(s.id).inserted {
             throw InputFailure("two styles have the id \"\(s.id)\": give one of them another with --style ID=FILE")
         }
+        guard ServerConfiguration.isIPAddress(socketAddress) else {
+            throw InputFailure("--bind expects an IPv4 or IPv6 address (127.0.0.1, 0.0.0.0, ::1, ::), got \"\(bindAddress)\"")
+        }
         guard jobs >= 1, jobs <= 256 else { throw InputFailure("--jobs expects 1…256, got \(jobs)") }
         guard maxQueue >= 0, maxQueue <= 1_000_000 else { throw InputFailure("--max-queue expects 0…1000000, got \(maxQueue)") }
         guard timeout.isFinite, timeout > 0, timeout <= 3600 else { throw InputFailure("--timeout expects seconds in (0, 3600], got \(timeout)") }
         guard cacheMiB >= 0, cacheMiB <= 1 << 20 else { throw InputFailure("--cache expects MiB in 0…1048576, got \(cacheMiB)") }
         guard maxStaticSize >= 1, maxStaticSize <= MapRenderer.maxImageSize else { throw InputFailure("--max-size expects 1…\(MapRenderer.maxImageSize), got \(maxStaticSize)") }
+    }
+
+    /// Whether `text` is a numeric IPv4 or IPv6 address (no host names: nothing is resolved).
+    static func isIPAddress(_ text: String) -> Bool {
+        var v4 = in_addr(), v6 = in6_addr()
+        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
     }
 }

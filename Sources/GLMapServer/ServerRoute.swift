@@ -19,16 +19,24 @@ import GLMapCore
 
 /// What a request asks for.
 public enum ServerRoute: Equatable, Sendable {
+    /// `/health`: whether the server is up.
     case health
+    /// `/metrics`: the Prometheus counters.
     case metrics
+    /// `/styles/{id}[/{tileSize}].json`: TileJSON 3 for 256- or 512-px tiles.
     case tileJSON(style: String, tileSize: Int)
+    /// `/styles/{id}[/{tileSize}]/{z}/{x}/{y}[@{n}x].png`: one tile, `scale` device pixels per CSS pixel.
     case tile(style: String, tileSize: Int, z: Int, x: Int, y: Int, scale: Int)
+    /// `/styles/{id}/static/{view}/{w}x{h}[@{n}x].png`: an image of `width × height` CSS pixels.
     case staticImage(style: String, view: StaticView, width: Int, height: Int, scale: Int)
 
     /// The camera part of a static image URL.
     public enum StaticView: Equatable, Sendable {
+        /// `{lon},{lat},{zoom}[@{bearing}[,{pitch}]]`: a camera in degrees (bearing and pitch default 0).
         case center(lon: Double, lat: Double, zoom: Double, bearing: Double, pitch: Double)
+        /// `{minx},{miny},{maxx},{maxy}`: the camera that fits this box in degrees.
         case area(minLon: Double, minLat: Double, maxLon: Double, maxLat: Double)
+        /// `auto`: the camera that fits the style's data.
         case auto
     }
 
@@ -61,9 +69,13 @@ public enum ServerRoute: Equatable, Sendable {
 
 /// A request the server refuses: HTTP status 400 (malformed) or 404 (nothing there) and a one-line reason.
 public struct RouteError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// 400 (malformed request) or 404 (no such style or tile).
     public var status: Int
+    /// One line saying what is wrong, sent as the response body.
     public var reason: String
+    /// A refusal with `status` and `reason`.
     public init(_ status: Int, _ reason: String) { self.status = status; self.reason = reason }
+    /// `status: reason`.
     public var description: String { "\(status): \(reason)" }
 }
 
@@ -76,6 +88,7 @@ public struct ServerRouter: Sendable {
     /// Deepest tile zoom served.
     public var maxTileZoom = 22
 
+    /// A router with glmap serve's limits: static images up to `maxStaticSize` CSS px a side.
     public init(maxStaticSize: Int = 2048) { self.maxStaticSize = maxStaticSize }
 
     /// The route for `path`, or a `RouteError`.

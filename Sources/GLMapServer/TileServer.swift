@@ -28,6 +28,7 @@ import Glibc
 
 /// An HTTP server of rendered tiles, static maps and TileJSON for a set of styles.
 public final class TileServer: @unchecked Sendable {
+    /// What is served and the limits, as configured.
     public let configuration: ServerConfiguration
     /// The counters behind /metrics.
     public let metrics = ServerMetrics()
@@ -75,17 +76,29 @@ public final class TileServer: @unchecked Sendable {
 
     /// Starts the render workers (waiting until their GL contexts exist) and the HTTP daemon.
     public func start() throws {
+        TileServer.rasterizeOnWorkerThreads(jobs: configuration.jobs)
         pool.start()
         pool.waitUntilReady()
         let me = Unmanaged.passUnretained(self).toOpaque()
-        guard let d = glmap_mhd_start(configuration.bindAddress, configuration.port, configuration.maxConnections,
+        guard let d = glmap_mhd_start(configuration.socketAddress, configuration.port, configuration.maxConnections,
                                       configuration.connectionTimeout, 64 << 10, accessHandler, me, nil, nil) else {
             pool.shutdown()
-            throw IOFailure(path: "\(configuration.bindAddress):\(configuration.port)",
-                            message: "cannot listen (address in use, not an IPv4 address of this machine, or no permission)")
+            throw IOFailure(path: "\(configuration.urlHost):\(configuration.port)",
+                            message: "cannot listen (address in use, not an IPv4 or IPv6 address of this machine, or no permission)")
         }
         daemon = d
         port = glmap_mhd_port(d)
+    }
+
+    /// Mesa's llvmpipe rasterizes each context's frames on a pool of its own threads, one per core
+    /// by default. With a render worker per core (the default `--jobs`) those pools only add
+    /// hand-offs between threads (a quarter of the server's CPU time under load went to switching
+    /// tasks), so each worker then rasterizes on its own thread (`LP_NUM_THREADS=0`), unless the
+    /// environment already sets LP_NUM_THREADS. Read by Mesa when the first GL display is opened:
+    /// called before any worker exists.
+    static func rasterizeOnWorkerThreads(jobs: Int) {
+        guard jobs >= ProcessInfo.processInfo.activeProcessorCount else { return }
+        setenv("LP_NUM_THREADS", "0", 0)
     }
 
     /// Stops accepting connections, answers the requests in flight (up to `drainTimeout`), then
@@ -189,7 +202,7 @@ public final class TileServer: @unchecked Sendable {
         case .metrics:
             return Answer(status: 200, body: Array(metricsText().utf8), headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")])
         case let .tileJSON(id, tileSize):
-            let base = configuration.publicURL ?? "http://" + (headers.host.flatMap(TileServer.saneHost) ?? "\(configuration.bindAddress):\(port)")
+            let base = configuration.publicURL ?? "http://" + (headers.host.flatMap(TileServer.saneHost) ?? "\(configuration.urlHost):\(port)")
             let doc = TileJSON.document(id: id, style: scenes[styleIndex].style, tileSize: tileSize, baseURL: base, maxzoom: router.maxTileZoom)
             return Answer(status: 200, body: Array(doc.utf8), headers: [("Content-Type", "application/json"), ("Cache-Control", "no-cache")])
         case let .tile(_, tileSize, z, x, y, scale):

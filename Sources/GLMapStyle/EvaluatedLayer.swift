@@ -2,23 +2,44 @@ import GLMapCore
 
 /// Which frame a translation is expressed in (`*-translate-anchor`).
 public enum TranslateAnchor: String, Sendable {
+    /// `map` (default): the offset turns with the map; `viewport`: it stays fixed on screen.
     case map, viewport
 }
 
-/// Line caps and joins as the style names them (`line-cap`, `line-join`).
+/// Whether circles shrink with distance under pitch (`circle-pitch-scale`): `map` scales them
+/// with the map, `viewport` keeps their screen size.
+public enum CirclePitchScale: String, Sendable {
+    /// `map` (default): circles scale with the map; `viewport`: they keep their screen size.
+    case map, viewport
+}
+
+/// Which plane circles are drawn in (`circle-pitch-alignment`): `map` lays them on the tilted
+/// map, `viewport` keeps them facing the screen.
+public enum CirclePitchAlignment: String, Sendable {
+    /// `map`: circles lie on the tilted map plane; `viewport` (default): they face the screen.
+    case map, viewport
+}
+
+/// How line ends are drawn (`line-cap`): butt (the spec default), round or square.
 public enum LineCapStyle: String, Sendable { case butt, round, square }
+/// How lines meet at a vertex (`line-join`): bevel, round or miter (the spec default).
 public enum LineJoinStyle: String, Sendable { case bevel, round, miter }
 
 /// Paint of a `background` layer at one zoom.
 public struct EvaluatedBackground: Sendable {
+    /// `background-color` at the zoom (spec default black).
     public var color: Color
+    /// `background-opacity` at the zoom, 0…1 (default 1).
     public var opacity: Double
 }
 
 /// One feature of a fill layer with its evaluated paint.
 public struct EvaluatedFill: Sendable {
+    /// The feature's polygons in unit-world coordinates (line features closed into rings).
     public var polygons: [ProjectedPolygon]
+    /// `fill-color` for this feature (default black).
     public var color: Color
+    /// `fill-opacity` for this feature, 0…1 (default 1).
     public var opacity: Double
     /// The antialiasing outline colour (fill-outline-color, else fill-color).
     public var outlineColor: Color
@@ -29,11 +50,15 @@ public struct EvaluatedFill: Sendable {
 
 /// A `fill` layer evaluated at one zoom: features in draw order (sort key applied).
 public struct EvaluatedFillLayer: Sendable {
+    /// The style layer's `id`.
     public var id: String
+    /// `fill-antialias` (default true): whether the 1-pixel antialiasing outline is drawn.
     public var antialias: Bool
     /// Translation in CSS pixels.
     public var translate: (x: Double, y: Double)
+    /// `fill-translate-anchor` (default map).
     public var translateAnchor: TranslateAnchor
+    /// The features that passed the filter, in draw order (`fill-sort-key` ascending, stable).
     public var features: [EvaluatedFill]
     /// The bound paint's expressions and tile zoom (the GPU's uniforms and attributes follow from
     /// them). An unset fill-outline-color carries fill-color's expression.
@@ -44,12 +69,19 @@ public struct EvaluatedFillLayer: Sendable {
 public struct EvaluatedLine: Sendable {
     /// Parts, flat unit-world coordinates, and whether each is a closed ring (polygon outline).
     public var parts: [(coords: [Double], closed: Bool)]
+    /// `line-join` for this feature, at the tile zoom (default miter).
     public var join: LineJoinStyle
+    /// `line-color` for this feature (default black).
     public var color: Color
+    /// `line-opacity` for this feature, 0…1 (default 1).
     public var opacity: Double
+    /// `line-width` in CSS pixels (default 1).
     public var width: Double
+    /// `line-gap-width` in CSS pixels (default 0): when positive, two lines are drawn this far apart.
     public var gapWidth: Double
+    /// `line-offset` in CSS pixels (default 0), positive to the right of the line's direction.
     public var offset: Double
+    /// `line-blur` in CSS pixels (default 0).
     public var blur: Double
     /// `line-dasharray` in line widths, if set: the pattern MapLibre cross-fades *to*, i.e. the
     /// value at the integer zoom `floor(zoom)` (negative entries clamped to 0).
@@ -64,14 +96,21 @@ public struct EvaluatedLine: Sendable {
 
 /// A `line` layer evaluated at one zoom.
 public struct EvaluatedLineLayer: Sendable {
+    /// The style layer's `id`.
     public var id: String
+    /// `line-cap` at the tile zoom (default butt).
     public var cap: LineCapStyle
+    /// `line-miter-limit` at the tile zoom (default 2): sharper miters are drawn as bevels.
     public var miterLimit: Double
+    /// `line-round-limit` at the tile zoom (default 1.05): flatter round joins are drawn as miters.
     public var roundLimit: Double
+    /// `line-translate` in CSS pixels (default 0, 0).
     public var translate: (x: Double, y: Double)
+    /// `line-translate-anchor` (default map).
     public var translateAnchor: TranslateAnchor
     /// `line-gradient`, when set (needs the source's `lineMetrics`).
     public var gradient: PropertyValue?
+    /// The features that passed the filter, in draw order (`line-sort-key` ascending, stable).
     public var features: [EvaluatedLine]
     /// The zoom the layer was evaluated at (dash scale and tile grid derive from it).
     public var zoom: Double = 0
@@ -94,39 +133,41 @@ public struct EvaluatedLineLayer: Sendable {
     /// Whether any feature draws dashes.
     public var hasDashes: Bool { features.contains { $0.dasharray != nil } }
 
-    /// CSS px per unit-world unit at floor(zoom), the scale of MapLibre's extra vertex pair 15 px
-    /// on each side of a corner sharper than 75° (line_bucket's SHARP_CORNER_OFFSET); nil where
-    /// MapLibre places none: tiles over-scaled more than 16× (floor(zoom) − source maxzoom > 4).
-    public var sharpCornerPixelsPerUnit: Double? {
-        let floorZoom = max(0, zoom.rounded(.down))
-        let tileZoom = min(floorZoom, max(0, sourceMaxzoom.rounded(.down)))
-        guard floorZoom - tileZoom <= 4 else { return nil }
-        return 512 * Double(1 << Int(min(floorZoom, 30)))
-    }
 }
 
 /// One point feature (all its vertices) with its evaluated paint.
 public struct EvaluatedCircle: Sendable {
     /// Centres, flat unit-world coordinates.
     public var centers: [Double]
+    /// `circle-radius` in CSS pixels (default 5).
     public var radius: Double
+    /// `circle-color` (default black).
     public var color: Color
+    /// `circle-blur` as a fraction of the radius (default 0; 1 blurs from the centre).
     public var blur: Double
+    /// `circle-opacity`, 0…1 (default 1).
     public var opacity: Double
+    /// `circle-stroke-width` in CSS pixels (default 0), drawn outside the radius.
     public var strokeWidth: Double
+    /// `circle-stroke-color` (default black).
     public var strokeColor: Color
+    /// `circle-stroke-opacity`, 0…1 (default 1).
     public var strokeOpacity: Double
 }
 
 /// A `circle` layer evaluated at one zoom.
 public struct EvaluatedCircleLayer: Sendable {
+    /// The style layer's `id`.
     public var id: String
+    /// `circle-translate` in CSS pixels (default 0, 0).
     public var translate: (x: Double, y: Double)
+    /// `circle-translate-anchor` (default map).
     public var translateAnchor: TranslateAnchor
     /// `circle-pitch-scale`: map (default) or viewport.
-    public var pitchScale: TranslateAnchor
+    public var pitchScale: CirclePitchScale
     /// `circle-pitch-alignment`: viewport (default) or map.
-    public var pitchAlignment: TranslateAnchor
+    public var pitchAlignment: CirclePitchAlignment
+    /// Point groups in draw order: by `circle-sort-key`, then tile (row-major), then source order.
     public var features: [EvaluatedCircle]
     /// The bound paint's expressions and tile zoom.
     public var paint = PaintSource()
@@ -135,8 +176,12 @@ public struct EvaluatedCircleLayer: Sendable {
 /// A layer ready to draw: the style's values evaluated for one zoom and every feature that passed
 /// the filter. Both the GPU path (through tessellation) and the CPU reference renderer consume it.
 public enum EvaluatedLayer: Sendable {
+    /// A `background` layer: one colour over the whole frame.
     case background(EvaluatedBackground)
+    /// A `fill` layer.
     case fill(EvaluatedFillLayer)
+    /// A `line` layer.
     case line(EvaluatedLineLayer)
+    /// A `circle` layer.
     case circle(EvaluatedCircleLayer)
 }

@@ -14,6 +14,7 @@ public struct GPUBinding: Hashable, Sendable {
     /// The programs (`ShaderSource.Program.name`) that read the input.
     public let programs: [String]
 
+    /// Creates a binding of the shader input `name` with `components` floats, read by `programs`.
     public init(_ name: String, components: Int, programs: [String]) {
         self.name = name
         self.components = components

@@ -10,13 +10,17 @@ public struct PropertyValue: Sendable {
 
 /// A style layer: what to draw (type, source, filter) and how (paint/layout values).
 public struct Layer: Sendable {
+    /// The layer's `id`, unique in the style.
     public var id: String
+    /// The layer's `type`.
     public var type: LayerType
     /// The source id (nil for background layers).
     public var source: String?
+    /// The compiled `filter` (expression or legacy filter); nil draws every feature.
     public var filter: FeatureFilter?
     /// Drawn at zooms in `minzoom ..< maxzoom` (spec semantics).
     public var minzoom: Double
+    /// Upper zoom bound, exclusive, 0…24 (default 24).
     public var maxzoom: Double
     /// `layout.visibility` is "visible".
     public var isVisible: Bool

@@ -1,9 +1,13 @@
 /// The layer types glmap draws. Adding one touches a known list of places (see DESIGN.md rule 1);
 /// switches over `LayerType` have no `default:` so the compiler finds them.
 public enum LayerType: String, CaseIterable, Sendable {
+    /// `background`: fills the frame with one colour.
     case background
+    /// `fill`: filled polygons.
     case fill
+    /// `line`: stroked lines and polygon outlines.
     case line
+    /// `circle`: a disc at every vertex.
     case circle
 
     /// The property table of this layer type.

@@ -25,8 +25,10 @@ public struct PaintSource: Sendable {
     /// tile zoom: floor of the frame zoom).
     public var tileZoom: Double = 0
 
+    /// An empty source: no bound expressions (every property at its spec default), tile zoom 0.
     public init() {}
 
+    /// The GPU-bound paint values `layer` sets, with the style's global state and the tile zoom.
     public init(layer: Layer, globalState: JSONObject, tileZoom: Double) {
         for p in layer.type.properties where p.gpu != nil {
             if let v = layer.values[p.name] { expressions[p.name] = v }

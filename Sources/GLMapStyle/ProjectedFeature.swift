@@ -3,20 +3,26 @@ import GLMapGeoJSON
 
 /// A feature whose geometry cannot be projected (non-finite or out-of-range positions).
 public struct InvalidGeometryError: GLMapError {
+    /// Index of the offending feature in its collection.
     public var featureIndex: Int
+    /// What is wrong, naming the feature and the position.
     public var message: String
+    /// Always `.invalidInput`.
     public var kind: FailureKind { .invalidInput }
+    /// The message.
     public var description: String { message }
 }
 
 /// A polygon in unit-world coordinates: rings flattened (x0,y0,x1,y1,…), the first ring outer.
 public struct ProjectedPolygon: Sendable {
+    /// Every ring's vertices flattened (x0, y0, x1, y1, …), outer ring first.
     public var coords: [Double]
     /// Vertex index where each hole starts (earcut's `holeIndices`).
     public var holeIndices: [Int]
     /// Simplification ranks per ring (empty until ranked; see Simplification.swift).
     public var ringRanks: [SimplificationRanks] = []
 
+    /// Creates a polygon from flat coordinates and the vertex index where each hole starts.
     public init(coords: [Double], holeIndices: [Int]) {
         self.coords = coords
         self.holeIndices = holeIndices
@@ -36,7 +42,9 @@ public struct ProjectedPolygon: Sendable {
 public struct ProjectedFeature: Sendable {
     /// Index of the feature in its source (stable ordering for sort keys).
     public var index: Int
+    /// What filters and expressions read from the feature (id, properties, geometry type).
     public var context: FeatureContext
+    /// Point, line or polygon (Multi* and collection members fold into these).
     public var type: FeatureGeometryType
     /// Point / MultiPoint positions, flat.
     public var points: [Double] = []

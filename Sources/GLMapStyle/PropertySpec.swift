@@ -2,9 +2,13 @@ import GLMapCore
 
 /// The value type a style property (or an expression compiled for it) must produce.
 public indirect enum PropertyType: Equatable, Sendable {
+    /// A number.
     case number
+    /// A string.
     case string
+    /// A boolean.
     case boolean
+    /// A colour.
     case color
     /// One of `values` (a string at run time).
     case `enum`([String])
@@ -16,17 +20,25 @@ public indirect enum PropertyType: Equatable, Sendable {
 
 /// How a property may vary, following the style specification's `property-type`.
 public enum PropertyKind: String, Sendable {
+    /// Expressions may read the feature and the zoom.
     case dataDriven = "data-driven"
+    /// Data-driven and cross-faded between integer zooms (`line-dasharray`).
     case crossFadedDataDriven = "cross-faded-data-driven"
+    /// May read the zoom but not the feature.
     case dataConstant = "data-constant"
+    /// Zoom only, cross-faded between integer zooms (patterns).
     case crossFaded = "cross-faded"
+    /// A colour ramp over a parameter other than zoom (`line-progress`).
     case colorRamp = "color-ramp"
+    /// A literal only: no expressions (`visibility`).
     case constant = "constant"
 }
 
 /// A cut-down style-spec property definition: what an expression is compiled against.
 public struct PropertySpec: Sendable {
+    /// The type the value must have.
     public var type: PropertyType
+    /// How the value may vary (the spec's `property-type`).
     public var kind: PropertyKind
     /// Whether `zoom` may be used (expression.parameters contains "zoom").
     public var zoomAllowed: Bool
@@ -40,10 +52,12 @@ public struct PropertySpec: Sendable {
     public var tokens: Bool
     /// Inclusive numeric range (spec `minimum` / `maximum`), for validation.
     public var minimum: Double?
+    /// Inclusive upper bound (spec `maximum`), for validation.
     public var maximum: Double?
     /// Extra parameters the expression may read (e.g. "line-progress" for line-gradient).
     public var lineProgressAllowed: Bool
 
+    /// Creates a definition; `featureAllowed` defaults to true exactly for the data-driven kinds.
     public init(type: PropertyType, kind: PropertyKind = .dataDriven, zoomAllowed: Bool = true,
                 featureAllowed: Bool? = nil, interpolated: Bool = true, defaultValue: JSONValue? = nil,
                 tokens: Bool = false, minimum: Double? = nil, maximum: Double? = nil,

@@ -17,6 +17,7 @@ public struct SkippedFeature: Equatable, Sendable, CustomStringConvertible {
     /// For a skipped source: the layers that use it (skipped with it, named in the same warning).
     public var layers: [String] = []
 
+    /// Creates a warning for the layer or source `id` at `path`; `consequence` defaults to "skipped".
     public init(kind: String, id: String, path: String, reason: String, consequence: String = "skipped") {
         self.kind = kind; self.id = id; self.path = path; self.reason = reason; self.consequence = consequence
     }

@@ -13,7 +13,9 @@ public enum GeoJSONData: Equatable, Sendable {
 
 /// A style source. glmap draws `geojson` sources.
 public struct Source: Equatable, Sendable {
+    /// The source's id: the key under the style's `sources`.
     public var id: String
+    /// The source's `data`: inline GeoJSON, a reference to a file, or an unusable value.
     public var data: GeoJSONData
     /// The source's `maxzoom` (default 18): MapLibre over-scales deeper zooms from this level.
     public var maxzoom: Double
@@ -26,6 +28,7 @@ public struct Source: Equatable, Sendable {
     /// The source's `attribution` text (HTML allowed, as in the spec), if any.
     public var attribution: String? = nil
 
+    /// Creates a source with the spec defaults: maxzoom 18, no line metrics, tolerance 0.375, buffer 128.
     public init(id: String, data: GeoJSONData, maxzoom: Double = 18, lineMetrics: Bool = false,
                 tolerance: Double = 0.375, buffer: Double = 128) {
         self.id = id

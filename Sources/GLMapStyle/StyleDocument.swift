@@ -19,9 +19,13 @@ import GLMapCore
 public struct StyleDocument: Sendable {
     /// `center` as [longitude, latitude] (default [0, 0]).
     public var center: (lon: Double, lat: Double)
+    /// `zoom` (default 0).
     public var zoom: Double
+    /// `bearing` in degrees clockwise from north (default 0).
     public var bearing: Double
+    /// `pitch` in degrees from looking straight down (default 0).
     public var pitch: Double
+    /// The GeoJSON sources by id (sources glmap skips are not here).
     public var sources: [String: Source]
     /// Layers in draw order (first is drawn first, at the bottom).
     public var layers: [Layer]
@@ -35,6 +39,7 @@ public struct StyleDocument: Sendable {
     public var name: String? = nil
     /// Whether the style gives `center` / `zoom` itself (else the defaults [0, 0] and 0 apply).
     public var hasCenter = false
+    /// Whether the style gives `zoom` itself.
     public var hasZoom = false
 
     /// The camera the style asks for.

@@ -6,7 +6,9 @@ public struct StyleIssue: Equatable, Sendable, CustomStringConvertible {
     public var path: String
     /// What was expected and what was found.
     public var message: String
+    /// Creates an issue at a JSON path.
     public init(path: String, message: String) { self.path = path; self.message = message }
+    /// `path: message`, or the message alone at the root.
     public var description: String { path.isEmpty ? message : "\(path): \(message)" }
 }
 
@@ -15,11 +17,15 @@ public struct StyleIssue: Equatable, Sendable, CustomStringConvertible {
 public struct StyleError: GLMapError, Equatable {
     /// The style file, when the style came from one.
     public var file: String?
+    /// Every problem found, in document order.
     public var issues: [StyleIssue]
+    /// Always `.invalidInput`: the style is bad input.
     public var kind: FailureKind { .invalidInput }
 
+    /// Creates the error for a style file (nil: a style given as bytes or JSON) and its problems.
     public init(file: String?, issues: [StyleIssue]) { self.file = file; self.issues = issues }
 
+    /// `file: issue`, or `file: N problems:` followed by one indented line per issue.
     public var description: String {
         let prefix = (file ?? "style") + ": "
         if issues.count == 1 { return prefix + issues[0].description }

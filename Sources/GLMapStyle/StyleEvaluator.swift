@@ -16,7 +16,9 @@ import GLMapGeoJSON
 
 /// Evaluates layers for one zoom.
 public struct StyleEvaluator {
+    /// The frame's zoom; paint reads it as it is, filters and layout read `tileZoom`.
     public var zoom: Double
+    /// The style's global state (`global-state` reads it).
     public var globalState: JSONObject
     /// The style's sources by id: line layers read `lineMetrics`, `maxzoom` and `buffer` from
     /// theirs. A layer whose source is not here gets maxzoom 18, buffer 128, and line metrics
@@ -26,6 +28,7 @@ public struct StyleEvaluator {
     /// (the GPU path evaluates the tile zoom and the next one and mixes per frame).
     public var compositeZoom: Double?
 
+    /// Creates an evaluator at `zoom` with the style's global state and sources.
     public init(zoom: Double, globalState: JSONObject = JSONObject(), sources: [String: Source] = [:]) {
         self.zoom = zoom
         self.globalState = globalState
@@ -48,14 +51,17 @@ public struct StyleEvaluator {
         return StyleEvaluator.defaultValue(prop)
     }
 
+    /// A number property's value (the spec default when unset, failing or not a number).
     public func number(_ p: StyleProperty, _ l: Layer, _ f: FeatureContext? = nil) -> Double {
         value(p, in: l, feature: f).number ?? StyleEvaluator.defaultValue(p).number ?? 0
     }
 
+    /// A colour property's value (the spec default when unset, failing or not a colour).
     public func color(_ p: StyleProperty, _ l: Layer, _ f: FeatureContext? = nil) -> Color {
         value(p, in: l, feature: f).color ?? StyleEvaluator.defaultValue(p).color ?? .black
     }
 
+    /// A string or enum property's value (the spec default when unset, failing or not a string).
     public func string(_ p: StyleProperty, _ l: Layer, _ f: FeatureContext? = nil) -> String {
         value(p, in: l, feature: f).string ?? StyleEvaluator.defaultValue(p).string ?? ""
     }
@@ -139,105 +145,139 @@ public struct StyleEvaluator {
             return .background(EvaluatedBackground(color: color(BackgroundProperties.color, layer),
                                                    opacity: number(BackgroundProperties.opacity, layer)))
         case .fill:
-            typealias P = FillProperties
-            var items: [(key: Double?, item: EvaluatedFill)] = []
-            let fillColorOf = colorGetter(P.color, layer), opacityOf = numberGetter(P.opacity, layer)
-            let outlineOf = layer.values[P.outlineColor.name] == nil ? nil : colorGetter(P.outlineColor, layer)
-            let source = layer.source.flatMap { sources[$0] }
-            let tiler = FillTiler(frameZoom: zoom, sourceMaxzoom: source?.maxzoom ?? 18, sourceBuffer: source?.buffer ?? 128)
-            for f in features where f.type != .point && passes(layer, f) {
-                let c = f.context
-                let fillColor = fillColorOf(c)
-                let lines = f.type == .lineString
-                let polygons = lines ? RingClassification.polygons(fromLines: f.lines) : f.polygons
-                if polygons.isEmpty && !lines { continue }
-                var fill = EvaluatedFill(polygons: polygons, color: fillColor, opacity: opacityOf(c),
-                                         outlineColor: outlineOf?(c) ?? fillColor)
-                fill.tiles = lines ? tiler.tiles(lines: f.lines) : tiler.tiles(polygons: f.polygons)
-                if fill.tiles.isEmpty { continue }
-                items.append((sortKey(P.sortKey, layer, c), fill))
-            }
-            var result = EvaluatedFillLayer(
-                id: layer.id, antialias: value(P.antialias, in: layer).boolean ?? true,
-                translate: pair(P.translate, layer),
-                translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
-                features: sorted(items))
-            result.paint = PaintSource(layer: layer, globalState: globalState, tileZoom: tileZoom)
-            if outlineOf == nil { result.paint.expressions[P.outlineColor.name] = result.paint.expressions[P.color.name] }
-            return .fill(result)
+            return .fill(evaluateFill(layer, features: features))
         case .line:
             return .line(evaluateLine(layer, features: features))
         case .circle:
-            typealias P = CircleProperties
-            // MapLibre draws circles tile by tile (circles are not clipped to their tile, so each
-            // point is drawn only by the tile that contains it), tiles in row-major order at the
-            // source's tile zoom, features in source order within a tile, and sorts by
-            // circle-sort-key across tiles. Overlapping circles in different tiles stack in that
-            // order, so glmap groups each feature's points by tile and orders the groups the same way.
-            let maxzoom = layer.source.flatMap { sources[$0]?.maxzoom } ?? 18
-            let tiles = exp2(max(0, min(floor(zoom), maxzoom)))
-            var items: [(key: Double?, tile: Double, item: EvaluatedCircle)] = []
-            let radiusOf = numberGetter(P.radius, layer), colorOf = colorGetter(P.color, layer)
-            let blurOf = numberGetter(P.blur, layer), opacityOf = numberGetter(P.opacity, layer)
-            let strokeWidthOf = numberGetter(P.strokeWidth, layer), strokeColorOf = colorGetter(P.strokeColor, layer)
-            let strokeOpacityOf = numberGetter(P.strokeOpacity, layer)
-            let sorting = layer.values[P.sortKey.name] != nil
-            func tile(_ x: Double, _ y: Double) -> Double {
-                var x = x.truncatingRemainder(dividingBy: 1)
-                if x < 0 { x += 1 }
-                let tx = min(tiles - 1, floor(x * tiles)), ty = min(tiles - 1, max(0, floor(y * tiles)))
-                return ty.isFinite && tx.isFinite ? ty * tiles + tx : 0
-            }
-            for f in features where passes(layer, f) {
-                let c = f.context
-                let proto = EvaluatedCircle(
-                    centers: [], radius: radiusOf(c), color: colorOf(c), blur: blurOf(c), opacity: opacityOf(c),
-                    strokeWidth: strokeWidthOf(c), strokeColor: strokeColorOf(c), strokeOpacity: strokeOpacityOf(c))
-                let key = sorting ? sortKey(P.sortKey, layer, c) : nil
-                if f.type == .point && f.points.count == 2 {   // one position: one group, no grouping
-                    var e = proto
-                    e.centers = f.points
-                    items.append((key, tile(f.points[0], f.points[1]), e))
-                    continue
-                }
-                var groups: [Double: [Double]] = [:]
-                var order: [Double] = []
-                let v = f.allVertices
-                var i = 0
-                while i + 1 < v.count {
-                    let t = tile(v[i], v[i + 1])
-                    if groups[t] == nil { order.append(t) }
-                    groups[t, default: []].append(contentsOf: [v[i], v[i + 1]])
-                    i += 2
-                }
-                for t in order {
-                    var e = proto
-                    e.centers = groups[t]!
-                    items.append((key, t, e))
-                }
-            }
-            let ordered: [EvaluatedCircle]
-            if sorting {
-                ordered = items.enumerated().sorted { a, b in
-                    let ka = a.element.key ?? 0, kb = b.element.key ?? 0
-                    if ka != kb { return ka < kb }
-                    if a.element.tile != b.element.tile { return a.element.tile < b.element.tile }
-                    return a.offset < b.offset
-                }.map(\.element.item)
-            } else {   // tile order, source order within a tile: a stable grouping, no comparison sort
-                var byTile: [Double: [Int]] = [:]
-                for (i, item) in items.enumerated() { byTile[item.tile, default: []].append(i) }
-                ordered = byTile.keys.sorted().flatMap { byTile[$0]!.map { items[$0].item } }
-            }
-            var result = EvaluatedCircleLayer(
-                id: layer.id, translate: pair(P.translate, layer),
-                translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
-                pitchScale: TranslateAnchor(rawValue: string(P.pitchScale, layer)) ?? .map,
-                pitchAlignment: TranslateAnchor(rawValue: string(P.pitchAlignment, layer)) ?? .viewport,
-                features: ordered)
-            result.paint = PaintSource(layer: layer, globalState: globalState, tileZoom: tileZoom)
-            return .circle(result)
+            return .circle(evaluateCircle(layer, features: features))
         }
+    }
+}
+
+extension StyleEvaluator {
+    /// A `fill` layer: paint per feature, polygons (or closed lines) cut into the tiles MapLibre
+    /// would draw them in, in sort-key order.
+    func evaluateFill(_ layer: Layer, features: [ProjectedFeature]) -> EvaluatedFillLayer {
+        typealias P = FillProperties
+        var items: [(key: Double?, item: EvaluatedFill)] = []
+        let fillColorOf = colorGetter(P.color, layer), opacityOf = numberGetter(P.opacity, layer)
+        let outlineOf = layer.values[P.outlineColor.name] == nil ? nil : colorGetter(P.outlineColor, layer)
+        let source = layer.source.flatMap { sources[$0] }
+        let tiler = FillTiler(frameZoom: zoom, sourceMaxzoom: source?.maxzoom ?? 18, sourceBuffer: source?.buffer ?? 128)
+        for f in features where f.type != .point && passes(layer, f) {
+            let c = f.context
+            let fillColor = fillColorOf(c)
+            let lines = f.type == .lineString
+            let polygons = lines ? RingClassification.polygons(fromLines: f.lines) : f.polygons
+            if polygons.isEmpty && !lines { continue }
+            var fill = EvaluatedFill(polygons: polygons, color: fillColor, opacity: opacityOf(c),
+                                     outlineColor: outlineOf?(c) ?? fillColor)
+            fill.tiles = lines ? tiler.tiles(lines: f.lines) : tiler.tiles(polygons: f.polygons)
+            if fill.tiles.isEmpty { continue }
+            items.append((sortKey(P.sortKey, layer, c), fill))
+        }
+        var result = EvaluatedFillLayer(
+            id: layer.id, antialias: value(P.antialias, in: layer).boolean ?? true,
+            translate: pair(P.translate, layer),
+            translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
+            features: sorted(items))
+        result.paint = PaintSource(layer: layer, globalState: globalState, tileZoom: tileZoom)
+        if outlineOf == nil { result.paint.expressions[P.outlineColor.name] = result.paint.expressions[P.color.name] }
+        return result
+    }
+}
+
+extension StyleEvaluator {
+    /// A `circle` layer: paint per feature, points grouped by the tile that draws them (see
+    /// `CircleTileGrid`), in MapLibre's drawing order.
+    func evaluateCircle(_ layer: Layer, features: [ProjectedFeature]) -> EvaluatedCircleLayer {
+        typealias P = CircleProperties
+        let maxzoom = layer.source.flatMap { sources[$0]?.maxzoom } ?? 18
+        let grid = CircleTileGrid(tiles: exp2(max(0, min(floor(zoom), maxzoom))))
+        var items: [CircleTileGrid.Item] = []
+        let radiusOf = numberGetter(P.radius, layer), colorOf = colorGetter(P.color, layer)
+        let blurOf = numberGetter(P.blur, layer), opacityOf = numberGetter(P.opacity, layer)
+        let strokeWidthOf = numberGetter(P.strokeWidth, layer), strokeColorOf = colorGetter(P.strokeColor, layer)
+        let strokeOpacityOf = numberGetter(P.strokeOpacity, layer)
+        let sorting = layer.values[P.sortKey.name] != nil
+        for f in features where passes(layer, f) {
+            let c = f.context
+            let proto = EvaluatedCircle(
+                centers: [], radius: radiusOf(c), color: colorOf(c), blur: blurOf(c), opacity: opacityOf(c),
+                strokeWidth: strokeWidthOf(c), strokeColor: strokeColorOf(c), strokeOpacity: strokeOpacityOf(c))
+            let key = sorting ? sortKey(P.sortKey, layer, c) : nil
+            if f.type == .point && f.points.count == 2 {   // one position: one group, no grouping
+                var e = proto
+                e.centers = f.points
+                items.append((key, grid.tile(f.points[0], f.points[1]), e))
+                continue
+            }
+            for (t, centers) in grid.groups(f.allVertices) {
+                var e = proto
+                e.centers = centers
+                items.append((key, t, e))
+            }
+        }
+        var result = EvaluatedCircleLayer(
+            id: layer.id, translate: pair(P.translate, layer),
+            translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
+            pitchScale: CirclePitchScale(rawValue: string(P.pitchScale, layer)) ?? .map,
+            pitchAlignment: CirclePitchAlignment(rawValue: string(P.pitchAlignment, layer)) ?? .viewport,
+            features: CircleTileGrid.drawingOrder(items, sorted: sorting))
+        result.paint = PaintSource(layer: layer, globalState: globalState, tileZoom: tileZoom)
+        return result
+    }
+}
+
+/// MapLibre draws circles tile by tile (circles are not clipped to their tile, so each point is
+/// drawn only by the tile that contains it), tiles in row-major order at the source's tile zoom,
+/// features in source order within a tile, and sorts by circle-sort-key across tiles. Overlapping
+/// circles in different tiles stack in that order, so glmap groups each feature's points by tile
+/// and orders the groups the same way.
+struct CircleTileGrid {
+    /// One feature's points in one tile, with its sort key.
+    typealias Item = (key: Double?, tile: Double, item: EvaluatedCircle)
+
+    /// Tiles per side at the tile zoom.
+    let tiles: Double
+
+    /// The row-major index of the tile holding the unit-world point (x wrapped into the world).
+    func tile(_ x: Double, _ y: Double) -> Double {
+        var x = x.truncatingRemainder(dividingBy: 1)
+        if x < 0 { x += 1 }
+        let tx = min(tiles - 1, floor(x * tiles)), ty = min(tiles - 1, max(0, floor(y * tiles)))
+        return ty.isFinite && tx.isFinite ? ty * tiles + tx : 0
+    }
+
+    /// The points of `v` (x, y pairs) grouped by tile, groups in the order their first point comes.
+    func groups(_ v: [Double]) -> [(tile: Double, centers: [Double])] {
+        var groups: [Double: [Double]] = [:]
+        var order: [Double] = []
+        var i = 0
+        while i + 1 < v.count {
+            let t = tile(v[i], v[i + 1])
+            if groups[t] == nil { order.append(t) }
+            groups[t, default: []].append(contentsOf: [v[i], v[i + 1]])
+            i += 2
+        }
+        return order.map { ($0, groups[$0]!) }
+    }
+
+    /// The circles in drawing order: by sort key, then tile, then source order (`sorted`), or by
+    /// tile and source order within a tile.
+    static func drawingOrder(_ items: [Item], sorted sorting: Bool) -> [EvaluatedCircle] {
+        if sorting {
+            return items.enumerated().sorted { a, b in
+                let ka = a.element.key ?? 0, kb = b.element.key ?? 0
+                if ka != kb { return ka < kb }
+                if a.element.tile != b.element.tile { return a.element.tile < b.element.tile }
+                return a.offset < b.offset
+            }.map(\.element.item)
+        }
+        // Tile order, source order within a tile: a stable grouping, no comparison sort.
+        var byTile: [Double: [Int]] = [:]
+        for (i, item) in items.enumerated() { byTile[item.tile, default: []].append(i) }
+        return byTile.keys.sorted().flatMap { byTile[$0]!.map { items[$0].item } }
     }
 }
 

@@ -121,14 +121,8 @@ struct StyleParser {
     }
 
     mutating func parseSource(id: String, _ v: JSONValue, path: String) -> Source? {
-        guard let o = v.objectValue else {
-            fail(path, "expected an object, found \(v.kindName)")
-            return nil
-        }
-        guard let type = o["type"]?.stringValue else {
-            fail("\(path).type", "missing source type (expected \"geojson\")")
-            return nil
-        }
+        guard let o = object(v, path: path) else { return nil }
+        guard let type = requiredString(o, "type", path: path, missing: "missing source type (expected \"geojson\")") else { return nil }
         guard type == "geojson" else {
             if StyleParser.specSourceTypes.contains(type) {
                 skippedSources[id] = skipped.count
@@ -160,108 +154,159 @@ struct StyleParser {
         return source
     }
 
+    /// A layer, or nil when it is invalid (the problems are recorded) or skipped (a warning is
+    /// recorded: a layer type, source or filter glmap does not draw).
     mutating func parseLayer(_ v: JSONValue, path: String, sources: [String: Source], rawSources: JSONObject?) -> Layer? {
+        guard let o = object(v, path: path) else { return nil }
+        guard let id = requiredString(o, "id", path: path, missing: "missing layer id (expected a string)") else { return nil }
+        for key in o.keys where !StyleParser.layerKeys.contains(key) {
+            fail("\(path).\(key)", "unknown layer property \"\(key)\"" + Suggestion.hint(for: key, among: StyleParser.layerKeys))
+        }
+        guard let type = layerType(o, id: id, path: path) else { return nil }
+        var source: String?
+        if type != .background {
+            guard case .use(let s) = layerSource(o, type: type, id: id, path: path, sources: sources, rawSources: rawSources) else {
+                return nil
+            }
+            source = s
+        }
+        let minzoom = number(o["minzoom"], path: "\(path).minzoom", default: 0, min: 0, max: 24)
+        let maxzoom = number(o["maxzoom"], path: "\(path).maxzoom", default: 24, min: 0, max: 24)
+        guard case .use(let filter) = layerFilter(o, id: id, path: path) else { return nil }
+        let (values, visible) = layerValues(o, type: type, id: id, path: path)
+        return Layer(id: id, type: type, source: source, filter: filter, minzoom: minzoom, maxzoom: maxzoom,
+                     isVisible: visible, values: values)
+    }
+
+    /// What a layer member gives: a value to use (nil: none given or invalid), or "skip the layer".
+    enum LayerPart<T> {
+        case use(T?)
+        case skipLayer
+    }
+
+    /// The object at `path`, or nil after recording "expected an object".
+    mutating func object(_ v: JSONValue, path: String) -> JSONObject? {
         guard let o = v.objectValue else {
             fail(path, "expected an object, found \(v.kindName)")
             return nil
         }
-        guard let id = o["id"]?.stringValue else {
-            fail("\(path).id", "missing layer id (expected a string)")
-            return nil
-        }
-        for key in o.keys where !StyleParser.layerKeys.contains(key) {
-            fail("\(path).\(key)", "unknown layer property \"\(key)\"" + Suggestion.hint(for: key, among: StyleParser.layerKeys))
-        }
-        guard let typeName = o["type"]?.stringValue else {
-            fail("\(path).type", "missing layer type (expected one of \(StyleParser.specLayerTypes.joined(separator: ", ")))")
-            return nil
-        }
-        guard let type = LayerType(rawValue: typeName) else {
-            if StyleParser.specLayerTypes.contains(typeName) {
-                skipped.append(SkippedFeature(kind: "layer", id: id, path: path, reason: "\(typeName) layers are not drawn by glmap"))
-            } else {
-                fail("\(path).type", "unknown layer type \"\(typeName)\" (the style spec's layer types are \(StyleParser.specLayerTypes.joined(separator: ", ")))"
-                     + Suggestion.hint(for: typeName, among: StyleParser.specLayerTypes))
-            }
-            return nil
-        }
-        var source: String?
-        if type != .background {
-            if let s = o["source"]?.stringValue {
-                if let i = skippedSources[s] {
-                    skipped[i].layers.append(id)   // named in its source's warning
-                    return nil
-                }
-                if sources[s] == nil && rawSources?[s] == nil {
-                    fail("\(path).source", "source \"\(s)\" not found")
-                }
-                source = s
-            } else {
-                fail("\(path).source", "missing required property (a \(typeName) layer needs a source)")
-            }
-        }
-        let minzoom = number(o["minzoom"], path: "\(path).minzoom", default: 0, min: 0, max: 24)
-        let maxzoom = number(o["maxzoom"], path: "\(path).maxzoom", default: 24, min: 0, max: 24)
+        return o
+    }
 
-        var filter: FeatureFilter?
-        if let f = o["filter"] {
-            if let op = StyleParser.unevaluatedOperator(in: f), FeatureFilter.isExpressionFilter(f) {
-                skipped.append(SkippedFeature(kind: "layer", id: id, path: "\(path).filter",
-                                              reason: "its filter uses \"\(op)\", which glmap does not evaluate"))
-                return nil
-            }
-            switch FeatureFilter.compile(f) {
-            case .success(let ff): filter = ff
-            case .failure(let errs):
-                for e in errs.errors { fail("\(path).filter\(e.key)", e.message) }
-            }
+    /// The string member `key` of `o`, or nil after recording `missing` at `path.key`.
+    mutating func requiredString(_ o: JSONObject, _ key: String, path: String, missing: String) -> String? {
+        guard let s = o[key]?.stringValue else {
+            fail("\(path).\(key)", missing)
+            return nil
         }
+        return s
+    }
 
+    /// `type`: a type glmap draws, or nil (a spec type glmap does not draw is a warning; anything
+    /// else an error).
+    mutating func layerType(_ o: JSONObject, id: String, path: String) -> LayerType? {
+        let types = StyleParser.specLayerTypes
+        guard let typeName = requiredString(o, "type", path: path,
+                                            missing: "missing layer type (expected one of \(types.joined(separator: ", ")))") else {
+            return nil
+        }
+        if let type = LayerType(rawValue: typeName) { return type }
+        if types.contains(typeName) {
+            skipped.append(SkippedFeature(kind: "layer", id: id, path: path, reason: "\(typeName) layers are not drawn by glmap"))
+        } else {
+            fail("\(path).type", "unknown layer type \"\(typeName)\" (the style spec's layer types are \(types.joined(separator: ", ")))"
+                 + Suggestion.hint(for: typeName, among: types))
+        }
+        return nil
+    }
+
+    /// `source` of a non-background layer: the source id, or skip the layer when its source is
+    /// one glmap skips (the layer is named in that source's warning).
+    mutating func layerSource(_ o: JSONObject, type: LayerType, id: String, path: String, sources: [String: Source],
+                              rawSources: JSONObject?) -> LayerPart<String> {
+        guard let s = o["source"]?.stringValue else {
+            fail("\(path).source", "missing required property (a \(type.rawValue) layer needs a source)")
+            return .use(nil)
+        }
+        if let i = skippedSources[s] {
+            skipped[i].layers.append(id)
+            return .skipLayer
+        }
+        if sources[s] == nil && rawSources?[s] == nil {
+            fail("\(path).source", "source \"\(s)\" not found")
+        }
+        return .use(s)
+    }
+
+    /// `filter`: compiled, or skip the layer when it uses an operator glmap does not evaluate.
+    mutating func layerFilter(_ o: JSONObject, id: String, path: String) -> LayerPart<FeatureFilter> {
+        guard let f = o["filter"] else { return .use(nil) }
+        if let op = StyleParser.unevaluatedOperator(in: f), FeatureFilter.isExpressionFilter(f) {
+            skipped.append(SkippedFeature(kind: "layer", id: id, path: "\(path).filter",
+                                          reason: "its filter uses \"\(op)\", which glmap does not evaluate"))
+            return .skipLayer
+        }
+        switch FeatureFilter.compile(f) {
+        case .success(let ff): return .use(ff)
+        case .failure(let errs):
+            for e in errs.errors { fail("\(path).filter\(e.key)", e.message) }
+            return .use(nil)
+        }
+    }
+
+    /// The `layout` and `paint` properties, compiled, and `visibility`.
+    mutating func layerValues(_ o: JSONObject, type: LayerType, id: String, path: String) -> (values: [String: PropertyValue], visible: Bool) {
         var values: [String: PropertyValue] = [:]
         var visible = true
         let table = Dictionary(uniqueKeysWithValues: type.properties.map { ($0.name, $0) })
         for section in ["layout", "paint"] {
             guard let sv = o[section] else { continue }
-            guard let so = sv.objectValue else {
-                fail("\(path).\(section)", "expected an object, found \(sv.kindName)")
-                continue
-            }
-            let isLayout = section == "layout"
+            guard let so = object(sv, path: "\(path).\(section)") else { continue }
             for (name, value) in so.pairs {
-                let ppath = "\(path).\(section).\(name)"
-                if !isLayout && name.hasSuffix("-transition") && table[String(name.dropLast(11))] != nil { continue }
-                if !isLayout && name == "\(typeName)-pattern" {
-                    skipped.append(SkippedFeature(kind: "layer", id: id, path: ppath, reason: "\(name) (image patterns) is not drawn by glmap",
-                                                  consequence: "the property is skipped"))
-                    continue
-                }
-                guard let prop = table[name], prop.isLayout == isLayout else {
-                    if let p = table[name] {
-                        fail(ppath, "\"\(name)\" is a \(p.isLayout ? "layout" : "paint") property, not a \(section) property")
-                    } else {
-                        let names = table.values.filter { $0.isLayout == isLayout }.map(\.name).sorted()
-                        fail(ppath, "unknown property \"\(name)\" for a \(typeName) layer" + Suggestion.hint(for: name, among: names))
-                    }
-                    continue
-                }
-                if let op = StyleParser.unevaluatedOperator(in: value) {
-                    skipped.append(SkippedFeature(kind: "layer", id: id, path: ppath, reason: "\(name) uses \"\(op)\", which glmap does not evaluate",
-                                                  consequence: "the property is skipped (its default is drawn)"))
-                    continue
-                }
-                if prop == StyleProperty.visibility {
-                    switch value {
-                    case .string("visible"): visible = true
-                    case .string("none"): visible = false
-                    default: fail(ppath, "expected one of \"visible\", \"none\", found \(value.shortDescription)")
-                    }
-                    continue
-                }
-                if let pv = compileValue(value, for: prop, path: ppath) { values[name] = pv }
+                layerProperty(name, value, section: section, table: table, type: type, id: id, path: path,
+                              values: &values, visible: &visible)
             }
         }
-        return Layer(id: id, type: type, source: source, filter: filter, minzoom: minzoom, maxzoom: maxzoom,
-                     isVisible: visible, values: values)
+        return (values, visible)
+    }
+
+    /// One `layout`/`paint` member: compiled into `values`, `visibility` into `visible`, or
+    /// recorded as an error or a skipped property.
+    mutating func layerProperty(_ name: String, _ value: JSONValue, section: String, table: [String: StyleProperty],
+                                type: LayerType, id: String, path: String,
+                                values: inout [String: PropertyValue], visible: inout Bool) {
+        let typeName = type.rawValue
+        let isLayout = section == "layout"
+        let ppath = "\(path).\(section).\(name)"
+        if !isLayout && name.hasSuffix("-transition") && table[String(name.dropLast(11))] != nil { return }
+        if !isLayout && name == "\(typeName)-pattern" {
+            skipped.append(SkippedFeature(kind: "layer", id: id, path: ppath, reason: "\(name) (image patterns) is not drawn by glmap",
+                                          consequence: "the property is skipped"))
+            return
+        }
+        guard let prop = table[name], prop.isLayout == isLayout else {
+            if let p = table[name] {
+                fail(ppath, "\"\(name)\" is a \(p.isLayout ? "layout" : "paint") property, not a \(section) property")
+            } else {
+                let names = table.values.filter { $0.isLayout == isLayout }.map(\.name).sorted()
+                fail(ppath, "unknown property \"\(name)\" for a \(typeName) layer" + Suggestion.hint(for: name, among: names))
+            }
+            return
+        }
+        if let op = StyleParser.unevaluatedOperator(in: value) {
+            skipped.append(SkippedFeature(kind: "layer", id: id, path: ppath, reason: "\(name) uses \"\(op)\", which glmap does not evaluate",
+                                          consequence: "the property is skipped (its default is drawn)"))
+            return
+        }
+        if prop == StyleProperty.visibility {
+            switch value {
+            case .string("visible"): visible = true
+            case .string("none"): visible = false
+            default: fail(ppath, "expected one of \"visible\", \"none\", found \(value.shortDescription)")
+            }
+            return
+        }
+        if let pv = compileValue(value, for: prop, path: ppath) { values[name] = pv }
     }
 
     /// Compiles a property value; constant values are also range-checked against the spec.

@@ -12,6 +12,7 @@ public struct StyleProperty: Hashable, Sendable {
     /// data-driven); nil for properties that are not shader inputs (layout, enums, translate…).
     public let gpu: GPUBinding?
 
+    /// Creates a row: the spec name, paint (default) or layout, its definition and GPU input.
     public init(_ name: String, layout: Bool = false, _ spec: PropertySpec, gpu: GPUBinding? = nil) {
         self.name = name
         self.isLayout = layout
@@ -19,7 +20,9 @@ public struct StyleProperty: Hashable, Sendable {
         self.gpu = gpu
     }
 
+    /// Rows are equal when their names are (a name appears once per table).
     public static func == (a: StyleProperty, b: StyleProperty) -> Bool { a.name == b.name }
+    /// Hashes the name.
     public func hash(into h: inout Hasher) { h.combine(name) }
 
     // Shorthands for the tables.

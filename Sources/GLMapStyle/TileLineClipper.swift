@@ -84,6 +84,13 @@ public struct TileLineClipper {
         return true
     }
 
+    /// Each tile's pieces of a line, in tile order (what `clip` calls its body with); nil when
+    /// the line spans too many tiles and is to be drawn whole.
+    public func pieces(_ coords: [Double], closed: Bool) -> [Piece]? {
+        var out: [Piece] = []
+        return clip(coords, closed: closed) { out.append($0) } ? out : nil
+    }
+
     /// Bisects the tile range [lo, hi) along `axis` until each piece list belongs to one tile.
     private func split(_ pieces: [[Double]], closed: Bool, axis: Int, lo: Int, hi: Int,
                        _ body: (Int, [[Double]]) -> Void) {

@@ -2,12 +2,19 @@ import GLMapCore
 
 /// A run-time value of the style expression language.
 public enum Value: Equatable, Sendable {
+    /// `null`, also what reading a missing feature property gives.
     case null
+    /// A boolean.
     case boolean(Bool)
+    /// A number.
     case number(Double)
+    /// A string.
     case string(String)
+    /// A colour, premultiplied.
     case color(Color)
+    /// An array of values.
     case array([Value])
+    /// An object; keys are unordered.
     case object([String: Value])
 
     /// Converts decoded JSON (a feature property, a literal) to a `Value`.
@@ -25,9 +32,14 @@ public enum Value: Equatable, Sendable {
         }
     }
 
+    /// The number, if this is one.
     public var number: Double? { if case .number(let n) = self { return n }; return nil }
+    /// The string, if this is one.
     public var string: String? { if case .string(let s) = self { return s }; return nil }
+    /// The boolean, if this is one.
     public var boolean: Bool? { if case .boolean(let b) = self { return b }; return nil }
+    /// The colour, if this is one.
     public var color: Color? { if case .color(let c) = self { return c }; return nil }
+    /// The array, if this is one.
     public var array: [Value]? { if case .array(let a) = self { return a }; return nil }
 }

@@ -28,9 +28,13 @@ public enum VertexLayout {
 
 /// A layer's GPU-ready geometry.
 public enum Bucket {
+    /// A background layer: nothing to tessellate, the paint alone.
     case background(EvaluatedBackground)
+    /// A fill layer's triangles and outline quads.
     case fill(FillBucket)
+    /// A line layer's extruded vertices.
     case line(LineBucket)
+    /// A circle layer's instances.
     case circle(CircleBucket)
 
     /// Tessellates an evaluated layer, with positions relative to the centre of its geometry.
@@ -80,43 +84,71 @@ extension Array where Element == Float {
 }
 
 extension EvaluatedFill {
+    /// The fill properties bound to the fill programs (`GPUBinding.properties(of: .fill)`), one
+    /// case each, so that `paint` names every one (a test checks the list against the table).
+    enum Bound: String, BoundPaint {
+        case opacity = "fill-opacity", color = "fill-color", outlineColor = "fill-outline-color"
+    }
+
     /// The value of a bound fill property (programs fill and fill_outline).
     static func paint(_ f: EvaluatedFill, _ p: StyleProperty) -> PaintValue {
-        switch p.name {
-        case FillProperties.color.name: return .color(f.color)
-        case FillProperties.outlineColor.name: return .color(f.outlineColor)
-        default: return .number(f.opacity)   // fill-opacity
+        switch Bound(p) {
+        case .color: return .color(f.color)
+        case .outlineColor: return .color(f.outlineColor)
+        case .opacity: return .number(f.opacity)
         }
     }
 }
 
 extension EvaluatedLine {
+    /// The line properties bound to the line program, one case each (see `EvaluatedFill.Bound`).
+    enum Bound: String, BoundPaint {
+        case opacity = "line-opacity", color = "line-color", width = "line-width", gapWidth = "line-gap-width"
+        case offset = "line-offset", blur = "line-blur"
+    }
+
     /// The value of a bound line property.
     static func paint(_ f: EvaluatedLine, _ p: StyleProperty) -> PaintValue {
-        typealias P = LineProperties
-        switch p.name {
-        case P.color.name: return .color(f.color)
-        case P.opacity.name: return .number(f.opacity)
-        case P.width.name: return .number(f.width)
-        case P.gapWidth.name: return .number(f.gapWidth)
-        case P.offset.name: return .number(f.offset)
-        default: return .number(f.blur)   // line-blur
+        switch Bound(p) {
+        case .color: return .color(f.color)
+        case .opacity: return .number(f.opacity)
+        case .width: return .number(f.width)
+        case .gapWidth: return .number(f.gapWidth)
+        case .offset: return .number(f.offset)
+        case .blur: return .number(f.blur)
         }
     }
 }
 
 extension EvaluatedCircle {
+    /// The circle properties bound to the circle program, one case each (see `EvaluatedFill.Bound`).
+    enum Bound: String, BoundPaint {
+        case radius = "circle-radius", color = "circle-color", blur = "circle-blur", opacity = "circle-opacity"
+        case strokeWidth = "circle-stroke-width", strokeColor = "circle-stroke-color", strokeOpacity = "circle-stroke-opacity"
+    }
+
     /// The value of a bound circle property.
     static func paint(_ f: EvaluatedCircle, _ p: StyleProperty) -> PaintValue {
-        typealias P = CircleProperties
-        switch p.name {
-        case P.radius.name: return .number(f.radius)
-        case P.color.name: return .color(f.color)
-        case P.blur.name: return .number(f.blur)
-        case P.opacity.name: return .number(f.opacity)
-        case P.strokeWidth.name: return .number(f.strokeWidth)
-        case P.strokeColor.name: return .color(f.strokeColor)
-        default: return .number(f.strokeOpacity)   // circle-stroke-opacity
+        switch Bound(p) {
+        case .radius: return .number(f.radius)
+        case .color: return .color(f.color)
+        case .blur: return .number(f.blur)
+        case .opacity: return .number(f.opacity)
+        case .strokeWidth: return .number(f.strokeWidth)
+        case .strokeColor: return .color(f.strokeColor)
+        case .strokeOpacity: return .number(f.strokeOpacity)
         }
+    }
+}
+
+/// The bound paint properties of one layer type as cases (`EvaluatedFill.Bound` …).
+protocol BoundPaint: RawRepresentable<String>, CaseIterable {}
+
+extension BoundPaint {
+    /// The case named by a bound property; a property bound in the table without a case here
+    /// is a programming error (caught by the test that checks each list against the table).
+    init(_ p: StyleProperty) {
+        guard let b = Self(rawValue: p.name) else { preconditionFailure("\(p.name) is GPU-bound but has no paint case") }
+        self = b
     }
 }

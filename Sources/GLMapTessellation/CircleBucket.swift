@@ -4,18 +4,22 @@ import GLMapStyle
 /// One instance per circle centre (MultiPoint and line/polygon vertices: one per position),
 /// with per-instance attributes for every data-driven value.
 public struct CircleBucket {
+    /// The evaluated layer the bucket was built from.
     public let layer: EvaluatedCircleLayer
+    /// Unit-world point that positions are relative to (keeps Float positions precise).
     public let origin: (x: Double, y: Double)
     /// Unit-world bounds of the geometry (for world-copy culling).
     public var bounds = WorldBounds.empty
     /// `stride` floats per instance: `VertexLayout.circle`, then `paint`'s block.
     public var instances: [Float] = []
+    /// Number of circle instances.
     public var instanceCount: Int { instances.count / stride }
     /// Which circle properties are instance attributes and which uniforms.
     public let paint: PaintLayout
     /// Floats per instance.
     public var stride: Int { VertexLayout.circle + paint.floatsPerVertex }
 
+    /// Builds the instances of `layer`; `next` is the layer at tile zoom + 1 for composite values.
     public init(_ layer: EvaluatedCircleLayer, next: EvaluatedCircleLayer? = nil, origin: (x: Double, y: Double)) {
         self.layer = layer
         self.origin = origin

@@ -39,7 +39,8 @@ extension Earcut.State {
         indexActive = false
 
         // collapse collinear/coincident points across the whole merged ring before clipping
-        return filterPoints(outer, outer)
+        // (earcut 3.1 and later; 3.0 clips the merged ring as it is)
+        return mapLibre ? outer : filterPoints(outer, outer)
     }
 
     /// The leftmost node of a ring (lowest y among equals).
@@ -199,38 +200,42 @@ extension Earcut.State {
 
     /// The block's first node, advanced past nodes removed since it was indexed.
     @inline(__always)
-    func liveBlockHead(_ b: Int) -> Int {
-        var head = Int(blockHead[b])
-        if !isLive(head) {
-            repeat { head = next(head) } while !isLive(head)
-            blockHead[b] = Int32(truncatingIfNeeded: head)
-        }
-        return head
-    }
+    func liveBlockHead(_ b: Int) -> Int { liveEntry(blockHead, b) }
 
     /// The block's end bound, advanced past nodes removed since it was indexed.
     @inline(__always)
-    func liveBlockStop(_ b: Int) -> Int {
-        var stop = Int(blockStop[b])
-        if !isLive(stop) {
-            repeat { stop = next(stop) } while !isLive(stop)
-            blockStop[b] = Int32(truncatingIfNeeded: stop)
+    func liveBlockStop(_ b: Int) -> Int { liveEntry(blockStop, b) }
+
+    /// Entry `b` of a block table, advanced past removed nodes (and stored back).
+    @inline(__always)
+    private func liveEntry(_ table: UnsafeMutablePointer<Int32>, _ b: Int) -> Int {
+        var node = Int(table[b])
+        if !isLive(node) {
+            repeat { node = next(node) } while !isLive(node)
+            table[b] = Int32(truncatingIfNeeded: node)
         }
-        return stop
+        return node
     }
 
     // MARK: bridge search
 
     /// Eberly's bridge search: the outer-ring vertex the hole's leftmost point connects to, or -1.
     mutating func findHoleBridge(_ hole: Int, _ outer: Int) -> Int {
+        if equals(hole, outer) { return outer }
+        let hit = rayHit(hole)
+        if hit.final { return hit.node }
+        if hit.node < 0 { return -1 }
+        return leastAngleBlocker(hole, candidate: hit.node, rayX: hit.x)
+    }
+
+    /// The first step of the bridge search: a segment crossed by the leftward ray from the hole
+    /// point; its endpoint with the lesser x is the candidate (`node`, −1 when none; `x`: where
+    /// the ray crosses). `final`: the ray meets a vertex exactly, or the hole point lies on the
+    /// segment, and `node` is the bridge.
+    private mutating func rayHit(_ hole: Int) -> (node: Int, x: Double, final: Bool) {
         let hx = n[hole].x, hy = n[hole].y
         var qx = -Double.infinity
         var m = -1
-
-        // a segment crossed by the leftward ray from the hole point; its endpoint with the
-        // lesser x is the candidate, unless the ray meets a vertex exactly
-        if equals(hole, outer) { return outer }
-
         var skipUntil = 0
 
         for b in 0..<numBlocks {
@@ -252,29 +257,34 @@ extension Earcut.State {
             repeat {
                 let q = next(p)
                 let nx = n[q].x, ny = n[q].y
-                if nx == hx && ny == hy { return q }
+                if nx == hx && ny == hy { return (q, hx, true) }
                 if hy <= py && hy >= ny && ny != py {
                     let x = px + (hy - py) * (nx - px) / (ny - py)
                     if x <= hx && x > qx {
                         qx = x
                         m = px < nx ? p : q
-                        if x == hx { return m } // hole touches the segment: take its left end
+                        if x == hx { return (m, x, true) } // hole touches the segment: take its left end
                     }
                 }
                 p = q; px = nx; py = ny
             } while p != stop
         }
 
-        if m < 0 { return -1 }
+        return (m, qx, false)
+    }
 
-        // points inside the triangle (hole point, ray crossing, candidate) block the bridge;
-        // if there are any, take the one with the smallest angle to the ray
+    /// The second step: points inside the triangle (hole point, ray crossing at `rayX`,
+    /// `candidate`) block the bridge; if there are any, the one with the smallest angle to the ray
+    /// is the bridge, else the candidate.
+    private mutating func leastAngleBlocker(_ hole: Int, candidate: Int, rayX qx: Double) -> Int {
+        let hx = n[hole].x, hy = n[hole].y
+        var m = candidate
         let mx = n[m].x, my = n[m].y
         let tminY = Swift.min(hy, my), tmaxY = Swift.max(hy, my)
         var tanMin = Double.infinity
         let ax = hy < my ? hx : qx, cx = hy < my ? qx : hx
 
-        skipUntil = 0
+        var skipUntil = 0
         for b in 0..<numBlocks {
             let box = blockBox + b &* 4
             if b & 15 == 0 {

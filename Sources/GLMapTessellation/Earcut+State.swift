@@ -51,6 +51,8 @@ extension Earcut {
 
         /// Set by `filterPoints` whenever it removes a node.
         var filteredOut = false
+        /// Clip ears as earcut 3.0 does (`Earcut.Flavor.mapLibre`, Earcut+MapLibre.swift).
+        var mapLibre = false
         /// True while holes are merged: `removeNode` then keeps block boxes covering healed edges.
         var indexActive = false
 
@@ -250,6 +252,7 @@ extension Earcut {
         /// until nothing more can be removed; otherwise only the window start...end is healed
         /// (after a bridge or diagonal cut). Returns a node still in the ring.
         mutating func filterPoints(_ start: Int, _ endNode: Int) -> Int {
+            if mapLibre { return filterPointsMapLibre(start, endNode) }
             let full = endNode == start
             var end = endNode
             var p = start

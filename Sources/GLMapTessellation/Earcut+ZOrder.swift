@@ -115,6 +115,11 @@ extension Earcut.State {
     /// Scans outward from the ear's own entry in both directions at once (nodes that block an
     /// ear are usually close to it), stopping at minZ / maxZ; after a run of keys whose cell is
     /// outside the ear's cell box, a cursor jumps to the next key inside the box.
+    ///
+    /// Longer than the house's ~80 lines on purpose: this is the triangulator's hottest loop, and
+    /// the downward and upward scans mirror each other inline (as upstream earcut's isEarHashed
+    /// scans both directions in one function) rather than through a per-step call with a
+    /// direction parameter.
     mutating func isEarHashed(_ ear: Int) -> Bool {
         let a = prev(ear), c = next(ear)
         let ax = n[a].x, ay = n[a].y, bx = n[ear].x, by = n[ear].y, cx = n[c].x, cy = n[c].y

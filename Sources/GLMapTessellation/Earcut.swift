@@ -45,6 +45,16 @@
 
 /// Polygon triangulation (ear clipping with holes), compatible with mapbox/earcut 3.2.
 public enum Earcut {
+    /// Which earcut release's clipping order to follow. Valid polygons get the same covered
+    /// area either way; self-intersecting rings do not.
+    public enum Flavor: Sendable {
+        /// earcut 3.2 (the fixtures in ../shared/fixtures/earcut).
+        case current
+        /// earcut 3.0, what MapLibre GL JS 5 and MapLibre Native triangulate fills with
+        /// (Earcut+MapLibre.swift).
+        case mapLibre
+    }
+
     /// Triangulates a polygon given as flat coordinates (x0,y0,x1,y1,…) with hole start indices
     /// (in vertices); returns vertex indices, three per triangle.
     public static func triangulate(_ coords: UnsafeBufferPointer<Double>, holeIndices: [Int], dimensions: Int = 2) -> [UInt32] {

@@ -5,8 +5,14 @@
 public final class EarcutTriangulator {
     var state = Earcut.State()
 
+    /// Which earcut's ear order the triangulator follows.
+    public let flavor: Earcut.Flavor
+
     /// Creates a triangulator with empty buffers (they grow on first use).
-    public init() {}
+    public init(flavor: Earcut.Flavor = .current) {
+        self.flavor = flavor
+        state.mapLibre = flavor == .mapLibre
+    }
 
     deinit { state.deallocate() }
 
@@ -110,6 +116,6 @@ extension Earcut.State {
             }
         }
 
-        clipAll(outer)
+        if mapLibre { clipAllMapLibre(outer) } else { clipAll(outer) }
     }
 }

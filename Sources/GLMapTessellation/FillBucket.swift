@@ -3,26 +3,49 @@ import GLMapStyle
 
 /// Triangulated fills (earcut) plus the antialiasing outline quads of every ring edge.
 public struct FillBucket {
+    /// The evaluated layer the bucket was built from.
     public let layer: EvaluatedFillLayer
+    /// Unit-world point that positions are relative to (keeps Float positions precise).
     public let origin: (x: Double, y: Double)
     /// Unit-world bounds of the geometry (for world-copy culling).
     public var bounds = WorldBounds.empty
     /// `stride` floats per vertex: `VertexLayout.fill`, then `paint`'s block.
     public var vertices: [Float] = []
+    /// Triangle list into `vertices`, three indices a triangle.
     public var indices: [UInt32] = []
     /// `outlineStride` floats per vertex (`VertexLayout.fillOutline`, then `outlinePaint`'s
     /// block), four vertices per edge.
     public var outlineVertices: [Float] = []
+    /// Triangle list into `outlineVertices`, two triangles an edge.
     public var outlineIndices: [UInt32] = []
     /// Which fill properties are attributes and which uniforms (program fill).
     public let paint: PaintLayout
     /// The same for the outline program (fill_outline).
     public let outlinePaint: PaintLayout
+    /// For a layer with `fill-translate`: the index ranges of each tile's piece with the tile's
+    /// square (bucket-local units), covering every index in order. MapLibre clips a tile's
+    /// drawing to its square with the stencil, which `fill-translate` does not move, while the
+    /// geometry moves; the translation depends on the frame (zoom, and bearing for the viewport
+    /// anchor), so the triangles are cut here only to the square widened by the largest
+    /// translation and the renderer clips each range to its square per fragment. Empty without
+    /// a translation (the triangles are then cut to the square here).
+    public var tileClips: [TileClip] = []
+
+    /// A run of fill and outline indices drawn clipped to one square (see `tileClips`).
+    public struct TileClip: Sendable {
+        /// The piece's range of `indices` (fill triangles).
+        public var indices: Range<Int>
+        /// The piece's range of `outlineIndices` (antialiasing outline quads).
+        public var outlineIndices: Range<Int>
+        /// minX, minY, maxX, maxY in bucket-local units; infinite for pieces drawn unclipped.
+        public var box: (Double, Double, Double, Double)
+    }
     /// Floats per fill vertex.
     public var stride: Int { VertexLayout.fill + paint.floatsPerVertex }
     /// Floats per outline vertex.
     public var outlineStride: Int { VertexLayout.fillOutline + outlinePaint.floatsPerVertex }
 
+    /// Triangulates `layer`'s fills and outlines; `next` is the layer at tile zoom + 1 for composite values.
     public init(_ layer: EvaluatedFillLayer, next: EvaluatedFillLayer? = nil, origin: (x: Double, y: Double)) {
         self.layer = layer
         self.origin = origin
@@ -32,7 +55,7 @@ public struct FillBucket {
         let nextFeatures = Bucket.aligned(layer.features, next?.features)
         let stride = VertexLayout.fill + paint.floatsPerVertex
         let outlineStride = VertexLayout.fillOutline + outlinePaint.floatsPerVertex
-        let triangulator = EarcutTriangulator()
+        let triangulator = EarcutTriangulator(flavor: .mapLibre)
         var vertexCount = 0
         for f in layer.features { for p in f.polygons { vertexCount += p.coords.count / 2 } }
         vertices.reserveCapacity(vertexCount * stride)
@@ -46,12 +69,37 @@ public struct FillBucket {
             let edgePaint = outlinePaint.vertexValues(f, next: nextFeatures?[i], value: EvaluatedFill.paint)
             if f.tiles.isEmpty {
                 for poly in f.polygons { add(poly, fillPaint, edgePaint, triangulator) }
+                recordClip(nil)
                 continue
             }
             for t in f.tiles {
                 for poly in t.polygons { addTiled(poly, fillPaint, edgePaint, tile: t, triangulator) }
+                recordClip(t.clipped ? t : nil)
             }
         }
+    }
+
+    /// Whether tile clipping is left to the renderer (`tileClips`): the layer has a translation.
+    var clipsPerFragment: Bool { layer.translate.x != 0 || layer.translate.y != 0 }
+
+    /// Ends the current run of indices with `tile`'s square (nil: unclipped).
+    mutating func recordClip(_ tile: FillTile?) {
+        guard clipsPerFragment else { return }
+        let start = tileClips.last.map { ($0.indices.upperBound, $0.outlineIndices.upperBound) } ?? (0, 0)
+        var box = (-Double.infinity, -Double.infinity, Double.infinity, Double.infinity)
+        if let t = tile {
+            let side = 1 / Double(1 << t.zoom)
+            box = (Double(t.x) * side - origin.x, Double(t.y) * side - origin.y,
+                   Double(t.x + 1) * side - origin.x, Double(t.y + 1) * side - origin.y)
+        }
+        if var last = tileClips.last, last.box == box {
+            last.indices = last.indices.lowerBound..<indices.count
+            last.outlineIndices = last.outlineIndices.lowerBound..<outlineIndices.count
+            tileClips[tileClips.count - 1] = last
+            return
+        }
+        if start.0 == indices.count && start.1 == outlineIndices.count { return }
+        tileClips.append(TileClip(indices: start.0..<indices.count, outlineIndices: start.1..<outlineIndices.count, box: box))
     }
 
     /// Adds one tile's polygon: earcut in the tile's own units (as MapLibre's bucket runs it: exact
@@ -65,6 +113,10 @@ public struct FillBucket {
         let k = Double(1 << t.zoom) * FillTiler.extent
         let ox = Double(t.x) * FillTiler.extent, oy = Double(t.y) * FillTiler.extent
         let e = FillTiler.extent
+        // Cut to the square, widened (tile units) by the largest `fill-translate` shift when the
+        // renderer clips per fragment: 1 CSS px is at most extent / 512 units at the tile zoom.
+        let margin = clipsPerFragment ? (abs(layer.translate.x) + abs(layer.translate.y)) * e / 512 : 0
+        let lo = -margin, hi = e + margin
         // Tile units: integers after the snap.
         var local = [Double](repeating: 0, count: coords.count)
         for i in Swift.stride(from: 0, to: coords.count, by: 2) {
@@ -89,7 +141,7 @@ public struct FillBucket {
         for j in Swift.stride(from: 0, to: local.count, by: 2) { vertex(local[j], local[j + 1]) }
         func inside(_ k: UInt32) -> Bool {
             let u = local[2 * Int(k)], v = local[2 * Int(k) + 1]
-            return u >= 0 && u <= e && v >= 0 && v <= e
+            return u >= lo && u <= hi && v >= lo && v <= hi
         }
         var i = 0
         while i + 2 < tri.count {
@@ -99,7 +151,7 @@ public struct FillBucket {
                 indices.append(contentsOf: [shared + a, shared + b, shared + c])
                 continue
             }
-            let pts = Self.clipToSquare([a, b, c].map { (local[2 * Int($0)], local[2 * Int($0) + 1]) }, e)
+            let pts = Self.clipToSquare([a, b, c].map { (local[2 * Int($0)], local[2 * Int($0) + 1]) }, lo, hi)
             if pts.count < 3 { continue }
             let base = UInt32(vertices.count / stride)
             for p in pts { vertex(p.0, p.1) }
@@ -111,29 +163,29 @@ public struct FillBucket {
                 let b = a + 1 < r.upperBound ? a + 1 : r.lowerBound
                 if a == b { continue }
                 let full = (local[2 * a], local[2 * a + 1], local[2 * b], local[2 * b + 1])
-                guard let seg = t.clipped ? Self.clipSegment(full.0, full.1, full.2, full.3, e) : full else { continue }
+                guard let seg = t.clipped ? Self.clipSegment(full.0, full.1, full.2, full.3, lo, hi) : full else { continue }
                 let (ax, ay) = world(seg.0, seg.1), (bx, by) = world(seg.2, seg.3)
                 outlineEdge(ax, ay, bx, by, edgePaint)
             }
         }
     }
 
-    /// Sutherland–Hodgman against the square [0, e]².
-    static func clipToSquare(_ poly: [(Double, Double)], _ e: Double) -> [(Double, Double)] {
+    /// Sutherland–Hodgman against the square [lo, hi]².
+    static func clipToSquare(_ poly: [(Double, Double)], _ lo: Double, _ hi: Double) -> [(Double, Double)] {
         var pts = poly
         for edge in 0..<4 {
             guard !pts.isEmpty else { break }
             func inside(_ p: (Double, Double)) -> Bool {
-                switch edge { case 0: return p.0 >= 0; case 1: return p.0 <= e; case 2: return p.1 >= 0; default: return p.1 <= e }
+                switch edge { case 0: return p.0 >= lo; case 1: return p.0 <= hi; case 2: return p.1 >= lo; default: return p.1 <= hi }
             }
             func cross(_ p: (Double, Double), _ q: (Double, Double)) -> (Double, Double) {
                 switch edge {
                 case 0, 1:
-                    let x = edge == 0 ? 0 : e
+                    let x = edge == 0 ? lo : hi
                     let t = (x - p.0) / (q.0 - p.0)
                     return (x, p.1 + (q.1 - p.1) * t)
                 default:
-                    let y = edge == 2 ? 0 : e
+                    let y = edge == 2 ? lo : hi
                     let t = (y - p.1) / (q.1 - p.1)
                     return (p.0 + (q.0 - p.0) * t, y)
                 }
@@ -154,11 +206,11 @@ public struct FillBucket {
         return pts
     }
 
-    /// Liang–Barsky: the part of segment a→b inside [0, e]², or nil.
-    static func clipSegment(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ e: Double) -> (Double, Double, Double, Double)? {
+    /// Liang–Barsky: the part of segment a→b inside [lo, hi]², or nil.
+    static func clipSegment(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ lo: Double, _ hi: Double) -> (Double, Double, Double, Double)? {
         var t0 = 0.0, t1 = 1.0
         let dx = bx - ax, dy = by - ay
-        for (p, q) in [(-dx, ax), (dx, e - ax), (-dy, ay), (dy, e - ay)] {
+        for (p, q) in [(-dx, ax - lo), (dx, hi - ax), (-dy, ay - lo), (dy, hi - ay)] {
             if p == 0 { if q < 0 { return nil }; continue }
             let r = q / p
             if p < 0 { if r > t1 { return nil }; if r > t0 { t0 = r } } else { if r < t0 { return nil }; if r < t1 { t1 = r } }

@@ -24,7 +24,9 @@ import GLMapStyle
 /// Not reproduced: geojson-vt's simplification and integer rounding of tile coordinates, and
 /// MapLibre's reset of `linesofar` past 16384 tile units within one piece.
 public struct LineBucket {
+    /// The evaluated layer the bucket was built from.
     public let layer: EvaluatedLineLayer
+    /// Unit-world point that positions are relative to (keeps Float positions precise).
     public let origin: (x: Double, y: Double)
     /// Unit-world bounds of the geometry (for world-copy culling).
     public var bounds = WorldBounds.empty
@@ -34,6 +36,7 @@ public struct LineBucket {
     public let paint: PaintLayout
     /// Floats per vertex.
     public var stride: Int { VertexLayout.line + paint.floatsPerVertex }
+    /// Triangle list into `vertices`, three indices a triangle.
     public var indices: [UInt32] = []
     /// Dash/gradient data, `LineBucket.fxLayout` floats per vertex (empty for plain lines).
     public var fxVertices: [Float] = []
@@ -48,14 +51,11 @@ public struct LineBucket {
     /// row, dash-to (atlas row, rows, length), dash-from (same), clip-to-tile flag (0/1), position
     /// in its tile (fractions of the tile side; used when the flag is 1).
     public static let fxLayout = 13
-    /// MapLibre's tile extent: tile units per tile side.
-    public static let tileExtent = 8192.0
-    /// `linesofar` of a line's end with line metrics (MapLibre's MAX_LINE_DISTANCE − 1).
-    public static let metricsLineDistance = 32767.0
 
     /// `next`'s features (the layer at the tile zoom + 1) give composite values their second zoom.
     let nextFeatures: [EvaluatedLine]?
 
+    /// Extrudes `layer`'s lines; `next` is the layer at tile zoom + 1 for composite values.
     public init(_ layer: EvaluatedLineLayer, next: EvaluatedLineLayer? = nil, origin: (x: Double, y: Double)) {
         self.layer = layer
         self.origin = origin
@@ -71,7 +71,7 @@ public struct LineBucket {
         var local: [Double] = []
         // MapLibre's extra vertex pairs near sharp corners (15 px away at floor(zoom)) also bound
         // the quads that end on a flip-bevel join's chord.
-        let pixelsPerUnit = layer.sharpCornerPixelsPerUnit
+        let pixelsPerUnit = LineTiling.sharpCornerPixelsPerUnit(zoom: layer.zoom, sourceMaxzoom: layer.sourceMaxzoom)
         for (n, f) in layer.features.enumerated() {
             let join: LineJoin = { switch f.join { case .miter: return .miter; case .bevel: return .bevel; case .round: return .round } }()
             var tess = LineTessellator(join: join, cap: cap, miterLimit: layer.miterLimit, roundLimit: layer.roundLimit,
@@ -110,16 +110,14 @@ public struct LineBucket {
     /// Tessellates a dashed and/or gradient layer with its fx vertices, atlas and ramp.
     private mutating func buildEffects(dashed: Bool) {
         let layer = self.layer
-        let floorZoom = max(0, layer.zoom.rounded(.down))
-        let maxzoom = max(0, layer.sourceMaxzoom.rounded(.down))
-        let z = Int(min(min(floorZoom, maxzoom), 30))
+        let z = LineTiling.tileZoom(zoom: layer.zoom, sourceMaxzoom: layer.sourceMaxzoom)
         tileZoom = z
         let tilesPerUnit = Double(1 << z)
-        let tileUnitsPerUnit = Self.tileExtent * tilesPerUnit
+        let tileUnitsPerUnit = LineTiling.tileExtent * tilesPerUnit
         let round = layer.cap == .round
         let cap: LineCap = { switch layer.cap { case .butt: return .butt; case .round: return .round; case .square: return .square } }()
         // MapLibre's extra vertices near sharp corners sit 15 px away at floor(zoom).
-        let pixelsPerUnit = layer.sharpCornerPixelsPerUnit
+        let pixelsPerUnit = LineTiling.sharpCornerPixelsPerUnit(zoom: layer.zoom, sourceMaxzoom: layer.sourceMaxzoom)
         let clipper = TileLineClipper(zoom: z, buffer: layer.sourceBuffer / 512)
         var atlas = LineAtlas()
         var geometry = LineGeometry()
@@ -172,9 +170,9 @@ public struct LineBucket {
                     let d = Double(v.distance)
                     let uvx = min(1, max(0, d * invLength))
                     let linesofar = clip != nil
-                        ? (range.start + (range.end - range.start) * uvx) * Self.metricsLineDistance
+                        ? (range.start + (range.end - range.start) * uvx) * LineTiling.metricsLineDistance
                         : d * tileUnitsPerUnit
-                    fxVertices.append(Float(Self.quantize(linesofar)))
+                    fxVertices.append(Float(LineTiling.storedLineSoFar(linesofar)))
                     fxVertices.append(Float(f.floorWidth))
                     fxVertices.append(Float(uvx))
                     fxVertices.append(Float(rampRow))
@@ -193,7 +191,7 @@ public struct LineBucket {
                 // Line metrics exist for lines, not polygon rings (geojson-vt tracks them for lines only).
                 let metrics = layer.lineMetrics && !part.closed
                 if dash != nil || metrics {
-                    let total = Self.length(part.coords)
+                    let total = LineTiling.length(part.coords)
                     let clipped = clipper.clip(part.coords, closed: part.closed) { piece in
                         let range = metrics && total > 0 ? (piece.start / total, piece.end / total) : nil
                         emit(piece.coords, closed: part.closed, tile: (piece.x, piece.y), clip: range)
@@ -207,7 +205,7 @@ public struct LineBucket {
         }
         if dashed { self.atlas = atlas }
         guard let g = layer.gradient else { return }
-        if clips.count > Self.maxRampRows {
+        if clips.count > LineTiling.maxRampRanges {
             // Too many rows for one texture: fall back to one [0, 1] row (progress per vertex).
             var i = 0
             while i < fxVertices.count {
@@ -219,7 +217,7 @@ public struct LineBucket {
             clips = [(0, 1)]
         }
         if layer.gradientIsStep {
-            let overzoom = Double(z) == maxzoom ? Double(1 << Int(max(0, min(30, 22 - maxzoom)))) : 1
+            let overzoom = LineTiling.stepRampOverzoom(tileZoom: z, sourceMaxzoom: layer.sourceMaxzoom)
             ramp = ColorRamp(gradient: g.expression,
                              width: ColorRamp.stepWidth(maxLineTiles: maxLineTiles, overzoom: overzoom),
                              nearest: true, clips: clips)
@@ -228,30 +226,5 @@ public struct LineBucket {
         }
     }
 
-    /// Most gradient ramp rows (texture height) before rows are merged into one.
-    public static let maxRampRows = 4096
-
     private struct Key2: Hashable { var a: Double; var b: Double }
-
-    /// MapLibre stores `linesofar / 2` as a 14-bit integer: distances snap down to even tile
-    /// units and wrap at 32768.
-    @inline(__always)
-    static func quantize(_ linesofar: Double) -> Double {
-        guard linesofar.isFinite, linesofar > 0 else { return 0 }
-        let half = (linesofar * 0.5).rounded(.down)
-        return half.truncatingRemainder(dividingBy: 16384) * 2
-    }
-
-    /// Length of a flat polyline.
-    static func length(_ c: [Double]) -> Double {
-        var total = 0.0
-        var i = 2
-        while i + 1 < c.count {
-            let dx = c[i] - c[i - 2], dy = c[i + 1] - c[i - 1]
-            let l = (dx * dx + dy * dy).squareRoot()
-            if l.isFinite { total += l }
-            i += 2
-        }
-        return total
-    }
 }

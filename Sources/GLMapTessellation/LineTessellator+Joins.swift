@@ -93,25 +93,14 @@ extension LineTessellator {
         /// An open line: cap, joins at interior points, cap. Returns the line length.
         mutating func walkOpen(into out: inout LineGeometry) -> Double {
             var seg = segment(0, 1)
-            var n1x = -seg.dy, n1y = seg.dx
             var distance = 0.0
             setPoint(0, distance)
-            startCap(n1x, n1y, into: &out)
+            startCap(-seg.dy, seg.dx, into: &out)
             prevRemaining = seg.length
-            var i = 1
-            while i < count - 1 {
-                distance += seg.length
-                let next = segment(i, i + 1)
-                join(at: i, distance: distance, n1x, n1y, -next.dy, next.dx,
-                     nextLength: next.length, part: .full, into: &out)
-                n1x = -next.dy
-                n1y = next.dx
-                seg = next
-                i += 1
-            }
+            walkJoins(1..<(count - 1), seg: &seg, distance: &distance, into: &out)
             distance += seg.length
             setPoint(count - 1, distance)
-            endCap(n1x, n1y, into: &out)
+            endCap(-seg.dy, seg.dx, into: &out)
             isOpen = false
             return distance
         }
@@ -123,24 +112,27 @@ extension LineTessellator {
             var distance = 0.0
             join(at: 0, distance: 0, -closing.dy, closing.dx, -first.dy, first.dx,
                  nextLength: first.length, part: .startOnly, into: &out)
-            var n1x = -first.dy, n1y = first.dx
             var seg = first
-            var i = 1
-            while i < count {
-                distance += seg.length
-                let next = segment(i, i + 1 == count ? 0 : i + 1)
-                join(at: i, distance: distance, n1x, n1y, -next.dy, next.dx,
-                     nextLength: next.length, part: .full, into: &out)
-                n1x = -next.dy
-                n1y = next.dx
-                seg = next
-                i += 1
-            }
+            walkJoins(1..<count, seg: &seg, distance: &distance, into: &out)
             distance += seg.length
-            join(at: 0, distance: distance, n1x, n1y, -first.dy, first.dx,
+            join(at: 0, distance: distance, -seg.dy, seg.dx, -first.dy, first.dx,
                  nextLength: first.length, part: .endOnly, into: &out)
             isOpen = false
             return distance
+        }
+
+        /// The full joins at `indices`, each between `seg` (the segment arriving at the point,
+        /// `distance` = where it starts) and the next one (to the following point, the first
+        /// after the last); leaves `seg` and `distance` at the last segment.
+        private mutating func walkJoins(_ indices: Range<Int>, seg: inout (dx: Double, dy: Double, length: Double),
+                                        distance: inout Double, into out: inout LineGeometry) {
+            for i in indices {
+                distance += seg.length
+                let next = segment(i, i + 1 == count ? 0 : i + 1)
+                join(at: i, distance: distance, -seg.dy, seg.dx, -next.dy, next.dx,
+                     nextLength: next.length, part: .full, into: &out)
+                seg = next
+            }
         }
 
         /// Unit direction and length from point i to point j (distinct by construction).
@@ -154,18 +146,35 @@ extension LineTessellator {
 
         // MARK: joins
 
-        /// Emits the join at point `index` between normals n1 (incoming) and n2 (outgoing).
+        /// The two normals at a join, n1 (incoming) and n2 (outgoing), and what they make.
+        private struct Corner {
+            let n1x: Double, n1y: Double, n2x: Double, n2y: Double
+            /// n1 + n2 and s² = |n1 + n2|² = 4·cos²(θ/2) = 4/miterLength².
+            let sx: Double, sy: Double, s2: Double
+            /// Towards +N: the A side is inner.
+            let turnsLeft: Bool
+            let part: JoinPart
+
+            init(_ n1x: Double, _ n1y: Double, _ n2x: Double, _ n2y: Double, part: JoinPart) {
+                self.n1x = n1x; self.n1y = n1y; self.n2x = n2x; self.n2y = n2y
+                sx = n1x + n2x; sy = n1y + n2y
+                s2 = sx * sx + sy * sy
+                turnsLeft = n1x * n2y - n1y * n2x > 0
+                self.part = part
+            }
+        }
+
+        /// Emits the join at point `index` between normals n1 (incoming) and n2 (outgoing), with
+        /// MapLibre's extra vertex pairs around sharp corners.
         private mutating func join(at index: Int, distance: Double,
                                    _ n1x: Double, _ n1y: Double, _ n2x: Double, _ n2y: Double,
                                    nextLength: Double, part: JoinPart, into out: inout LineGeometry) {
             let px = points[2 * index], py = points[2 * index + 1]
-            let sx = n1x + n2x, sy = n1y + n2y
-            let s2 = sx * sx + sy * sy  // = 4·cos²(θ/2) = 4/miterLength²
-            let turnsLeft = n1x * n2y - n1y * n2x > 0  // towards +N: the A side is inner
-            let kind = joinKind(s2)
+            let c = Corner(n1x, n1y, n2x, n2y, part: part)
+            let kind = joinKind(c.s2)
 
             let off = settings.sharpCornerOffset
-            let sharp = off > 0 && s2 < LineTessellator.sharpCornerS2
+            let sharp = off > 0 && c.s2 < LineTessellator.sharpCornerS2
             if sharp && part != .startOnly && prevRemaining > 2 * off {
                 // Extra pair before the corner so dashes tilt only near it (d1 = (n1y, −n1x)).
                 setPoint(px - n1y * off, py + n1x * off, distance - off)
@@ -176,79 +185,15 @@ extension LineTessellator {
 
             switch kind {
             case .miter:
-                let k = 2 / s2  // miter vector = unit bisector · miterLength = 2(n1 + n2)/|n1 + n2|²
-                let (a, b) = pair(sx * k, sy * k, 0, 0, round: false, into: &out)
+                let k = 2 / c.s2  // miter vector = unit bisector · miterLength = 2(n1 + n2)/|n1 + n2|²
+                let (a, b) = pair(c.sx * k, c.sy * k, 0, 0, round: false, into: &out)
                 connect(a, b, into: &out)
-
-            case .bevel where s2 < LineTessellator.innerMiterS2:
-                // MapLibre's "flipbevel" (miter length > 2): two vertex pairs at the vertex, along
-                // J and then −J, J = perp(bisector)·bevelLength·(turn sign), bevelLength =
-                // m·|n1 + n2|/|n1 − n2| = 1/sin(θ/2) (so J·n1 = 1 and −J·n2 = 1); past m = 100 (a
-                // U-turn) J = −n2. The incoming quad ends on the first pair, the outgoing one starts
-                // from the second (the quad between them is empty): both segments end on the chord
-                // through the vertex, which cuts the outer corner.
-                var jx = -n2x, jy = -n2y
-                if s2 >= 4e-4 {
-                    let sl = s2.squareRoot()
-                    let dx = n1x - n2x, dy = n1y - n2y
-                    let bevelLength = (2 / sl) * sl / (dx * dx + dy * dy).squareRoot()
-                    let direction: Double = n1x * n2y - n1y * n2x > 0 ? -1 : 1
-                    jx = -(sy / sl) * bevelLength * direction
-                    jy = (sx / sl) * bevelLength * direction
-                }
-                if part != .startOnly {
-                    let (a, b) = pair(jx, jy, 0, 0, round: false, into: &out)
-                    connect(a, b, into: &out)
-                }
-                if part != .endOnly {
-                    let (a, b) = pair(-jx, -jy, 0, 0, round: false, into: &out)
-                    connect(a, b, into: &out)
-                }
-
+            case .bevel where c.s2 < LineTessellator.innerMiterS2:
+                flipBevelJoin(c, into: &out)
             case .bevel, .fakeround:
-                // The inner side shares the inner miter point (|e| = miterLength ≤ 2), shifted back
-                // along the incoming segment / forward along the outgoing one by sqrt(m² − 1).
-                let shift = -Swift.max(4 / s2 - 1, 0).squareRoot()
-                let endA = turnsLeft ? shift : 0
-                let endB = turnsLeft ? 0 : shift
-                if part == .startOnly {
-                    let (a, b) = pair(n2x, n2y, -endA, -endB, round: false, into: &out)
-                    connect(a, b, into: &out)
-                    break
-                }
-                let (ca, cb) = pair(n1x, n1y, endA, endB, round: false, into: &out)
-                connect(ca, cb, into: &out)
-                let inner = turnsLeft ? ca : cb
-                var outer = turnsLeft ? cb : ca
-                if kind == .fakeround {
-                    outer = fan(inner: inner, outer: outer, n1x, n1y, n2x, n2y, cosHalf: 0.5 * s2.squareRoot(),
-                                turnsLeft: turnsLeft, into: &out)
-                }
-                if part == .full {
-                    let (sa, sb) = pair(n2x, n2y, -endA, -endB, round: false, into: &out)
-                    triangle(inner, outer, turnsLeft ? sb : sa, into: &out)
-                    setOpen(sa, sb)
-                } else {
-                    let last = turnsLeft ? vertexB(n2x, n2y, -endB, round: false, into: &out)
-                                         : vertexA(n2x, n2y, -endA, round: false, into: &out)
-                    triangle(inner, outer, last, into: &out)
-                }
-
+                innerMiterJoin(c, fakeround: kind == .fakeround, into: &out)
             case .roundCaps:
-                // Butt ends plus a round cap on each segment; the caps overlap at the vertex.
-                if part != .startOnly {
-                    let (a, b) = pair(n1x, n1y, 0, 0, round: false, into: &out)
-                    connect(a, b, into: &out)
-                    let (ra, rb) = pair(n1x, n1y, 1, 1, round: true, into: &out)
-                    connect(ra, rb, into: &out)
-                    isOpen = false
-                }
-                if part != .endOnly {
-                    let (ra, rb) = pair(n2x, n2y, -1, -1, round: true, into: &out)
-                    connect(ra, rb, into: &out)
-                    let (a, b) = pair(n2x, n2y, 0, 0, round: false, into: &out)
-                    connect(a, b, into: &out)
-                }
+                roundCapsJoin(c, into: &out)
             }
 
             prevRemaining = nextLength
@@ -258,6 +203,81 @@ extension LineTessellator {
                 let (a, b) = pair(n2x, n2y, 0, 0, round: false, into: &out)
                 connect(a, b, into: &out)
                 prevRemaining = nextLength - off
+            }
+        }
+
+        /// MapLibre's "flipbevel" (a bevel past miter length 2): two vertex pairs at the vertex,
+        /// along J and then −J, J = perp(unit bisector)·bevelLength·(−1 when turning left, else 1),
+        /// bevelLength = m·|n1 + n2|/|n1 − n2| = 1/sin(θ/2) (so J·n1 = 1 and −J·n2 = 1); past
+        /// m = 100 (a U-turn) J = −n2. The incoming quad ends on the first pair, the outgoing one
+        /// starts from the second (the quad between them is empty): both segments end on the chord
+        /// through the vertex, which cuts the outer corner.
+        private mutating func flipBevelJoin(_ c: Corner, into out: inout LineGeometry) {
+            var jx = -c.n2x, jy = -c.n2y
+            if c.s2 >= 4e-4 {
+                let sl = c.s2.squareRoot()
+                let dx = c.n1x - c.n2x, dy = c.n1y - c.n2y
+                let bevelLength = (2 / sl) * sl / (dx * dx + dy * dy).squareRoot()
+                let direction: Double = c.turnsLeft ? -1 : 1
+                jx = -(c.sy / sl) * bevelLength * direction
+                jy = (c.sx / sl) * bevelLength * direction
+            }
+            if c.part != .startOnly {
+                let (a, b) = pair(jx, jy, 0, 0, round: false, into: &out)
+                connect(a, b, into: &out)
+            }
+            if c.part != .endOnly {
+                let (a, b) = pair(-jx, -jy, 0, 0, round: false, into: &out)
+                connect(a, b, into: &out)
+            }
+        }
+
+        /// A bevel or fake-round join up to miter length 2: the inner side shares the inner miter
+        /// point (|e| = miterLength ≤ 2), shifted back along the incoming segment / forward along
+        /// the outgoing one by sqrt(m² − 1); fake-round fills the outer side with a fan.
+        private mutating func innerMiterJoin(_ c: Corner, fakeround: Bool, into out: inout LineGeometry) {
+            let shift = -Swift.max(4 / c.s2 - 1, 0).squareRoot()
+            let endA = c.turnsLeft ? shift : 0
+            let endB = c.turnsLeft ? 0 : shift
+            if c.part == .startOnly {
+                let (a, b) = pair(c.n2x, c.n2y, -endA, -endB, round: false, into: &out)
+                connect(a, b, into: &out)
+                return
+            }
+            let (ca, cb) = pair(c.n1x, c.n1y, endA, endB, round: false, into: &out)
+            connect(ca, cb, into: &out)
+            let inner = c.turnsLeft ? ca : cb
+            var outer = c.turnsLeft ? cb : ca
+            if fakeround {
+                outer = fan(inner: inner, outer: outer, c.n1x, c.n1y, c.n2x, c.n2y, cosHalf: 0.5 * c.s2.squareRoot(),
+                            turnsLeft: c.turnsLeft, into: &out)
+            }
+            if c.part == .full {
+                let (sa, sb) = pair(c.n2x, c.n2y, -endA, -endB, round: false, into: &out)
+                triangle(inner, outer, c.turnsLeft ? sb : sa, into: &out)
+                setOpen(sa, sb)
+            } else {
+                let last = c.turnsLeft ? vertexB(c.n2x, c.n2y, -endB, round: false, into: &out)
+                                       : vertexA(c.n2x, c.n2y, -endA, round: false, into: &out)
+                triangle(inner, outer, last, into: &out)
+            }
+        }
+
+        /// A round join past miter length 2: butt ends plus a round cap on each segment; the caps
+        /// overlap at the vertex.
+        private mutating func roundCapsJoin(_ c: Corner, into out: inout LineGeometry) {
+            if c.part != .startOnly {
+                let (a, b) = pair(c.n1x, c.n1y, 0, 0, round: false, into: &out)
+                connect(a, b, into: &out)
+                let (ra, rb) = pair(c.n1x, c.n1y, 1, 1, round: true, into: &out)
+                connect(ra, rb, into: &out)
+                isOpen = false
+            }
+            if c.part != .endOnly {
+                let (ra, rb) = pair(c.n2x, c.n2y, -1, -1, round: true, into: &out)
+                connect(ra, rb, into: &out)
+                let (a, b) = pair(c.n2x, c.n2y, 0, 0, round: false, into: &out)
+                connect(a, b, into: &out)
             }
         }
 

@@ -3,7 +3,9 @@ import GLMapStyle
 
 /// One paint value as the GPU receives it.
 public enum PaintValue: Equatable, Sendable {
+    /// A number: one float.
     case number(Double)
+    /// A premultiplied colour: four floats (r, g, b, a).
     case color(Color)
 
     /// A style value as a paint value of the property's type (colours premultiplied).
@@ -21,6 +23,7 @@ public enum PaintValue: Equatable, Sendable {
         }
     }
 
+    /// The value's floats, as a vertex attribute or a uniform holds them.
     public var floats: [Float] { var a: [Float] = []; append(to: &a); return a }
 }
 
@@ -37,9 +40,13 @@ public enum PaintValue: Equatable, Sendable {
 public struct PaintLayout: Sendable {
     /// How one property reaches the program.
     public enum Mode: Sendable, Equatable {
+        /// A uniform with these floats for the whole bucket (constant, or equal for every feature).
         case uniform([Float])
+        /// A uniform evaluated per frame at the frame zoom (zoom-only value).
         case camera
+        /// A vertex attribute `a_<name>` (feature-dependent value).
         case attribute
+        /// Two attributes (`a_<name>`, `a_<name>_next`) mixed by `u_<name>_t` (feature and zoom).
         case composite
     }
 
@@ -83,6 +90,7 @@ public struct PaintLayout: Sendable {
 
     /// Names of the inputs read per vertex, and of those among them that are composite.
     public var attributeNames: Set<String> { Set(attributes.map(\.binding.name)) }
+    /// Names of the composite inputs among the attributes.
     public var compositeNames: Set<String> { Set(attributes.filter(\.composite).map(\.binding.name)) }
 
     /// The attribute properties, in vertex order.

@@ -94,18 +94,6 @@ public enum HTMLReport {
         return (w, h)
     }
 
-    static func escape(_ s: String) -> String {
-        var out = ""
-        for ch in s {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(ch)
-            }
-        }
-        return out
-    }
+    /// HTML-escapes text for an attribute or element.
+    static func escape(_ s: String) -> String { MarkupEscaping.html(s) }
 }

@@ -17,20 +17,20 @@ public struct ImageComparison: Sendable {
     /// Pixels in the image (width × height).
     public var pixels: Int
     /// The diff image pixelmatch draws.
-    public var diff: RGBAImage
+    public var diff: StraightImage
 
     /// `mismatched / pixels`, the figure compared with `allowed`.
     public var difference: Double { pixels == 0 ? 0 : Double(mismatched) / Double(pixels) }
 
     /// Compares `first` with `second` as `pixelmatch(first, second, diff, w, h, {threshold, includeAA})`.
     /// Throws `InputFailure` naming both sizes when they differ.
-    public static func compare(_ first: RGBAImage, _ second: RGBAImage, threshold: Double = RenderTestCase.defaultThreshold,
+    public static func compare(_ first: StraightImage, _ second: StraightImage, threshold: Double = RenderTestCase.defaultThreshold,
                                includeAA: Bool = false, firstName: String = "the first image",
                                secondName: String = "the second image") throws -> ImageComparison {
         guard first.width == second.width, first.height == second.height else {
             throw InputFailure("image sizes differ: \(firstName) is \(first.width)×\(first.height), \(secondName) is \(second.width)×\(second.height)")
         }
-        var diff: RGBAImage? = RGBAImage(width: first.width, height: first.height)
+        var diff: StraightImage? = StraightImage(width: first.width, height: first.height)
         let options = Pixelmatch.Options(threshold: threshold, includeAA: includeAA)
         let count = try Pixelmatch.compare(first, second, options: options, diff: &diff)
         return ImageComparison(mismatched: count, pixels: first.width * first.height, diff: diff!)
@@ -38,7 +38,7 @@ public struct ImageComparison: Sendable {
 
     /// Decodes a PNG for comparison; any failure (missing, unreadable, not a PNG) is invalid input
     /// naming the file.
-    public static func load(_ path: String) throws -> RGBAImage {
+    public static func load(_ path: String) throws -> StraightImage {
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw InputFailure("\(path): cannot read the file (missing or unreadable)")
         }
@@ -55,13 +55,13 @@ public struct BestMatch: Sendable {
     /// The expected file that gave the smallest difference.
     public var expectedFile: String
     /// That file's image.
-    public var expected: RGBAImage
+    public var expected: StraightImage
     /// The comparison with it.
     public var comparison: ImageComparison
 
     /// Compares `actual` with every file of `expectedFiles` (pixelmatch(actual, expected) as the
     /// render-test harness calls it) and keeps the smallest difference; nil when the list is empty.
-    public static func find(actual: RGBAImage, expectedFiles: [String], threshold: Double) throws -> BestMatch? {
+    public static func find(actual: StraightImage, expectedFiles: [String], threshold: Double) throws -> BestMatch? {
         var best: BestMatch?
         for file in expectedFiles {
             let expected = try ImageComparison.load(file)

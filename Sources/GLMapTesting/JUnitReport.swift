@@ -48,22 +48,5 @@ public enum JUnitReport {
     static func seconds(_ s: Double) -> String { String(format: "%.3f", s) }
 
     /// XML-escapes text for an attribute or element; characters XML 1.0 forbids become U+FFFD.
-    static func escape(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.count)
-        for u in s.unicodeScalars {
-            switch u {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n": out += "&#10;"
-            case "\t": out += "&#9;"
-            default:
-                if u.value < 0x20 || u.value == 0xFFFE || u.value == 0xFFFF { out += "\u{FFFD}" } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out
-    }
+    static func escape(_ s: String) -> String { MarkupEscaping.xml(s) }
 }

@@ -34,6 +34,7 @@ public struct RenderTestCase: Sendable, Hashable, CustomStringConvertible {
     public var styleFile: String { (directory as NSString).appendingPathComponent("style.json") }
     /// The JUnit class name: the first path component (the upstream group).
     public var group: String { name.split(separator: "/").first.map(String.init) ?? name }
+    /// The case's name, `<group>/<test>`.
     public var description: String { name }
 
     /// MapLibre's render-test defaults.

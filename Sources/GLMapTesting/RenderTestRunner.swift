@@ -177,7 +177,7 @@ public struct RenderTestRunner: Sendable {
     }
 
     /// Writes a case's images under the artifacts folder.
-    private func keep(index: Int, _ c: RenderTestCase, expected: String?, actual: RGBAImage, diff: RGBAImage?) throws -> RenderTestResult.Artifacts? {
+    private func keep(index: Int, _ c: RenderTestCase, expected: String?, actual: StraightImage, diff: StraightImage?) throws -> RenderTestResult.Artifacts? {
         guard let root = artifactsDirectory else { return nil }
         let rel = "cases/" + Self.folderName(index: index, name: c.name)
         let dir = (root as NSString).appendingPathComponent(rel)

@@ -39,8 +39,8 @@ final class ColorTests: XCTestCase {
 
     func testUnpremultiplyTruncatesLikeTheRenderHarness() {
         // Premultiplied (20, 31, 74, 77) → straight: channel * 255 / alpha, truncated.
-        let img = RGBAImage(width: 1, height: 1, pixels: [20, 31, 74, 77]).unpremultiplied()
+        let img = PremultipliedImage(width: 1, height: 1, pixels: [20, 31, 74, 77]).unpremultiplied()
         XCTAssertEqual(img.pixels, [66, 102, 245, 77])
-        XCTAssertEqual(RGBAImage(width: 1, height: 1, pixels: [9, 9, 9, 0]).unpremultiplied().pixels, [0, 0, 0, 0])
+        XCTAssertEqual(PremultipliedImage(width: 1, height: 1, pixels: [9, 9, 9, 0]).unpremultiplied().pixels, [0, 0, 0, 0])
     }
 }

@@ -7,7 +7,7 @@ import GLMapTessellation
 /// Dashed and gradient lines through the GL programs (line+DASH, line+GRADIENT).
 final class LineEffectsGLTests: XCTestCase {
     /// A horizontal line through the centre of a 128×16 view at zoom 0 (x 38.4…89.6 px), width 4.
-    func render(dash: [Double]?, gradient: String?) throws -> RGBAImage {
+    func render(dash: [Double]?, gradient: String?) throws -> PremultipliedImage {
         var line = EvaluatedLine(parts: [([0.45, 0.5, 0.55, 0.5], false)], join: .miter, color: .black, opacity: 1,
                                  width: 4, gapWidth: 0, offset: 0, blur: 0, dasharray: dash)
         line.dasharrayFrom = dash
@@ -25,7 +25,7 @@ final class LineEffectsGLTests: XCTestCase {
         return try renderer.render([Bucket.make(.line(layer))], view: view, ratio: 1)
     }
 
-    func alpha(_ img: RGBAImage, _ x: Int, _ y: Int) -> UInt8 { img.pixels[(y * img.width + x) * 4 + 3] }
+    func alpha(_ img: PremultipliedImage, _ x: Int, _ y: Int) -> UInt8 { img.pixels[(y * img.width + x) * 4 + 3] }
 
     func testDashesAlternate() throws {
         // [2, 2] in widths of 4 px: 8 px on, 8 px off from the line start at x = 38.4.

@@ -87,12 +87,12 @@ final class ShaderBindingTests: XCTestCase {
         let red = Color(r: 1, g: 0, b: 0), blue = Color(r: 0, g: 0, b: 1)
         let renderer = try GLRenderer()
         let view = ViewTransform(camera: Camera(zoom: 3), width: 64, height: 64)
-        func draw(_ features: [EvaluatedFill]) throws -> (RGBAImage, FillBucket) {
+        func draw(_ features: [EvaluatedFill]) throws -> (PremultipliedImage, FillBucket) {
             let layer = EvaluatedFillLayer(id: "f", antialias: false, translate: (0, 0), translateAnchor: .map, features: features)
             let bucket = FillBucket(layer, origin: (0.5, 0.5))
             return (try renderer.render([.fill(bucket)], view: view, ratio: 1), bucket)
         }
-        func pixel(_ img: RGBAImage, _ x: Int, _ y: Int) -> [UInt8] { Array(img.pixels[((y * img.width + x) * 4)...].prefix(4)) }
+        func pixel(_ img: PremultipliedImage, _ x: Int, _ y: Int) -> [UInt8] { Array(img.pixels[((y * img.width + x) * 4)...].prefix(4)) }
         let (mixed, mixedBucket) = try draw([square(20, red), square(35, blue)])
         XCTAssertEqual(mixedBucket.paint.vertexProperties.map(\.name), ["fill-color"])
         let (same, sameBucket) = try draw([square(20, red), square(35, red)])

@@ -2,13 +2,12 @@ import XCTest
 import Foundation
 import GLMapCore
 @testable import GLMapGeoJSON
+import GLMapTestSupport
 
 /// The real scenes in ../shared/scenes decode with the counts their manifest states.
 final class GeoJSONSceneTests: XCTestCase {
-    /// ../shared/scenes relative to the package root (this file is Tests/GLMapGeoJSONTests/…).
-    static let scenes = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/scenes").standardizedFileURL
+    /// ../shared/scenes.
+    static let scenes = SharedData.scenes
 
     /// Counts the manifest lists for a collection.
     struct Counts: Equatable, CustomStringConvertible {

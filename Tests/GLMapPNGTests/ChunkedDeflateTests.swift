@@ -8,8 +8,8 @@ import GLMapCore
 /// noisy and map-like data, stored-block-heavy data and every piece count.
 final class ChunkedDeflateTests: XCTestCase {
     /// A map-like opaque image: flat areas, hard edges, a gradient and a noisy band.
-    static func image(width: Int, height: Int, seed: UInt64 = 1) -> RGBAImage {
-        var img = RGBAImage(width: width, height: height)
+    static func image(width: Int, height: Int, seed: UInt64 = 1) -> StraightImage {
+        var img = StraightImage(width: width, height: height)
         var s = seed
         for y in 0..<height {
             for x in 0..<width {

@@ -10,7 +10,7 @@ final class DeflatePNGWriterTests: XCTestCase {
         for (w, h) in [(1, 1), (3, 7), (64, 33), (257, 5)] {
             var pixels = [UInt8](repeating: 0, count: w * h * 4)
             for i in pixels.indices { pixels[i] = i % 11 == 0 ? UInt8.random(in: 0...255, using: &rng) : UInt8(truncatingIfNeeded: i / 40) }
-            let image = RGBAImage(width: w, height: h, pixels: pixels)
+            let image = StraightImage(width: w, height: h, pixels: pixels)
             for filter in [DeflatePNGWriter.Filter.none, .up, .adaptive] {
                 for level: Int32 in [1, 6, 12] {
                     let png = try DeflatePNGWriter.encode(image, level: level, filter: filter)
@@ -31,14 +31,14 @@ final class DeflatePNGWriterTests: XCTestCase {
                 pixels[4 * p + 3] = a
                 for c in 0..<3 { pixels[4 * p + c] = UInt8.random(in: 0...a, using: &rng) }
             }
-            let premultiplied = RGBAImage(width: w, height: h, pixels: pixels)
+            let premultiplied = PremultipliedImage(width: w, height: h, pixels: pixels)
             let straight = premultiplied.unpremultiplied()
             for filter in [DeflatePNGWriter.Filter.none, .up, .adaptive] {
-                let fused = try DeflatePNGWriter.encode(premultiplied, level: 6, filter: filter, unpremultiply: true)
+                let fused = try DeflatePNGWriter.encode(premultiplied, level: 6, filter: filter)
                 XCTAssertEqual(fused, try DeflatePNGWriter.encode(straight, level: 6, filter: filter), "\(w)x\(h) \(filter)")
                 XCTAssertEqual(try PNGDecoder.decode(fused), straight)
             }
-            XCTAssertEqual(try PNGEncoder.encode(premultiplied: premultiplied), try PNGEncoder.encode(straight))
+            XCTAssertEqual(try PNGEncoder.encode(premultiplied), try PNGEncoder.encode(straight))
         }
     }
 }

@@ -1,16 +1,17 @@
 import GLMapCore
 @testable import GLMapPNG
 import XCTest
+import GLMapTestSupport
 
 
-func randomImage(width: Int, height: Int, seed: UInt64) -> RGBAImage {
+func randomImage(width: Int, height: Int, seed: UInt64) -> StraightImage {
     var rng = SplitMix64(state: seed)
     var pixels = [UInt8](repeating: 0, count: width * height * 4)
     for i in pixels.indices { pixels[i] = UInt8.random(in: 0...255, using: &rng) }
     // Some fully transparent and fully opaque pixels, the usual extremes.
     for p in stride(from: 0, to: width * height, by: 7) { pixels[p * 4 + 3] = 0 }
     for p in stride(from: 3, to: width * height, by: 5) { pixels[p * 4 + 3] = 255 }
-    return RGBAImage(width: width, height: height, pixels: pixels)
+    return StraightImage(width: width, height: height, pixels: pixels)
 }
 
 final class PNGCodecTests: XCTestCase {
@@ -40,7 +41,7 @@ final class PNGCodecTests: XCTestCase {
 
     func testFastCompressionIsLargerOnSmoothImages() throws {
         // A gradient: row filters make it very compressible; without them it compresses worse.
-        var image = RGBAImage(width: 256, height: 256)
+        var image = StraightImage(width: 256, height: 256)
         for y in 0..<256 {
             for x in 0..<256 {
                 let i = (y * 256 + x) * 4
@@ -57,7 +58,7 @@ final class PNGCodecTests: XCTestCase {
     }
 
     func testEmptyImageIsAnEncodeError() {
-        XCTAssertThrowsError(try PNGEncoder.encode(RGBAImage(width: 0, height: 5))) { error in
+        XCTAssertThrowsError(try PNGEncoder.encode(StraightImage(width: 0, height: 5))) { error in
             let e = error as? PNGError
             XCTAssertEqual(e?.operation, .encode)
             XCTAssertEqual(e?.kind, .renderOrIO)

@@ -112,7 +112,7 @@ final class PNGWriteTests: XCTestCase {
     }
 
     func testDashWritesToStandardOutput() throws {
-        let bytes = try PNGEncoder.encode(RGBAImage(width: 2, height: 2, pixels: [UInt8](repeating: 200, count: 16)))
+        let bytes = try PNGEncoder.encode(StraightImage(width: 2, height: 2, pixels: [UInt8](repeating: 200, count: 16)))
         XCTAssertLessThan(bytes.count, 4096, "fits a pipe buffer")
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)
@@ -121,7 +121,7 @@ final class PNGWriteTests: XCTestCase {
         dup2(fds[1], STDOUT_FILENO)
         close(fds[1])
         let thrown: Error?
-        do { try PNGEncoder.write(RGBAImage(width: 2, height: 2, pixels: [UInt8](repeating: 200, count: 16)), to: "-"); thrown = nil } catch { thrown = error }
+        do { try PNGEncoder.write(StraightImage(width: 2, height: 2, pixels: [UInt8](repeating: 200, count: 16)), to: "-"); thrown = nil } catch { thrown = error }
         dup2(saved, STDOUT_FILENO) // restores stdout and closes the pipe's last write end
         close(saved)
         var received: [UInt8] = []

@@ -1,20 +1,21 @@
 import GLMapCore
 import GLMapPNG
 import XCTest
+import GLMapTestSupport
 
 /// Decodes every expected image of the render-test suite in `../shared/render-tests`.
 final class RenderTestPNGTests: XCTestCase {
     func testExpectedImagesDecodeAtTheManifestSize() throws {
-        let cases = SharedData.renderCases()
-        guard !cases.isEmpty else { return } // renderCases() already failed with the reason
+        let cases = SharedData.renderCases
+        guard !cases.isEmpty else { return XCTFail(SharedData.missing("render tests", at: SharedData.renderTests)) }
         var decoded = 0
         for c in cases {
             XCTAssertFalse(c.expectedPNGs.isEmpty, "\(c.name): no expected.png")
             for url in c.expectedPNGs {
                 do {
                     let image = try PNGDecoder.decode(contentsOf: url.path)
-                    XCTAssertEqual(image.width, c.width, "\(c.name)/\(url.lastPathComponent) width")
-                    XCTAssertEqual(image.height, c.height, "\(c.name)/\(url.lastPathComponent) height")
+                    XCTAssertEqual(image.width, c.deviceSize.width, "\(c.name)/\(url.lastPathComponent) width")
+                    XCTAssertEqual(image.height, c.deviceSize.height, "\(c.name)/\(url.lastPathComponent) height")
                     // Re-encoding must give back the same pixels.
                     XCTAssertTrue(try PNGDecoder.decode(PNGEncoder.encode(image)) == image, "\(c.name) re-encode")
                     decoded += 1

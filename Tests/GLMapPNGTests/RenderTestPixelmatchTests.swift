@@ -2,6 +2,8 @@ import Foundation
 import GLMapCore
 import GLMapPNG
 import XCTest
+import GLMapTestSupport
+import GLMapTesting
 
 /// Outside check of `Pixelmatch` on the render-test images (lives here rather than in
 /// GLMapCoreTests because it needs the PNG decoder).
@@ -15,15 +17,15 @@ final class RenderTestPixelmatchTests: XCTestCase {
 
     var dump = ""
 
-    func run(_ pair: Pair, images: inout [URL: RGBAImage]) throws -> (count: Int, checksum: UInt64) {
-        func load(_ url: URL) throws -> RGBAImage {
+    func run(_ pair: Pair, images: inout [URL: StraightImage]) throws -> (count: Int, checksum: UInt64) {
+        func load(_ url: URL) throws -> StraightImage {
             if let image = images[url] { return image }
             let image = try PNGDecoder.decode(contentsOf: url.path)
             images[url] = image
             return image
         }
         let a = try load(pair.a), b = try load(pair.b)
-        var diff: RGBAImage? = RGBAImage(width: a.width, height: a.height)
+        var diff: StraightImage? = StraightImage(width: a.width, height: a.height)
         let count = try Pixelmatch.compare(a, b, options: .init(threshold: pair.threshold, includeAA: pair.includeAA), diff: &diff)
         // Position-weighted byte sum of the diff image, as computed on the JavaScript side.
         let checksum: UInt64 = diff!.pixels.withUnsafeBufferPointer { p in
@@ -36,9 +38,9 @@ final class RenderTestPixelmatchTests: XCTestCase {
     }
 
     func testExpectedImagesAgainstThemselvesAlternatesAndEachOther() throws {
-        let cases = SharedData.renderCases()
-        guard !cases.isEmpty else { return } // renderCases() already failed with the reason
-        var images: [URL: RGBAImage] = [:]
+        let cases = SharedData.renderCases
+        guard !cases.isEmpty else { return XCTFail(SharedData.missing("render tests", at: SharedData.renderTests)) }
+        var images: [URL: StraightImage] = [:]
 
         // 1. Every expected.png against itself: 0.
         for c in cases {
@@ -65,7 +67,7 @@ final class RenderTestPixelmatchTests: XCTestCase {
         // 3. Neighbouring cases of the same size (sorted by name) against each other, at the default
         //    threshold, with and without includeAA: many real and anti-aliased differences.
         var groups: [String: [URL]] = [:]
-        for c in cases { if let e = c.expectedPNGs.first { groups["\(c.width)x\(c.height)", default: []].append(e) } }
+        for c in cases { if let e = c.expectedPNGs.first { groups["\(c.deviceSize.width)x\(c.deviceSize.height)", default: []].append(e) } }
         var totals: [Bool: (pairs: Int, count: Int, checksum: UInt64)] = [false: (0, 0, 0), true: (0, 0, 0)]
         for key in groups.keys.sorted() {
             let files = groups[key]!.sorted { $0.path < $1.path }

@@ -79,7 +79,7 @@ final class CircleCoverageTests: XCTestCase {
         // Pitch 60: viewport-aligned circles stay round on screen; map-aligned ones are flattened vertically.
         let tv = TestView(width: 128, height: 128, zoom: 3, pitch: 60)
         let c = TestView(width: 128, height: 128, zoom: 3).flat([(64, 64)])
-        func extent(_ img: RGBAImage) -> (w: Int, h: Int) {
+        func extent(_ img: PremultipliedImage) -> (w: Int, h: Int) {
             var w = 0, h = 0
             for x in 0..<128 where alpha(img, x, 64) > 127 { w += 1 }
             for y in 0..<128 where alpha(img, 64, y) > 127 { h += 1 }

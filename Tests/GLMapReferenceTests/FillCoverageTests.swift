@@ -10,7 +10,7 @@ final class FillCoverageTests: XCTestCase {
         [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
     }
 
-    func render(_ layers: [EvaluatedLayer], ratio: Double = 1) -> RGBAImage {
+    func render(_ layers: [EvaluatedLayer], ratio: Double = 1) -> PremultipliedImage {
         ReferenceRenderer().render(layers, view: tv.view, ratio: ratio)
     }
 

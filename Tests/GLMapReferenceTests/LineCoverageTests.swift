@@ -6,7 +6,7 @@ import GLMapCore
 final class LineCoverageTests: XCTestCase {
     let tv = TestView(width: 96, height: 64, zoom: 4)
 
-    func render(_ layers: [EvaluatedLayer], ratio: Double = 1) -> RGBAImage {
+    func render(_ layers: [EvaluatedLayer], ratio: Double = 1) -> PremultipliedImage {
         ReferenceRenderer(quantization: .once).render(layers, view: tv.view, ratio: ratio)
     }
 

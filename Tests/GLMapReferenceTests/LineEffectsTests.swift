@@ -3,8 +3,8 @@ import GLMapCore
 @testable import GLMapStyle
 @testable import GLMapReference
 
-/// Dashes and gradients of the CPU reference: the pattern field, the ramp, the tile pieces and
-/// whole renders checked against positions computed by hand.
+/// Dashes and gradients of the CPU reference: the pattern field, the ramp and whole renders
+/// checked against positions computed by hand (the tile pieces are `TileLineClipperTests`').
 final class LineEffectsTests: XCTestCase {
     // MARK: DashPattern
 
@@ -95,40 +95,6 @@ final class LineEffectsTests: XCTestCase {
         XCTAssertEqual(r.color(at: 0.51), SIMD4<Float>(0, 0, 1, 1))
     }
 
-    // MARK: TilePieceSplitter
-
-    func testOpenLineSplitsPerBufferedTile() throws {
-        // Zoom 1: tiles of half the world, buffer 0.25 tile = 0.125 unit.
-        let s = TilePieceSplitter(zoom: 1, buffer: 0.25)
-        let pieces = try XCTUnwrap(s.split([0.2, 0.25, 0.85, 0.25], closed: false))
-        XCTAssertEqual(pieces.count, 2)
-        let left = try XCTUnwrap(pieces.first { $0.tileX == 0 }), right = try XCTUnwrap(pieces.first { $0.tileX == 1 })
-        XCTAssertEqual(left.tileY, 0)
-        XCTAssertEqual(left.coords, [0.2, 0.25, 0.625, 0.25])
-        XCTAssertEqual(left.start, 0, accuracy: 1e-12)
-        XCTAssertEqual(left.end, 0.425, accuracy: 1e-12)
-        XCTAssertEqual(right.coords[0], 0.375, accuracy: 1e-12)
-        XCTAssertEqual(right.start, 0.175, accuracy: 1e-12)
-        XCTAssertEqual(right.end, 0.65, accuracy: 1e-12)
-    }
-
-    func testLineLeavingAndReenteringATileMakesTwoPieces() throws {
-        let s = TilePieceSplitter(zoom: 1, buffer: 0)
-        // Out of tile (0, 0) to the right and back.
-        let pieces = try XCTUnwrap(s.split([0.3, 0.1, 0.7, 0.1, 0.7, 0.3, 0.3, 0.3], closed: false))
-        XCTAssertEqual(pieces.filter { $0.tileX == 0 && $0.tileY == 0 }.count, 2)
-        XCTAssertEqual(pieces.filter { $0.tileX == 1 && $0.tileY == 0 }.count, 1)
-        // A ring stays one ring per tile.
-        let rings = try XCTUnwrap(s.split([0.3, 0.1, 0.7, 0.1, 0.7, 0.3, 0.3, 0.3, 0.3, 0.1], closed: true))
-        let ring = rings.filter { $0.tileX == 0 && $0.tileY == 0 }
-        XCTAssertEqual(ring.count, 1)
-        XCTAssertEqual(Array(ring[0].coords.prefix(2)), Array(ring[0].coords.suffix(2)))
-    }
-
-    func testTooWideLinesAreNotSplit() {
-        XCTAssertNil(TilePieceSplitter(zoom: 30, buffer: 0).split([0, 0.5, 1, 0.5], closed: false))
-    }
-
     // MARK: Rendering
 
     let tv = TestView(width: 96, height: 32, zoom: 4)
@@ -145,7 +111,7 @@ final class LineEffectsTests: XCTestCase {
         return l
     }
 
-    func render(_ layer: EvaluatedLineLayer) -> RGBAImage {
+    func render(_ layer: EvaluatedLineLayer) -> PremultipliedImage {
         ReferenceRenderer().render([.line(layer)], view: tv.view, ratio: 1)
     }
 

@@ -50,7 +50,7 @@ func lineLayer(_ parts: [(coords: [Double], closed: Bool)], width: Double, join:
 
 func circleLayer(_ centers: [Double], radius: Double, blur: Double = 0, strokeWidth: Double = 0,
                  strokeColor: Color = .black, translate: (Double, Double) = (0, 0), anchor: TranslateAnchor = .map,
-                 pitchAlignment: TranslateAnchor = .viewport, pitchScale: TranslateAnchor = .map) -> EvaluatedLayer {
+                 pitchAlignment: CirclePitchAlignment = .viewport, pitchScale: CirclePitchScale = .map) -> EvaluatedLayer {
     .circle(EvaluatedCircleLayer(id: "circle", translate: translate, translateAnchor: anchor, pitchScale: pitchScale,
                                  pitchAlignment: pitchAlignment,
                                  features: [EvaluatedCircle(centers: centers, radius: radius, color: white, blur: blur,
@@ -59,10 +59,10 @@ func circleLayer(_ centers: [Double], radius: Double, blur: Double = 0, strokeWi
 }
 
 /// Alpha (0…255) at a pixel.
-func alpha(_ img: RGBAImage, _ x: Int, _ y: Int) -> Int { Int(img[x, y].a) }
+func alpha(_ img: PremultipliedImage, _ x: Int, _ y: Int) -> Int { Int(img[x, y].a) }
 
 /// Sum of alpha over the image, in covered pixels (alpha / 255).
-func coveredPixels(_ img: RGBAImage) -> Double {
+func coveredPixels(_ img: PremultipliedImage) -> Double {
     var s = 0
     var i = 3
     while i < img.pixels.count { s += Int(img.pixels[i]); i += 4 }
@@ -70,7 +70,7 @@ func coveredPixels(_ img: RGBAImage) -> Double {
 }
 
 /// Column sums of alpha / 255 between two columns.
-func coveredPixels(_ img: RGBAImage, columns: Range<Int>) -> Double {
+func coveredPixels(_ img: PremultipliedImage, columns: Range<Int>) -> Double {
     var s = 0
     for y in 0..<img.height { for x in columns { s += alpha(img, x, y) } }
     return Double(s) / 255

@@ -42,7 +42,7 @@ final class LeafletChromiumTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(s.metrics.requests(status: 200), 4, "Chromium did not fetch the tiles")
 
         // The four served tiles stitched where Leaflet puts them.
-        var expected = RGBAImage(width: 512, height: 512)
+        var expected = StraightImage(width: 512, height: 512)
         for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
             let t = try PNGDecoder.decode(try curl("\(s.base)/styles/dc/12/\(1171 + dx)/\(1566 + dy).png").body)
             for y in 0..<256 {

@@ -1,15 +1,15 @@
 import XCTest
 import GLMapCLI
 @testable import GLMapServer
+import GLMapCore
 
 /// `glmap serve`'s flags: usage errors exit 2 before anything listens; a bad style exits 2.
 final class ServeCommandTests: XCTestCase {
     func run(_ args: [String]) -> (code: Int32, stderr: String) {
-        let box = StderrBox()
-        let io = CommandIO(readStdin: { [] }, writeStdout: { _ in }, writeStderr: { box.text += $0 })
-        return (GLMapCommand.run(["serve"] + args, io: io), box.text)
+        let box = Locked("")
+        let io = CommandIO(readStdin: { [] }, writeStdout: { _ in }, writeStderr: { text in box.withLock { $0 += text } })
+        return (GLMapCommand.run(["serve"] + args, io: io), box.value)
     }
-    final class StderrBox: @unchecked Sendable { var text = "" }
 
     func testMissingStyleIsAUsageError() {
         let r = run([])

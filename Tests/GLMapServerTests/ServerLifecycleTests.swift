@@ -5,14 +5,10 @@ import GLMapPNG
 @testable import GLMapGLES
 @testable import GLMap
 @testable import GLMapServer
+import GLMapCore
 
 /// A renderer hitting a GL failure is replaced; SIGTERM lets the requests in flight finish.
 final class ServerLifecycleTests: XCTestCase {
-    final class Once: @unchecked Sendable {
-        private let lock = NSLock(); private var done = false
-        func first() -> Bool { lock.lock(); defer { lock.unlock() }; if done { return false }; done = true; return true }
-    }
-
     func testGLFailureReplacesTheRendererAndTheTileIsStillRight() throws {
         let clean = try startServer { $0.backend = .gpu }; defer { clean.stop() }
         let expected = try curl("\(clean.base)/styles/dc/11/585/783.png")
@@ -21,9 +17,9 @@ final class ServerLifecycleTests: XCTestCase {
         var c = ServerConfiguration(styles: [try .parse("dc=\(exampleStyle)")])
         c.port = 0; c.jobs = 1; c.backend = .gpu
         let s = try TileServer(configuration: c)
-        let once = Once()
+        let injected = Locked(false)   // only the first render gets the GL error
         // A real GL error on the worker's own context, before its first frame is drawn.
-        s.pool.testHookBeforeRender = { renderer, _ in if once.first() { renderer.gl?.inject(.invalidEnum) } }
+        s.pool.testHookBeforeRender = { renderer, _ in if injected.withLock({ done in defer { done = true }; return !done }) { renderer.gl?.inject(.invalidEnum) } }
         try s.start(); defer { s.stop() }
         let r = try curl("\(s.base)/styles/dc/11/585/783.png")
         XCTAssertEqual(r.status, 200)
@@ -60,10 +56,11 @@ final class ServerLifecycleTests: XCTestCase {
             return XCTFail("no port in: \(text)")
         }
         // A slow request (a 4096² static image), SIGTERM while it renders.
-        let result = CurlBox()
+        let result = Locked<CurlResponse?>(nil)
         let done = DispatchSemaphore(value: 0)
         Thread {
-            result.response = try? curl("http://127.0.0.1:\(port)/styles/dc/static/-77.02,38.9,12/2048x2048@2x.png")
+            let response = try? curl("http://127.0.0.1:\(port)/styles/dc/static/-77.02,38.9,12/2048x2048@2x.png")
+            result.withLock { $0 = response }
             done.signal()
         }.start()
         // SIGTERM once the request is in flight (/metrics counts itself too, so 2 in flight).
@@ -76,7 +73,7 @@ final class ServerLifecycleTests: XCTestCase {
         }
         kill(p.processIdentifier, SIGTERM)
         XCTAssertEqual(done.wait(timeout: .now() + 60), .success)
-        let response = try XCTUnwrap(result.response)
+        let response = try XCTUnwrap(result.value)
         XCTAssertEqual(response.status, 200, "the request in flight was not finished")
         let img = try PNGDecoder.decode(response.body)
         XCTAssertEqual([img.width, img.height], [4096, 4096])
@@ -90,5 +87,4 @@ final class ServerLifecycleTests: XCTestCase {
         XCTAssertThrowsError(try curl("http://127.0.0.1:\(port)/health"))
     }
 
-    final class CurlBox: @unchecked Sendable { var response: CurlResponse? }
 }

@@ -1,22 +1,18 @@
 import Foundation
 import XCTest
 import GLMapCLI
+import GLMapTestSupport
 @testable import GLMapServer
+import GLMapCore
 
-/// The repository root (three levels above this file).
-let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 /// The example style that ships with the repository (Washington DC).
-let exampleStyle = repoRoot.appendingPathComponent("examples/multiple-geometries/style.json").path
-
-/// Whether outside tools must be present (CI installs them all, so a missing one fails there).
-var requireOutsideTools: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+let exampleStyle = SharedData.exampleStyle
 
 /// The path of an outside tool, or a skip (locally) / failure (CI=true) naming how to install it.
 func tool(_ name: String, candidates: [String], install: String) throws -> String {
-    for c in candidates where FileManager.default.isExecutableFile(atPath: c) { return c }
-    let message = "\(name) not found (\(candidates.joined(separator: ", "))); install it with \(install)"
-    if requireOutsideTools { XCTFail(message + " — CI=true, so this is a failure"); throw XCTSkip(message) }
-    throw XCTSkip(message)
+    let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    return try OutsideTool.require(found.map { .success($0) }
+        ?? .failure(ToolMissing("\(name) not found (\(candidates.joined(separator: ", "))); install it with \(install)")))
 }
 
 func curlPath() throws -> String { try tool("curl", candidates: ["/usr/bin/curl"], install: "apt-get install curl (bash .ci/install-deps)") }
@@ -24,7 +20,7 @@ func curlPath() throws -> String { try tool("curl", candidates: ["/usr/bin/curl"
 func pythonPath() throws -> String {
     var c: [String] = []
     if let p = ProcessInfo.processInfo.environment["GLMAP_PYTHON"] { c.append(p) }
-    c += [repoRoot.appendingPathComponent(".venv/bin/python").path, "/usr/bin/python3"]
+    c += [SharedData.packageRoot.appendingPathComponent(".venv/bin/python").path, "/usr/bin/python3"]
     return try tool("python", candidates: c, install: "bash .ci/install-deps")
 }
 
@@ -38,11 +34,11 @@ func runTool(_ path: String, _ args: [String], stdin: [UInt8]? = nil, timeout: D
     p.standardOutput = out
     p.standardError = err
     p.standardInput = input
-    let outData = DataBox(), errData = DataBox()
+    let outData = Locked(Data()), errData = Locked(Data())
     let group = DispatchGroup()
     for (pipe, box) in [(out, outData), (err, errData)] {
         group.enter()
-        DispatchQueue.global().async { box.data = pipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async { let data = pipe.fileHandleForReading.readDataToEndOfFile(); box.withLock { $0 = data }; group.leave() }
     }
     try p.run()
     if let stdin { input.fileHandleForWriting.write(Data(stdin)) }
@@ -57,10 +53,9 @@ func runTool(_ path: String, _ args: [String], stdin: [UInt8]? = nil, timeout: D
     }
     p.waitUntilExit()
     group.wait()
-    return (p.terminationStatus, [UInt8](outData.data), String(decoding: errData.data, as: UTF8.self))
+    return (p.terminationStatus, [UInt8](outData.value), String(decoding: errData.value, as: UTF8.self))
 }
 
-final class DataBox: @unchecked Sendable { var data = Data() }
 
 /// Runs a Python script (stdlib only) with arguments; fails the test on a non-zero exit.
 func runPython(_ script: String, _ args: [String] = [], timeout: Double = 60, file: StaticString = #filePath, line: UInt = #line) throws -> String {
@@ -124,7 +119,5 @@ func makeTempDir() -> URL {
 /// A file an outside package installs, or a skip (locally) / failure (CI=true) naming the package.
 func requireFile(_ path: String, install: String) throws {
     guard !FileManager.default.fileExists(atPath: path) else { return }
-    let message = "\(path) not found; install it with \(install)"
-    if requireOutsideTools { XCTFail(message + " — CI=true, so this is a failure") }
-    throw XCTSkip(message)
+    _ = try OutsideTool.require(.failure(ToolMissing("\(path) not found; install it with \(install)")))
 }

@@ -2,20 +2,17 @@ import Foundation
 import XCTest
 import GLMapCore
 @testable import GLMapStyle
+import GLMapTestSupport
 
 /// Runs maplibre-style-spec's expression fixtures (`../shared/expression-tests/cases`, or
 /// `$GLMAP_EXPRESSION_TESTS/cases`) with the rules of that folder's README: compile result, feature/zoom
 /// constancy, the compiled type, and every output (numbers truncated to 6 significant digits) must match.
 final class ExpressionConformanceTests: XCTestCase {
-    static var packageRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
-
     static var casesFolder: URL {
         if let env = ProcessInfo.processInfo.environment["GLMAP_EXPRESSION_TESTS"], !env.isEmpty {
             return URL(fileURLWithPath: env).appendingPathComponent("cases")
         }
-        return packageRoot.appendingPathComponent("../shared/expression-tests/cases").standardizedFileURL
+        return SharedData.expressionTests.appendingPathComponent("cases")
     }
 
     func testExpressionConformance() throws {

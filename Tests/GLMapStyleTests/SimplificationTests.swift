@@ -2,6 +2,7 @@ import XCTest
 import GLMapCore
 import GLMapGeoJSON
 @testable import GLMapStyle
+import GLMapTestSupport
 
 /// Per-zoom simplification (geojson-vt's scheme) and longitude wrapping of projected features.
 final class SimplificationTests: XCTestCase {

@@ -70,4 +70,12 @@ final class BucketTests: XCTestCase {
         let cb = CircleBucket(EvaluatedCircleLayer(id: "c", translate: (0, 0), translateAnchor: .map, pitchScale: .map, pitchAlignment: .viewport, features: [c]), origin: (0, 0))
         XCTAssertEqual(cb.instanceCount, 1)
     }
+
+    /// Each layer type's paint cases are exactly its GPU-bound properties, so a property bound in
+    /// the table cannot miss its value (the switches over the cases are exhaustive).
+    func testPaintCasesAreTheBoundProperties() {
+        XCTAssertEqual(Set(EvaluatedFill.Bound.allCases.map(\.rawValue)), Set(GPUBinding.properties(of: .fill).map(\.name)))
+        XCTAssertEqual(Set(EvaluatedLine.Bound.allCases.map(\.rawValue)), Set(GPUBinding.properties(of: .line).map(\.name)))
+        XCTAssertEqual(Set(EvaluatedCircle.Bound.allCases.map(\.rawValue)), Set(GPUBinding.properties(of: .circle).map(\.name)))
+    }
 }

@@ -1,15 +1,14 @@
 import Foundation
 import XCTest
+import Testing
+import GLMapTestSupport
 @testable import GLMapTessellation
 
-/// earcut's own regression suite (../shared/fixtures/earcut, from mapbox/earcut 3.2.2): every
-/// fixture at rotations 0, 90, 180 and 270 degrees, plus upstream's inline cases.
+/// earcut's own regression suite (../shared/fixtures/earcut, from mapbox/earcut 3.2.2): upstream's
+/// inline cases here, and every fixture at rotations 0, 90, 180 and 270 degrees in
+/// `EarcutFixtureCases` (one test case per fixture and rotation).
 final class EarcutFixtureTests: XCTestCase {
-    static var fixturesDirectory: URL {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("../shared/fixtures/earcut").standardized
-    }
+    static var fixturesDirectory: URL { SharedData.earcutFixtures }
 
     /// A polygon as rings of [x, y] points.
     typealias Rings = [[[Double]]]
@@ -60,60 +59,6 @@ final class EarcutFixtureTests: XCTestCase {
     /// can be off by an ulp, which changes results on near-collinear fixtures such as issue142).
     static func decode<T: Decodable>(_ type: T.Type, from url: URL) throws -> T {
         try JSONDecoder().decode(type, from: Data(contentsOf: url))
-    }
-
-    func testAllFixturesAtFourRotations() throws {
-        let dir = Self.fixturesDirectory
-        let expectedURL = dir.appendingPathComponent("expected.json")
-        guard FileManager.default.fileExists(atPath: expectedURL.path) else {
-            let message = "earcut fixtures missing: \(expectedURL.path) not found " +
-                "(the shared reference data must sit at ../shared next to the repository)"
-            print(message)
-            XCTFail(message)
-            return
-        }
-        let expected = try Self.decode(Expected.self, from: expectedURL)
-        let triangles = expected.triangles
-        let errors = expected.errors
-        let rotatedErrors = expected.errorsWithRotation
-        XCTAssertFalse(triangles.isEmpty, "expected.json has no triangle counts")
-
-        var passed = 0, failed = 0
-        for name in triangles.keys.sorted() {
-            let url = dir.appendingPathComponent("fixtures/\(name).json")
-            guard let rings = try? Self.decode(Rings.self, from: url) else {
-                XCTFail("\(name): cannot read \(url.path) as rings of points")
-                failed += 4
-                continue
-            }
-            let expectedCount = triangles[name]!
-            for rotation in [0, 90, 180, 270] {
-                let data = Self.flatten(Self.rotate(rings, degrees: rotation))
-                let indices = Earcut.triangulate(data.coords, holeIndices: data.holes, dimensions: data.dimensions)
-                let deviation = Earcut.deviation(data.coords, holeIndices: data.holes,
-                                                 dimensions: data.dimensions, triangles: indices)
-                let bound = (rotation != 0 ? rotatedErrors[name] : nil) ?? errors[name] ?? 0
-                var problems: [String] = []
-                if indices.count % 3 != 0 { problems.append("index count \(indices.count) is not a multiple of 3") }
-                let vertexCount = data.coords.count / data.dimensions
-                if indices.contains(where: { Int($0) >= vertexCount }) { problems.append("index out of range") }
-                if rotation == 0 && indices.count / 3 != expectedCount {
-                    problems.append("\(indices.count / 3) triangles, expected \(expectedCount)")
-                }
-                if expectedCount > 0 && !(deviation <= bound + 1e-14) {
-                    problems.append("deviation \(deviation) > \(bound)")
-                }
-                if problems.isEmpty {
-                    passed += 1
-                } else {
-                    failed += 1
-                    XCTFail("\(name) rotated \(rotation): " + problems.joined(separator: "; "))
-                }
-            }
-        }
-        print("earcut fixtures: \(passed) passed, \(failed) failed (\(triangles.count) fixtures x 4 rotations)")
-        XCTAssertEqual(failed, 0)
-        XCTAssertEqual(passed, triangles.count * 4)
     }
 
     // MARK: upstream's inline cases
@@ -178,5 +123,57 @@ final class EarcutFixtureTests: XCTestCase {
         }
         XCTAssertEqual(count, 2)
         XCTAssertEqual(output, [7, 101, 100, 103, 101, 103, 102])
+    }
+}
+
+/// One fixture of earcut's suite at one rotation.
+struct EarcutFixtureCase: Sendable, CustomTestStringConvertible {
+    let name: String
+    let rotation: Int
+    var testDescription: String { "\(name) rotated \(rotation)" }
+}
+
+/// Every fixture of ../shared/fixtures/earcut at rotations 0, 90, 180 and 270 degrees, each its own
+/// test case: the index count is a multiple of 3 and in range, unrotated fixtures give upstream's
+/// triangle count, and the deviation stays within upstream's bound for the rotation.
+@Suite struct EarcutFixtureCases {
+    static var expectedURL: URL { EarcutFixtureTests.fixturesDirectory.appendingPathComponent("expected.json") }
+
+    /// `expected.json`, or nil when the shared data is absent (`fixturesArePresent` fails then).
+    static let expected: EarcutFixtureTests.Expected? = try? EarcutFixtureTests.decode(EarcutFixtureTests.Expected.self, from: expectedURL)
+
+    static let cases: [EarcutFixtureCase] = (expected?.triangles.keys.sorted() ?? []).flatMap { name in
+        [0, 90, 180, 270].map { EarcutFixtureCase(name: name, rotation: $0) }
+    }
+
+    @Test func fixturesArePresent() throws {
+        let expected = try #require(Self.expected, "\(SharedData.missing("earcut fixtures (expected.json)", at: Self.expectedURL))")
+        #expect(!expected.triangles.isEmpty, "expected.json has no triangle counts")
+        print("earcut fixtures: \(expected.triangles.count) fixtures x 4 rotations = \(Self.cases.count) cases")
+    }
+
+    @Test(arguments: EarcutFixtureCases.cases)
+    func fixture(_ c: EarcutFixtureCase) throws {
+        let expected = try #require(Self.expected)
+        let url = EarcutFixtureTests.fixturesDirectory.appendingPathComponent("fixtures/\(c.name).json")
+        let rings = try #require(try? EarcutFixtureTests.decode(EarcutFixtureTests.Rings.self, from: url),
+                                 "\(c.name): cannot read \(url.path) as rings of points")
+        let expectedCount = expected.triangles[c.name]!
+        let data = EarcutFixtureTests.flatten(EarcutFixtureTests.rotate(rings, degrees: c.rotation))
+        let indices = Earcut.triangulate(data.coords, holeIndices: data.holes, dimensions: data.dimensions)
+        let deviation = Earcut.deviation(data.coords, holeIndices: data.holes,
+                                         dimensions: data.dimensions, triangles: indices)
+        let bound = (c.rotation != 0 ? expected.errorsWithRotation[c.name] : nil) ?? expected.errors[c.name] ?? 0
+        var problems: [String] = []
+        if indices.count % 3 != 0 { problems.append("index count \(indices.count) is not a multiple of 3") }
+        let vertexCount = data.coords.count / data.dimensions
+        if indices.contains(where: { Int($0) >= vertexCount }) { problems.append("index out of range") }
+        if c.rotation == 0 && indices.count / 3 != expectedCount {
+            problems.append("\(indices.count / 3) triangles, expected \(expectedCount)")
+        }
+        if expectedCount > 0 && !(deviation <= bound + 1e-14) {
+            problems.append("deviation \(deviation) > \(bound)")
+        }
+        #expect(problems.isEmpty, "\(c.testDescription): \(problems.joined(separator: "; "))")
     }
 }

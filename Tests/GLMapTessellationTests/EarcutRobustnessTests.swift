@@ -1,6 +1,7 @@
 import GLMapCore
 import XCTest
 @testable import GLMapTessellation
+import GLMapTestSupport
 
 /// Seeded random and degenerate input for the earcut triangulator: it must always terminate,
 /// return valid indices in whole triangles, triangulate valid polygons exactly, and give the
@@ -35,15 +36,23 @@ final class EarcutRobustnessTests: XCTestCase {
         return (coords, holes)
     }
 
-    /// Runs the triangulator and checks the invariants every result must satisfy.
+    /// Runs the triangulator in the given flavour and checks the invariants every result must satisfy.
     @discardableResult
-    static func checkedTriangulate(_ coords: [Double], _ holes: [Int], dimensions: Int = 2,
+    static func checkedTriangulate(_ coords: [Double], _ holes: [Int], dimensions: Int = 2, flavor: Earcut.Flavor = .current,
                                    file: StaticString = #filePath, line: UInt = #line) -> [UInt32] {
-        let indices = Earcut.triangulate(coords, holeIndices: holes, dimensions: dimensions)
-        XCTAssertEqual(indices.count % 3, 0, "index count not a multiple of 3", file: file, line: line)
+        let indices = EarcutTriangulator(flavor: flavor).triangulate(coords, holeIndices: holes, dimensions: dimensions)
+        XCTAssertEqual(indices.count % 3, 0, "index count not a multiple of 3 (\(flavor))", file: file, line: line)
         let vertexCount = coords.count / dimensions
-        XCTAssertTrue(indices.allSatisfy { Int($0) < vertexCount }, "index out of range", file: file, line: line)
+        XCTAssertTrue(indices.allSatisfy { Int($0) < vertexCount }, "index out of range (\(flavor))", file: file, line: line)
         return indices
+    }
+
+    /// Both flavours (`Earcut.Flavor`), each checked; the default flavour's result is returned.
+    @discardableResult
+    static func checkedBoth(_ coords: [Double], _ holes: [Int], dimensions: Int = 2,
+                            file: StaticString = #filePath, line: UInt = #line) -> [UInt32] {
+        checkedTriangulate(coords, holes, dimensions: dimensions, flavor: .mapLibre, file: file, line: line)
+        return checkedTriangulate(coords, holes, dimensions: dimensions, file: file, line: line)
     }
 
     /// Valid polygons (star-shaped outer ring, disjoint star holes well inside) are covered
@@ -68,11 +77,13 @@ final class EarcutRobustnessTests: XCTestCase {
             if rng.chance(0.5) { rings[0].reverse() }
             let dimensions = rng.chance(0.2) ? 3 : 2
             let data = Self.flatten(rings, dimensions: dimensions)
-            let indices = Self.checkedTriangulate(data.coords, data.holes, dimensions: dimensions)
-            let deviation = Earcut.deviation(data.coords, holeIndices: data.holes, dimensions: dimensions, triangles: indices)
-            XCTAssertLessThan(deviation, 1e-9, "iteration \(iteration) (\(n) points, \(holeCount) holes): deviation \(deviation)")
-            let vertexCount = data.coords.count / dimensions
-            XCTAssertLessThanOrEqual(indices.count / 3, vertexCount + 2 * holeCount - 2, "iteration \(iteration)")
+            for flavor in [Earcut.Flavor.current, .mapLibre] {
+                let indices = Self.checkedTriangulate(data.coords, data.holes, dimensions: dimensions, flavor: flavor)
+                let deviation = Earcut.deviation(data.coords, holeIndices: data.holes, dimensions: dimensions, triangles: indices)
+                XCTAssertLessThan(deviation, 1e-9, "iteration \(iteration) (\(n) points, \(holeCount) holes, \(flavor)): deviation \(deviation)")
+                let vertexCount = data.coords.count / dimensions
+                XCTAssertLessThanOrEqual(indices.count / 3, vertexCount + 2 * holeCount - 2, "iteration \(iteration) (\(flavor))")
+            }
         }
     }
 
@@ -126,7 +137,7 @@ final class EarcutRobustnessTests: XCTestCase {
                 rings.append(ring)
             }
             let data = Self.flatten(rings)
-            triangles += Self.checkedTriangulate(data.coords, data.holes).count / 3
+            triangles += Self.checkedBoth(data.coords, data.holes).count / 3
         }
         XCTAssertGreaterThan(triangles, 0)
     }
@@ -138,7 +149,7 @@ final class EarcutRobustnessTests: XCTestCase {
             let n = rng.int(81...400)
             let ring: Ring = (0..<n).map { _ in (rng.unit() * 1000, rng.unit() * 1000) }
             let data = Self.flatten([ring])
-            Self.checkedTriangulate(data.coords, data.holes)
+            Self.checkedBoth(data.coords, data.holes)
         }
     }
 

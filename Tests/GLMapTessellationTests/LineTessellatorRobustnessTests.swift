@@ -2,6 +2,7 @@ import GLMapCore
 import Foundation
 import XCTest
 @testable import GLMapTessellation
+import GLMapTestSupport
 
 /// Invariants of the vertex data: layout, cleaning, distances, normal space, line-offset data,
 /// and seeded random polylines that must never yield NaN or indices out of range.

@@ -63,4 +63,38 @@ final class TileLineClipperTests: XCTestCase {
         XCTAssertTrue(TileLineClipper(zoom: 14, buffer: 0.25).clip(ring, closed: true) { _ in called += 1 })
         XCTAssertGreaterThan(called, 2_000)
     }
+
+    // MARK: pieces (the list the CPU reference draws, one piece per tile)
+
+    func testOpenLineSplitsPerBufferedTile() throws {
+        // Zoom 1: tiles of half the world, buffer 0.25 tile = 0.125 unit.
+        let s = TileLineClipper(zoom: 1, buffer: 0.25)
+        let pieces = try XCTUnwrap(s.pieces([0.2, 0.25, 0.85, 0.25], closed: false))
+        XCTAssertEqual(pieces.count, 2)
+        let left = try XCTUnwrap(pieces.first { $0.x == 0 }), right = try XCTUnwrap(pieces.first { $0.x == 1 })
+        XCTAssertEqual(left.y, 0)
+        XCTAssertEqual(left.coords, [0.2, 0.25, 0.625, 0.25])
+        XCTAssertEqual(left.start, 0, accuracy: 1e-12)
+        XCTAssertEqual(left.end, 0.425, accuracy: 1e-12)
+        XCTAssertEqual(right.coords[0], 0.375, accuracy: 1e-12)
+        XCTAssertEqual(right.start, 0.175, accuracy: 1e-12)
+        XCTAssertEqual(right.end, 0.65, accuracy: 1e-12)
+    }
+
+    func testLineLeavingAndReenteringATileMakesTwoPieces() throws {
+        let s = TileLineClipper(zoom: 1, buffer: 0)
+        // Out of tile (0, 0) to the right and back.
+        let pieces = try XCTUnwrap(s.pieces([0.3, 0.1, 0.7, 0.1, 0.7, 0.3, 0.3, 0.3], closed: false))
+        XCTAssertEqual(pieces.filter { $0.x == 0 && $0.y == 0 }.count, 2)
+        XCTAssertEqual(pieces.filter { $0.x == 1 && $0.y == 0 }.count, 1)
+        // A ring stays one ring per tile.
+        let rings = try XCTUnwrap(s.pieces([0.3, 0.1, 0.7, 0.1, 0.7, 0.3, 0.3, 0.3, 0.3, 0.1], closed: true))
+        let ring = rings.filter { $0.x == 0 && $0.y == 0 }
+        XCTAssertEqual(ring.count, 1)
+        XCTAssertEqual(Array(ring[0].coords.prefix(2)), Array(ring[0].coords.suffix(2)))
+    }
+
+    func testTooWideLinesAreNotSplit() {
+        XCTAssertNil(TileLineClipper(zoom: 30, buffer: 0).pieces([0, 0.5, 1, 0.5], closed: false))
+    }
 }

@@ -3,18 +3,12 @@ import XCTest
 import GLMapCore
 import GLMapPNG
 @testable import GLMapTesting
+import GLMapTestSupport
 
 /// GLMapTesting's pieces on their own: the known-failures reader, case discovery and metadata,
 /// the best-of-several comparison, the verdict with a known list, and the report writers' escaping.
-final class GLMapTestingTests: XCTestCase {
-    var tmp: URL!
-
-    override func setUp() {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("glmap-testing-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(at: tmp) }
+final class GLMapTestingTests: FolderTestCase {
+    override var folderPrefix: String { "glmap-testing" }
 
     func testKnownFailuresFormat() throws {
         let k = try KnownFailures(parsing: "# header\r\n\nfloor\t7\r\na/b\twhy it fails\nc/d#1\tanother\treason with a tab\n", file: "k.txt")
@@ -59,8 +53,8 @@ final class GLMapTestingTests: XCTestCase {
     }
 
     func testSmallestDifferenceWins() throws {
-        func image(_ v: UInt8, dark: Int) -> RGBAImage {
-            var img = RGBAImage(width: 8, height: 8, pixels: Array(repeating: 255, count: 256))
+        func image(_ v: UInt8, dark: Int) -> StraightImage {
+            var img = StraightImage(width: 8, height: 8, pixels: Array(repeating: 255, count: 256))
             for i in 0..<dark { img.pixels[i * 4] = v; img.pixels[i * 4 + 1] = v; img.pixels[i * 4 + 2] = v }
             return img
         }
@@ -73,7 +67,7 @@ final class GLMapTestingTests: XCTestCase {
         XCTAssertEqual(best.comparison.mismatched, 2)
         XCTAssertEqual(best.comparison.difference, 2.0 / 64)
         XCTAssertNil(try BestMatch.find(actual: actual, expectedFiles: [], threshold: 0.1285))
-        XCTAssertThrowsError(try ImageComparison.compare(actual, RGBAImage(width: 4, height: 8))) { e in
+        XCTAssertThrowsError(try ImageComparison.compare(actual, StraightImage(width: 4, height: 8))) { e in
             XCTAssertTrue("\(e)".contains("8×8") && "\(e)".contains("4×8"), "\(e)")
         }
     }

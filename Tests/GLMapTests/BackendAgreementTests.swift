@@ -1,36 +1,65 @@
 import Foundation
-import XCTest
+import Testing
 import GLMapCore
 import GLMapPNG
+import GLMapTesting
+import GLMapTestSupport
 @testable import GLMap
 
 /// The GPU path (tessellation + shaders) against the independent CPU reference renderer, on every
 /// MapLibre render case and every scene in ../shared/scenes (at 1024² and at ratio 2): the two must
 /// agree within pixelmatch mismatch fraction ≤ 0.001 at threshold 0.1285. Cases where they are
-/// known to disagree are listed with the reason in `BackendAgreement-known-differences.txt`.
-final class BackendAgreementTests: XCTestCase {
+/// known to disagree are listed with the reason in `BackendAgreement-known-differences.txt` (read
+/// by GLMapTesting's `KnownFailures`, with the agreeing count's floor). Each case is its own test
+/// case, so one disagreement hides no other.
+@Suite struct BackendAgreementTests {
     static let allowed = 0.001
     static let threshold = 0.1285
     static let knownFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("BackendAgreement-known-differences.txt")
+    /// Where the images of a disagreeing case go (gpu.png, cpu.png, diff.png).
+    static let imagesDir = FileManager.default.temporaryDirectory
+        .appendingPathComponent("glmap-backend-agreement-\(ProcessInfo.processInfo.processIdentifier)")
 
-    struct Outcome { let name: String; let fraction: Double; let meanDiff: Double; let maxDiff: Int }
+    struct Outcome: Sendable { let name: String; let fraction: Double; let meanDiff: Double; let maxDiff: Int }
 
-    static func known() throws -> [String: String] {
-        var out: [String: String] = [:]
-        for line in try String(contentsOf: knownFile, encoding: .utf8).split(separator: "\n") where !line.hasPrefix("#") {
-            let p = line.split(separator: "\t", maxSplits: 1)
-            out[String(p[0])] = p.count > 1 ? String(p[1]) : ""
-        }
-        return out
+    /// A scene of ../shared/scenes at one size.
+    struct SceneFrame: Sendable, CustomTestStringConvertible {
+        let scene: String
+        let label: String
+        let options: RenderOptions
+        var name: String { "scenes/\(scene)@\(label)" }
+        var testDescription: String { name }
     }
 
-    /// Renders a scene with both backends and compares (straight alpha, as in the PNG).
-    static func compare(_ name: String, scene: Scene, options: RenderOptions, gpu: MapRenderer, cpu: MapRenderer,
-                        writeTo dir: URL?) throws -> Outcome {
+    static let sceneFrames: [SceneFrame] = SharedData.sceneNames.flatMap { s in
+        [SceneFrame(scene: s, label: "1024", options: RenderOptions(width: 1024, height: 1024)),
+         SceneFrame(scene: s, label: "512x2", options: RenderOptions(width: 512, height: 512, ratio: 2))]
+    }
+
+    /// Every render case drawn by both backends, compared once (on one thread, one renderer each);
+    /// the first test to need it waits for it.
+    static let renderCaseOutcomes: [String: Result<Outcome, RenderFailure>] = {
+        let gpu = MapRenderer(backend: .gpu), cpu = MapRenderer(backend: .cpu)
+        var out: [String: Result<Outcome, RenderFailure>] = [:]
+        for c in SharedData.renderCases {
+            out[c.name] = Result {
+                let scene = try Scene(styleFile: c.styleFile)
+                return try compare(c.name, scene: scene, options: RenderOptions(width: c.width, height: c.height, ratio: c.pixelRatio),
+                                   gpu: gpu, cpu: cpu)
+            }.mapError { RenderFailure(message: "\(c.name): \($0)") }
+        }
+        return out
+    }()
+
+    struct RenderFailure: Error, CustomStringConvertible { let message: String; var description: String { message } }
+
+    /// Renders a scene with both backends and compares (straight alpha, as in the PNG); writes the
+    /// images of a disagreement to `imagesDir`.
+    static func compare(_ name: String, scene: Scene, options: RenderOptions, gpu: MapRenderer, cpu: MapRenderer) throws -> Outcome {
         let a = try gpu.render(scene, options: options).unpremultiplied()
         let b = try cpu.render(scene, options: options).unpremultiplied()
-        var diff: RGBAImage? = RGBAImage(width: a.width, height: a.height)
+        var diff: StraightImage? = StraightImage(width: a.width, height: a.height)
         var opts = Pixelmatch.Options()
         opts.threshold = threshold
         let mismatches = try Pixelmatch.compare(a, b, options: opts, diff: &diff)
@@ -41,8 +70,8 @@ final class BackendAgreementTests: XCTestCase {
             if d > maxD { maxD = d }
         }
         let fraction = Double(mismatches) / Double(a.width * a.height)
-        if fraction > allowed, let dir {
-            let d = dir.appendingPathComponent(name)
+        if fraction > allowed {
+            let d = imagesDir.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
             try PNGEncoder.write(a, to: d.appendingPathComponent("gpu.png").path)
             try PNGEncoder.write(b, to: d.appendingPathComponent("cpu.png").path)
@@ -51,50 +80,49 @@ final class BackendAgreementTests: XCTestCase {
         return Outcome(name: name, fraction: fraction, meanDiff: Double(sum) / Double(a.pixels.count), maxDiff: maxD)
     }
 
-    func check(_ outcomes: [Outcome], label: String, known: [String: String], dir: URL) {
-        var unexpected: [String] = []
-        for o in outcomes {
-            let ok = o.fraction <= Self.allowed
-            let tag = ok ? "agree" : (known[o.name] != nil ? "known difference" : "DISAGREE")
-            print(String(format: "backend agreement: %@: %@ mismatch %.5f mean %.3f max %d", tag, o.name, o.fraction, o.meanDiff, o.maxDiff))
-            if !ok && known[o.name] == nil { unexpected.append(o.name) }
+    /// One outcome's verdict: agreement, or a listed difference (a known issue), or a failure.
+    static func judge(_ o: Outcome, known: KnownFailures) {
+        let ok = o.fraction <= allowed
+        let reason = known.reasons[o.name]
+        let tag = ok ? "agree" : (reason != nil ? "known difference" : "DISAGREE")
+        print(String(format: "backend agreement: %@: %@ mismatch %.5f mean %.3f max %d", tag, o.name, o.fraction, o.meanDiff, o.maxDiff))
+        let detail = String(format: "%@: mismatch %.5f > %.3f (images in %@)", o.name, o.fraction, allowed, imagesDir.appendingPathComponent(o.name).path)
+        if ok {
+            if reason != nil { print("backend agreement: now agrees (remove it from \(knownFile.lastPathComponent)): \(o.name)") }
+        } else if let reason {
+            withKnownIssue("\(reason)") { Issue.record("\(detail)") }
+        } else {
+            Issue.record("GPU and CPU disagree on a case not in \(knownFile.lastPathComponent): \(detail)")
         }
+    }
+
+    @Test func suitesArePresent() {
+        #expect(!SharedData.renderCases.isEmpty, "\(SharedData.missing("render tests", at: SharedData.renderTests))")
+        #expect(SharedData.sceneNames.count == 6, "\(SharedData.missing("the six scenes", at: SharedData.scenes))")
+    }
+
+    @Test("render case: GPU agrees with the CPU reference", arguments: SharedData.renderCases)
+    func renderCase(_ c: RenderTestCase) throws {
+        let known = try KnownFailures(contentsOf: Self.knownFile.path)
+        let outcome = try #require(Self.renderCaseOutcomes[c.name]).get()
+        Self.judge(outcome, known: known)
+    }
+
+    @Test func renderCasesHoldTheFloor() throws {
+        let known = try KnownFailures(contentsOf: Self.knownFile.path)
+        let outcomes = Self.renderCaseOutcomes.values.compactMap { try? $0.get() }
         let agreeing = outcomes.filter { $0.fraction <= Self.allowed }.count
-        if agreeing < outcomes.count { print("backend agreement: images of disagreeing cases are in \(dir.path)") }
-        print("backend agreement (\(label)): \(agreeing) passed, \(outcomes.count - agreeing) failed")
-        XCTAssertTrue(unexpected.isEmpty, "GPU and CPU disagree on cases not in \(Self.knownFile.lastPathComponent): \(unexpected)")
+        if agreeing < Self.renderCaseOutcomes.count { print("backend agreement: images of disagreeing cases are in \(Self.imagesDir.path)") }
+        print("backend agreement (render cases): \(agreeing) passed, \(Self.renderCaseOutcomes.count - agreeing) failed")
+        #expect(agreeing >= known.floor, "\(agreeing) render cases agree, fewer than the floor \(known.floor) in \(Self.knownFile.lastPathComponent)")
     }
 
-    func testRenderCasesAgree() throws {
-        let root = RenderConformanceTests.casesRoot
-        guard FileManager.default.fileExists(atPath: root.path) else { return XCTFail("render tests not found at \(root.path)") }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("glmap-backend-agreement-\(ProcessInfo.processInfo.processIdentifier)")
-        let gpu = MapRenderer(backend: .gpu), cpu = MapRenderer(backend: .cpu)
-        var outcomes: [Outcome] = []
-        for c in try RenderConformanceTests.loadCases() {
-            let scene = try Scene(styleFile: c.dir.appendingPathComponent("style.json").path)
-            outcomes.append(try Self.compare(c.name, scene: scene, options: RenderOptions(width: c.width, height: c.height, ratio: c.ratio),
-                                             gpu: gpu, cpu: cpu, writeTo: dir))
-        }
-        check(outcomes, label: "render cases", known: try Self.known(), dir: dir)
-    }
-
-    func testScenesAgree() throws {
-        let scenes = sharedDir.appendingPathComponent("scenes")
-        guard FileManager.default.fileExists(atPath: scenes.path) else { return XCTFail("scenes not found at \(scenes.path)") }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("glmap-backend-agreement-\(ProcessInfo.processInfo.processIdentifier)")
-        let gpu = MapRenderer(backend: .gpu), cpu = MapRenderer(backend: .cpu)
-        var outcomes: [Outcome] = []
-        let styles = try FileManager.default.contentsOfDirectory(atPath: scenes.path).filter { $0.hasSuffix(".style.json") }.sorted()
-        XCTAssertEqual(styles.count, 6)
-        for s in styles {
-            let scene = try Scene(styleFile: scenes.appendingPathComponent(s).path)
-            let name = String(s.dropLast(".style.json".count))
-            outcomes.append(try Self.compare("scenes/\(name)@1024", scene: scene, options: RenderOptions(width: 1024, height: 1024),
-                                             gpu: gpu, cpu: cpu, writeTo: dir))
-            outcomes.append(try Self.compare("scenes/\(name)@512x2", scene: scene, options: RenderOptions(width: 512, height: 512, ratio: 2),
-                                             gpu: gpu, cpu: cpu, writeTo: dir))
-        }
-        check(outcomes, label: "scenes", known: try Self.known(), dir: dir)
+    @Test("scene: GPU agrees with the CPU reference", arguments: BackendAgreementTests.sceneFrames)
+    func sceneAgrees(_ frame: SceneFrame) throws {
+        let known = try KnownFailures(contentsOf: Self.knownFile.path)
+        let scene = try Scene(styleFile: SharedData.scenes.appendingPathComponent("\(frame.scene).style.json").path)
+        let outcome = try Self.compare(frame.name, scene: scene, options: frame.options,
+                                       gpu: MapRenderer(backend: .gpu), cpu: MapRenderer(backend: .cpu))
+        Self.judge(outcome, known: known)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import GLMapCore
+import GLMapTestSupport
 
 /// `Camera.fitting` against MapLibre Native's `cameraForLatLngBounds` (pymgl's `setBounds`, which
 /// fits with the map's current bearing and pitch), on boxes with padding, bearing, pitch, other
@@ -31,7 +32,7 @@ final class CameraFitNativeTests: XCTestCase {
     ]
 
     func testFittedViewsEqualMapLibreNative() throws {
-        let python = try PythonTool.require(["pymgl"])
+        let python = try OutsideTool.requirePython(["pymgl"])
         // One pymgl process fits every case; it prints "lon lat zoom" a line.
         var script = """
         import json, pymgl
@@ -56,7 +57,7 @@ final class CameraFitNativeTests: XCTestCase {
              "west": c.bounds.west, "south": c.bounds.south, "east": c.bounds.unwrappedEast, "north": c.bounds.north]
         }
         let input = try JSONSerialization.data(withJSONObject: payload) + Data("\n".utf8)
-        let r = PythonTool.run(python, ["-c", script], stdin: [UInt8](input))
+        let r = OutsideTool.run(python, ["-c", script], stdin: [UInt8](input))
         XCTAssertEqual(r.status, 0, r.stderr)
         let lines = String(decoding: r.stdout, as: UTF8.self).split(separator: "\n")
         XCTAssertEqual(lines.count, Self.cases.count, r.stderr)

@@ -4,6 +4,7 @@ import GLMapCore
 import GLMapPNG
 @testable import GLMap
 import GLMapTesting
+import GLMapTestSupport
 
 /// Differential testing against MapLibre Native: a fixed seeded set of random styles
 /// (Benchmarks/differential/generate.py, seed 1, 300 cases of at most 256² device pixels), drawn
@@ -87,7 +88,7 @@ final class DifferentialFixture: @unchecked Sendable {
     static let shared = DifferentialFixture()
 
     let lock = NSLock()
-    let scripts = packageRoot.appendingPathComponent("Benchmarks/differential")
+    let scripts = SharedData.packageRoot.appendingPathComponent("Benchmarks/differential")
     let python: String?
     /// Why the suite cannot run here (no Python with pymgl), or nil.
     let unavailable: String?
@@ -97,12 +98,11 @@ final class DifferentialFixture: @unchecked Sendable {
     static let knownFailuresFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Differential-known-failures.txt")
 
-    static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
 
     /// Runs when pymgl is there, and always under CI (where its absence is a failure).
     var runnable: Bool {
         guard let unavailable else { return true }
-        if Self.isCI { return true }
+        if OutsideTool.inCI { return true }
         lock.lock(); defer { lock.unlock() }
         if !saidSkipped {
             saidSkipped = true
@@ -113,24 +113,17 @@ final class DifferentialFixture: @unchecked Sendable {
     private var saidSkipped = false
 
     init() {
-        let env = ProcessInfo.processInfo.environment
-        let candidate = env["GLMAP_PYTHON"] ?? packageRoot.appendingPathComponent(".venv/bin/python").path
-        if !FileManager.default.isExecutableFile(atPath: candidate) {
+        switch OutsideTool.findPython(importing: ["pymgl"]) {
+        case .failure(let missing):
             python = nil
             generatorHash = nil
-            unavailable = "no Python at \(candidate) (set GLMAP_PYTHON)"
-            return
+            unavailable = missing.reason
+        case .success(let candidate):
+            python = candidate
+            let hash = Self.run(candidate, [scripts.appendingPathComponent("generate.py").path, "--hash"])
+            generatorHash = hash.status == 0 ? hash.output.trimmingCharacters(in: .whitespacesAndNewlines) : nil
+            unavailable = generatorHash == nil ? "generate.py --hash failed: \(hash.output.suffix(300))" : nil
         }
-        python = candidate
-        let probe = Self.run(candidate, ["-c", "import pymgl"])
-        if probe.status != 0 {
-            generatorHash = nil
-            unavailable = "pymgl is not importable by \(candidate): \(probe.output.suffix(300))"
-            return
-        }
-        let hash = Self.run(candidate, [scripts.appendingPathComponent("generate.py").path, "--hash"])
-        generatorHash = hash.status == 0 ? hash.output.trimmingCharacters(in: .whitespacesAndNewlines) : nil
-        unavailable = generatorHash == nil ? "generate.py --hash failed: \(hash.output.suffix(300))" : nil
     }
 
     /// The cache folder with every case's style.json and expected.png, made on first use.
@@ -145,7 +138,7 @@ final class DifferentialFixture: @unchecked Sendable {
     private func prepare() throws -> URL {
         if let unavailable { throw FixtureError(unavailable) }
         guard let python, let generatorHash else { throw FixtureError("no Python") }
-        let cache = packageRoot.appendingPathComponent(".build/differential-cache")
+        let cache = SharedData.packageRoot.appendingPathComponent(".build/differential-cache")
         let name = "\(generatorHash)-seed\(DifferentialTests.seed)-n\(DifferentialTests.count)-max\(DifferentialTests.maxSize)"
         let root = cache.appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: root.appendingPathComponent("complete").path) { return root }
@@ -193,35 +186,20 @@ final class DifferentialFixture: @unchecked Sendable {
         return Outcome(fraction: difference, summary: String(format: "%.5f of the pixels differ", difference))
     }
 
-    /// Known failures (case → class) and the pass-count floor.
+    /// Known failures (case → class), the pass-count floor and the generator hash the list was
+    /// measured with (its `generator<TAB>HASH` line, which `KnownFailures` reads as an entry).
     static func knownFailures() throws -> (cases: [String: String], floor: Int, generator: String?) {
-        let text = try String(contentsOf: knownFailuresFile, encoding: .utf8)
-        var cases: [String: String] = [:]
-        var floor = 0
-        var generator: String?
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) where !line.hasPrefix("#") {
-            let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
-            if parts[0] == "floor" { floor = Int(parts.last ?? "") ?? 0; continue }
-            if parts[0] == "generator" { generator = parts.last; continue }
-            cases[parts[0]] = parts.count > 1 ? parts[1] : "(no class given)"
-        }
-        return (cases, floor, generator)
+        var list = try KnownFailures(contentsOf: knownFailuresFile.path)
+        let generator = list.reasons.removeValue(forKey: "generator")
+        return (list.reasons, list.floor, generator)
     }
 
+    /// Runs a script with EGL surfaceless (pymgl's platform); stdout and stderr together.
     static func run(_ exe: String, _ args: [String]) -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: exe)
-        p.arguments = args
         var env = ProcessInfo.processInfo.environment
         env["EGL_PLATFORM"] = env["EGL_PLATFORM"] ?? "surfaceless"
-        p.environment = env
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        do { try p.run() } catch { return (-1, "\(error)") }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        let r = OutsideTool.run(exe, args, environment: env, timeout: 3600)
+        return (r.status, String(decoding: r.stdout, as: UTF8.self) + r.stderr)
     }
 }
 

@@ -3,6 +3,7 @@ import GLMapCore
 import GLMapGeoJSON
 import GLMapStyle
 @testable import GLMap
+import GLMapTestSupport
 
 /// The README's example, rendered through the GPU path and checked by sampling pixels at projected
 /// coordinates of the example's own geometry, with exact expected colours (±2 per channel).
@@ -13,14 +14,14 @@ final class ExampleMapTests: XCTestCase {
     var collection: GLMapGeoJSON.FeatureCollection!
 
     override func setUpWithError() throws {
-        let data = try Data(contentsOf: examplesDir.appendingPathComponent("dc.geojson"))
+        let data = try Data(contentsOf: SharedData.examples.appendingPathComponent("dc.geojson"))
         collection = try GeoJSONDecoder.decode([UInt8](data))
     }
 
-    func render(styleTransform: ((inout String) -> Void)? = nil, options: RenderOptions) throws -> (RGBAImage, ViewTransform) {
-        var text = try String(contentsOf: examplesDir.appendingPathComponent("style.json"), encoding: .utf8)
+    func render(styleTransform: ((inout String) -> Void)? = nil, options: RenderOptions) throws -> (StraightImage, ViewTransform) {
+        var text = try String(contentsOf: SharedData.examples.appendingPathComponent("style.json"), encoding: .utf8)
         styleTransform?(&text)
-        let style = try StyleDocument.parse(Array(text.utf8), file: examplesDir.appendingPathComponent("style.json").path)
+        let style = try StyleDocument.parse(Array(text.utf8), file: SharedData.exampleStyle)
         let scene = try Scene(style: style)
         XCTAssertTrue(scene.warnings.isEmpty, "\(scene.warnings)")
         let img = try MapRenderer().render(scene, options: options).unpremultiplied()
@@ -103,7 +104,7 @@ final class ExampleMapTests: XCTestCase {
     }
 
     /// Red pixels across the rail line, measured perpendicular to a straight stretch.
-    func lineCrossSection(_ img: RGBAImage, _ view: ViewTransform, ratio: Double) -> (center: [Int], redCount: Int) {
+    func lineCrossSection(_ img: StraightImage, _ view: ViewTransform, ratio: Double) -> (center: [Int], redCount: Int) {
         guard case .lineString(let line)? = feature(named: "Metrorail Red Line (DC section)").geometry else { return ([], 0) }
         // Middle of the segment between two interpolated vertices well away from stations.
         let a = line[13], b = line[14]

@@ -5,6 +5,7 @@ import GLMapPNG
 import GLMapTessellation
 @testable import GLMapGLES
 @testable import GLMap
+import GLMapTestSupport
 
 /// GL failures mid-batch (issue 8): a real GL failure marks the renderer unusable, the batch replaces
 /// it, draws the failing frame and the one in flight again, and every other frame comes out
@@ -22,7 +23,7 @@ final class GLRecoveryTests: XCTestCase {
     }
 
     func scene() throws -> Scene {
-        try Scene(styleFile: examplesDir.appendingPathComponent("style.json").path)
+        try Scene(styleFile: SharedData.exampleStyle)
     }
 
     /// Runs a GPU batch of `cameras.count` frames; `hook` may break the renderer before frame i is drawn.
@@ -30,28 +31,20 @@ final class GLRecoveryTests: XCTestCase {
     func runBatch(directory: URL? = nil, hook: ((Int, GLRenderer) -> Void)? = nil) throws -> (summary: BatchSummary?, error: Error?, pngs: [Int: [UInt8]]) {
         let batch = try BatchRenderer(scene: scene(), backend: .gpu)
         batch.testHookBeforeDraw = hook
-        let delivered = Delivered()
+        let delivered = Locked<[Int: [UInt8]]>([:])   // PNG bytes per frame, from encoder threads
         let pool = EncoderPool(workers: 2)
         do {
             let summary = try batch.run(count: cameras.count, options: options, deliver: { i in
                 let path = directory?.appendingPathComponent("f\(i).png").path
                 return { bytes in
                     if let path { try AtomicFileWriter.write(bytes, to: path) }
-                    delivered.add(i, bytes)
+                    delivered.withLock { $0[i] = bytes }
                 }
             }, pool: pool)
-            return (summary, nil, delivered.pngs)
+            return (summary, nil, delivered.value)
         } catch {
-            return (nil, error, delivered.pngs)
+            return (nil, error, delivered.value)
         }
-    }
-
-    /// PNG bytes per frame, delivered from encoder threads.
-    final class Delivered: @unchecked Sendable {
-        private let lock = NSLock()
-        private var byFrame: [Int: [UInt8]] = [:]
-        func add(_ i: Int, _ png: [UInt8]) { lock.lock(); byFrame[i] = png; lock.unlock() }
-        var pngs: [Int: [UInt8]] { lock.lock(); defer { lock.unlock() }; return byFrame }
     }
 
     func testGLErrorMidBatchIsRecoveredAndFramesAreByteIdentical() throws {

@@ -217,14 +217,14 @@ final class InputLimitsTests: XCTestCase {
     // MARK: Geometry MapLibre accepts and draws (or skips) without an error
 
     /// Renders `layers` over source `s` with `data` on the CPU (64 × 64, zoom 5 at 0,0).
-    func render(data: String, layers: String) throws -> (scene: Scene, image: RGBAImage) {
+    func render(data: String, layers: String) throws -> (scene: Scene, image: PremultipliedImage) {
         let scene = try Scene(style: Scene.parseStyle(Array(style(data: data, layers: layers).utf8), file: nil), strict: true)
         let image = try MapRenderer(backend: .cpu).render(scene, options: RenderOptions(width: 64, height: 64, longitude: 0, latitude: 0, zoom: 5))
         return (scene, image)
     }
 
     /// How many pixels have any coverage.
-    func coveredPixels(_ image: RGBAImage) -> Int {
+    func coveredPixels(_ image: PremultipliedImage) -> Int {
         stride(from: 3, to: image.pixels.count, by: 4).filter { image.pixels[$0] != 0 }.count
     }
 

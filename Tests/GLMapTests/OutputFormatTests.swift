@@ -4,6 +4,7 @@ import XCTest
 import GLMap
 import GLMapCore
 import GLMapPNG
+import GLMapTestSupport
 
 /// JPEG and WebP output (render, --frames, tiles), decoded by Pillow and by the formats' own
 /// command-line decoders (libjpeg-turbo's djpeg, libwebp's dwebp); format choice and its errors.
@@ -12,7 +13,7 @@ final class OutputFormatTests: XCTestCase {
     override func setUp() { tmp = makeTempDir() }
     override func tearDown() { try? FileManager.default.removeItem(at: tmp) }
 
-    var exampleStyle: String { examplesDir.appendingPathComponent("style.json").path }
+    var exampleStyle: String { SharedData.exampleStyle }
 
     func run(_ args: [String], stdin: [UInt8] = []) -> (code: Int32, stdout: [UInt8], stderr: String) {
         var out: [UInt8] = [], err = ""
@@ -24,7 +25,7 @@ final class OutputFormatTests: XCTestCase {
 
     /// Pillow's reading of an image: format, width, height and the RGBA of a few pixels.
     func pillow(_ file: String, pixels: [(Int, Int)]) throws -> (format: String, width: Int, height: Int, rgba: [[Int]]) {
-        let py = try PythonTool.require(["PIL"])
+        let py = try OutsideTool.requirePython(["PIL"])
         let script = """
         import sys, json
         from PIL import Image
@@ -34,7 +35,7 @@ final class OutputFormatTests: XCTestCase {
         print(json.dumps({"format": fmt, "size": rgba.size, "px": [list(rgba.getpixel((x, y))) for x, y in pts]}))
         """
         let pts = "[" + pixels.map { "[\($0.0),\($0.1)]" }.joined(separator: ",") + "]"
-        let r = PythonTool.run(py, ["-c", script, file, pts])
+        let r = OutsideTool.run(py, ["-c", script, file, pts])
         guard r.status == 0, let obj = try JSONSerialization.jsonObject(with: Data(r.stdout)) as? [String: Any],
               let size = obj["size"] as? [Int], let px = obj["px"] as? [[Int]], let fmt = obj["format"] as? String else {
             XCTFail("Pillow could not read \(file): \(r.stderr)"); throw XCTSkip("unreadable")
@@ -63,8 +64,8 @@ final class OutputFormatTests: XCTestCase {
         let p = try pillow(out, pixels: probe)
         XCTAssertEqual(p.format, "JPEG"); XCTAssertEqual(p.width, 128); XCTAssertEqual(p.height, 64)
         for (a, b) in zip(p.rgba, ref) { XCTAssertTrue(close(Array(a.prefix(3)), Array(b.prefix(3)), tolerance: 24), "JPEG \(a) vs PNG \(b)") }
-        let djpeg = try PythonTool.requireCommand("djpeg", package: "libjpeg-turbo-progs")
-        let d = PythonTool.run(djpeg, ["-ppm", out])
+        let djpeg = try OutsideTool.requireCommand("djpeg", package: "libjpeg-turbo-progs")
+        let d = OutsideTool.run(djpeg, ["-ppm", out])
         XCTAssertEqual(d.status, 0, d.stderr)
         XCTAssertTrue(d.stdout.starts(with: Array("P6\n128 64\n255\n".utf8)), "djpeg writes a 128×64 PPM")
     }
@@ -106,9 +107,9 @@ final class OutputFormatTests: XCTestCase {
     }
 
     func dwebp(_ file: String, width: Int, height: Int) throws {
-        let tool = try PythonTool.requireCommand("dwebp", package: "webp")
+        let tool = try OutsideTool.requireCommand("dwebp", package: "webp")
         let out = file + ".decoded.pam"
-        let d = PythonTool.run(tool, [file, "-pam", "-o", out])
+        let d = OutsideTool.run(tool, [file, "-pam", "-o", out])
         XCTAssertEqual(d.status, 0, d.stderr)
         let pam = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: out))).map { $0.prefix(60) } ?? Data(), as: UTF8.self)
         XCTAssertTrue(pam.hasPrefix("P7\nWIDTH \(width)\nHEIGHT \(height)\n"), "dwebp decodes \(width)×\(height): \(pam)")

@@ -2,14 +2,15 @@ import Foundation
 import XCTest
 import GLMapCore
 import GLMapPNG
+import GLMapTestSupport
 
 /// A PNG whose IDAT was compressed in parallel pieces (ChunkedDeflate) decodes to the same pixels
 /// in Pillow (zlib) and in headless Chromium (a browser's decoder), not only in libpng.
 final class ParallelPNGDecodersTests: XCTestCase {
     /// An opaque 1024×1024 image (4 MiB of rows: four pieces) with flat areas, edges, gradients and noise (opaque, so a
     /// browser canvas returns the exact bytes).
-    func image() -> RGBAImage {
-        var img = RGBAImage(width: 1024, height: 1024)
+    func image() -> StraightImage {
+        var img = StraightImage(width: 1024, height: 1024)
         var s: UInt64 = 99
         for y in 0..<img.height {
             for x in 0..<img.width {
@@ -39,7 +40,7 @@ final class ParallelPNGDecodersTests: XCTestCase {
         return url
     }
 
-    func parallelPNG() throws -> (RGBAImage, [UInt8]) {
+    func parallelPNG() throws -> (StraightImage, [UInt8]) {
         let img = image()
         let png = try PNGEncoder.encode(img, threads: 4)
         XCTAssertEqual(png, try PNGEncoder.encode(img, threads: 1), "the same bytes on any number of threads")
@@ -47,7 +48,7 @@ final class ParallelPNGDecodersTests: XCTestCase {
     }
 
     func testPillowDecodesIt() throws {
-        let py = try PythonTool.require(["PIL"])
+        let py = try OutsideTool.requirePython(["PIL"])
         let (img, png) = try parallelPNG()
         let url = try write(png)
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
@@ -58,14 +59,14 @@ final class ParallelPNGDecodersTests: XCTestCase {
             assert im.mode == "RGBA", im.mode
             sys.stdout.write("%d %d %d" % (im.width, im.height, zlib.crc32(im.tobytes())))
             """
-        let r = PythonTool.run(py, ["-c", script, url.path])
+        let r = OutsideTool.run(py, ["-c", script, url.path])
         XCTAssertEqual(r.status, 0, r.stderr)
         let crc = img.pixels.withUnsafeBytes { UInt32(truncatingIfNeeded: crc32ofBytes($0)) }
         XCTAssertEqual(String(decoding: r.stdout, as: UTF8.self), "1024 1024 \(crc)")
     }
 
     func testChromiumDecodesIt() throws {
-        let chromium = try PythonTool.requireCommand("chromium", package: "chromium")
+        let chromium = try OutsideTool.requireCommand("chromium", package: "chromium")
         let (img, png) = try parallelPNG()
         let dir = makeTempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -87,7 +88,7 @@ final class ParallelPNGDecodersTests: XCTestCase {
             """
         let html = dir.appendingPathComponent("page.html")
         try Data(page.utf8).write(to: html)
-        let r = PythonTool.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--force-color-profile=srgb",
+        let r = OutsideTool.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--force-color-profile=srgb",
                                           "--virtual-time-budget=5000", "--user-data-dir=\(dir.path)/profile", "--dump-dom", html.absoluteString],
                                timeout: 120)
         let dom = String(decoding: r.stdout, as: UTF8.self)

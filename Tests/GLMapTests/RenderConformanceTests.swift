@@ -4,6 +4,7 @@ import GLMapCore
 import GLMapCLI
 import GLMapTesting
 @testable import GLMap
+import GLMapTestSupport
 
 /// MapLibre GL JS's own render tests (../shared/render-tests), drawn through the same code path as
 /// `glmap render` and judged by GLMapTesting's RenderTestRunner — the runner behind `glmap test` —
@@ -17,20 +18,8 @@ import GLMapTesting
 /// count must not drop below the floor there. `glmapTestGivesTheSameCount` checks that
 /// `glmap test ../shared/render-tests` reaches the same verdicts.
 @Suite struct RenderConformanceTests {
-    /// A case as the older XCTest suites (BackendAgreement, ReferenceConformance) read it.
-    struct Case {
-        let name: String
-        let dir: URL
-        let width: Int, height: Int, ratio: Double
-        let allowed: Double, threshold: Double
-        let testCase: RenderTestCase
-    }
-
     /// ../shared/render-tests (or $GLMAP_RENDER_TESTS).
-    static var suiteRoot: URL {
-        if let env = ProcessInfo.processInfo.environment["GLMAP_RENDER_TESTS"] { return URL(fileURLWithPath: env) }
-        return sharedDir.appendingPathComponent("render-tests")
-    }
+    static var suiteRoot: URL { SharedData.renderTests }
 
     static var casesRoot: URL { suiteRoot.appendingPathComponent("cases") }
 
@@ -43,46 +32,10 @@ import GLMapTesting
     }
 
     /// The suite's cases, found as `glmap test` finds them.
-    static let testCases: [RenderTestCase] = {
-        guard FileManager.default.fileExists(atPath: casesRoot.path) else { return [] }
-        return (try? RenderTestCase.discover(in: [suiteRoot.path])) ?? []
-    }()
-
-    static func loadCases() throws -> [Case] {
-        testCases.map { c in
-            Case(name: c.name, dir: URL(fileURLWithPath: c.directory), width: c.width, height: c.height, ratio: c.pixelRatio,
-                 allowed: c.allowed, threshold: c.threshold, testCase: c)
-        }
-    }
-
-    /// Outcome of running every case through one renderer.
-    struct Run {
-        var passed: [String] = []
-        var failed: [(name: String, reason: String)] = []
-        var byFamily: [String: (pass: Int, total: Int)] = [:]
-        var outDir: URL
-    }
+    static var testCases: [RenderTestCase] { SharedData.renderCases }
 
     static func outDir(_ label: String) -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("glmap-\(label)-\(ProcessInfo.processInfo.processIdentifier)")
-    }
-
-    /// Renders and compares every case with `renderer` (on this thread); failures' expected, actual
-    /// and diff images go to a temporary folder named after `label`.
-    static func runCases(_ cases: [Case], renderer: MapRenderer, label: String) -> Run {
-        let dir = outDir(label)
-        try? FileManager.default.removeItem(at: dir)
-        let runner = RenderTestRunner(backend: renderer.backend, artifactsDirectory: dir.path, keepsPassingImages: false)
-        var run = Run(outDir: dir)
-        for (i, c) in cases.enumerated() {
-            let r = runner.run(c.testCase, renderer: renderer, index: i)
-            let family = Self.family(of: c.name)
-            var f = run.byFamily[family] ?? (0, 0)
-            f.total += 1
-            if r.isPass { run.passed.append(c.name); f.pass += 1 } else { run.failed.append((c.name, r.message)) }
-            run.byFamily[family] = f
-        }
-        return run
     }
 
     /// The GPU run every test of this suite reads: rendered once, on worker threads with one
@@ -142,11 +95,10 @@ import GLMapTesting
         guard !Self.testCases.isEmpty else { Issue.record("no render tests at \(Self.suiteRoot.path)"); return }
         let junit = makeTempDir().appendingPathComponent("junit.xml")
         defer { try? FileManager.default.removeItem(at: junit.deletingLastPathComponent()) }
-        let out = OutputBuffer()
-        let io = CommandIO(readStdin: { [] }, writeStdout: { out.append(String(decoding: $0, as: UTF8.self)) }, writeStderr: { _ in })
-        let code = GLMapCommand.run(["test", Self.suiteRoot.path, "--known", Self.knownFailuresFile.path, "--jobs", "2",
-                                     "--backend", "gpu", "--junit", junit.path], io: io)
-        let lines = out.text.split(separator: "\n").map(String.init)
+        let run = CommandLineRun(["test", Self.suiteRoot.path, "--known", Self.knownFailuresFile.path, "--jobs", "2",
+                                  "--backend", "gpu", "--junit", junit.path])
+        let code = run.code
+        let lines = run.stdoutText.split(separator: "\n").map(String.init)
         let closing = try #require(lines.last)
         let numbers = closing.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
         try #require(numbers.count >= 2, "closing line \"\(closing)\"")
@@ -173,12 +125,4 @@ import GLMapTesting
         for f in ["background", "circle", "fill", "line"] where group.hasPrefix(f + "-") { return f }
         return "other"
     }
-}
-
-/// Collects a command's output across threads.
-final class OutputBuffer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage = ""
-    func append(_ s: String) { lock.lock(); storage += s; lock.unlock() }
-    var text: String { lock.lock(); defer { lock.unlock() }; return storage }
 }

@@ -3,6 +3,8 @@ import Testing
 import GLMapCore
 import GLMapPNG
 @testable import GLMap
+import GLMapTestSupport
+import GLMapTesting
 
 /// The six scenes of ../shared/scenes, circle layers left out, drawn by glmap (GPU) and by
 /// MapLibre Native (pymgl, through `MapLibreNativeCases/render_scene.py`) at 1024² and at
@@ -24,7 +26,7 @@ struct SceneNativeAgreementTests {
         "helsinki@1024x1": "MapLibre Native draws fill-antialias outlines as 2-px GL lines (gfx::Lines{2.0f}; llvmpipe honours the width), GL JS 1 px (render test fill-outline-color/fill fails at 2 px); with fill-antialias off on both sides this frame agrees (0.00006 measured with 2-px outlines)",
     ]
 
-    static let scenesDir = sharedDir.appendingPathComponent("scenes")
+    static let scenesDir = SharedData.scenes
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("MapLibreNativeCases/render_scene.py")
 
@@ -35,14 +37,10 @@ struct SceneNativeAgreementTests {
         }
     }
 
-    static var python: String? {
-        if let p = ProcessInfo.processInfo.environment["GLMAP_PYTHON"] { return p }
-        let venv = packageRoot.appendingPathComponent(".venv/bin/python").path
-        return FileManager.default.isExecutableFile(atPath: venv) ? venv : nil
-    }
+    static var python: String? { OutsideTool.python }
 
     /// Runs the MapLibre Native side; nil (with the reason) when the tool is missing.
-    static func maplibre(_ f: Frame, dir: URL) throws -> (image: RGBAImage, style: URL)? {
+    static func maplibre(_ f: Frame, dir: URL) throws -> (image: StraightImage, style: URL)? {
         guard let python else { return nil }
         let out = dir.appendingPathComponent("maplibre.png"), style = dir.appendingPathComponent("style.json")
         let p = Process()
@@ -72,7 +70,7 @@ struct SceneNativeAgreementTests {
             .appendingPathComponent("glmap-scene-native-\(ProcessInfo.processInfo.processIdentifier)/\(f.testDescription)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         guard let (expected, style) = try Self.maplibre(f, dir: dir) else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" {
+            if OutsideTool.inCI {
                 Issue.record("pymgl missing under CI=true (run bash .ci/install-deps)")
             } else {
                 print("scene native agreement: skipped \(f.testDescription): no Python with pymgl (bash .ci/install-deps)")
@@ -81,7 +79,7 @@ struct SceneNativeAgreementTests {
         }
         let scene = try Scene(styleFile: style.path)
         let actual = try MapRenderer(backend: .gpu).render(scene, options: RenderOptions(width: f.width, height: f.width, ratio: f.ratio)).unpremultiplied()
-        var diff: RGBAImage? = RGBAImage(width: actual.width, height: actual.height)
+        var diff: StraightImage? = StraightImage(width: actual.width, height: actual.height)
         var options = Pixelmatch.Options()
         options.threshold = 0.1285
         let mismatches = try Pixelmatch.compare(actual, expected, options: options, diff: &diff)

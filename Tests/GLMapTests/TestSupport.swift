@@ -1,13 +1,8 @@
 import Foundation
 import GLMapCore
 
-/// The package root (two levels above this file's folder).
-let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let examplesDir = packageRoot.appendingPathComponent("examples/multiple-geometries")
-let sharedDir = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
-
 /// Straight-alpha pixel at (x, y) as an array.
-func pixel(_ img: RGBAImage, _ x: Int, _ y: Int) -> [Int] {
+func pixel<Alpha>(_ img: RGBAImage<Alpha>, _ x: Int, _ y: Int) -> [Int] {
     let p = img[x, y]
     return [Int(p.r), Int(p.g), Int(p.b), Int(p.a)]
 }

@@ -2,12 +2,13 @@ import Foundation
 import XCTest
 import GLMapCore
 @testable import GLMap
+import GLMapTestSupport
 
 /// The threading contract (README "Threading"): one renderer per thread; several renderers on
 /// several threads render the same frames byte-identically.
 final class ThreadingTests: XCTestCase {
     func testRenderersOnSeveralThreadsAreByteIdentical() throws {
-        let scene = try Scene(styleFile: examplesDir.appendingPathComponent("style.json").path)
+        let scene = try Scene(styleFile: SharedData.exampleStyle)
         let cameras = [(-77.0362, 38.9349, 11.0), (-77.02, 38.90, 12.5), (-77.05, 38.92, 10.2)]
         @Sendable func frames(_ r: MapRenderer) throws -> [[UInt8]] {
             try cameras.map { c in
@@ -23,9 +24,9 @@ final class ThreadingTests: XCTestCase {
                 defer { group.leave() }
                 do {
                     let f = try frames(MapRenderer(backend: .gpu))
-                    results.mutate { $0.append(f) }
+                    results.withLock { $0.append(f) }
                 } catch {
-                    errors.mutate { $0.append("\(error)") }
+                    errors.withLock { $0.append("\(error)") }
                 }
             }.start()
         }
@@ -38,24 +39,15 @@ final class ThreadingTests: XCTestCase {
     func testOneRendererUsedFromTwoThreadsAtOnceIsRefused() throws {
         let renderer = MapRenderer(backend: .gpu)
         let r = UnsafeSendable(renderer)   // deliberately shared: the contract is what is tested
-        let scene = try Scene(styleFile: examplesDir.appendingPathComponent("style.json").path)
+        let scene = try Scene(styleFile: SharedData.exampleStyle)
         _ = try renderer.render(scene, options: RenderOptions(width: 32, height: 32))   // current on this thread now
         let message = Locked("")
         let done = DispatchSemaphore(value: 0)
         Thread {
-            do { _ = try r.value.render(scene, options: RenderOptions(width: 32, height: 32)) } catch { message.mutate { $0 = "\(error)" } }
+            do { _ = try r.value.render(scene, options: RenderOptions(width: 32, height: 32)) } catch { message.withLock { $0 = "\(error)" } }
             done.signal()
         }.start()
         done.wait()
         XCTAssertTrue(message.value.contains("another thread"), "second thread refused with a clear error: \(message.value)")
     }
-}
-
-/// A value shared between threads behind a lock.
-final class Locked<Value>: @unchecked Sendable {
-    private var stored: Value
-    private let lock = NSLock()
-    init(_ value: Value) { stored = value }
-    var value: Value { lock.lock(); defer { lock.unlock() }; return stored }
-    func mutate(_ body: (inout Value) -> Void) { lock.lock(); body(&stored); lock.unlock() }
 }

@@ -5,6 +5,7 @@ import XCTest
 import GLMapCLI
 import GLMapCore
 import GLMapPNG
+import GLMapTestSupport
 
 /// Tile pyramids at scale: PMTiles v3 read by the `pmtiles` reader from PyPI, identical tiles
 /// stored once (PMTiles and MBTiles), metadata from the style, antimeridian boxes, merging shard
@@ -52,7 +53,7 @@ final class TileArchiveTests: XCTestCase {
     // MARK: PMTiles
 
     func testPMTilesReadByThePMTilesPackageEqualsMBTilesTileForTile() throws {
-        let py = try PythonTool.require(["pmtiles"])
+        let py = try OutsideTool.requirePython(["pmtiles"])
         let s = style()
         tiles(s, "0-2", path("w.pmtiles"))
         tiles(s, "0-2", path("w.mbtiles"))
@@ -70,7 +71,7 @@ final class TileArchiveTests: XCTestCase {
                               "internal": h["internal_compression"].value, "center_zoom": h["center_zoom"], "center_lon_e7": h["center_lon_e7"],
                               "metadata": r.metadata(), "tiles": tiles, "get_agrees": got == tiles}))
         """
-        let r = PythonTool.run(py, ["-c", script, path("w.pmtiles")])
+        let r = OutsideTool.run(py, ["-c", script, path("w.pmtiles")])
         XCTAssertEqual(r.status, 0, r.stderr)
         let o = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout)) as? [String: Any])
         XCTAssertEqual(o["clustered"] as? Bool, true)
@@ -105,8 +106,8 @@ final class TileArchiveTests: XCTestCase {
     }
 
     func testTileIDsAgreeWithThePMTilesPackage() throws {
-        let py = try PythonTool.require(["pmtiles"])
-        let r = PythonTool.run(py, ["-c", "from pmtiles.tile import zxy_to_tileid as t\nprint(' '.join(str(t(z, x, y)) for z in range(6) for x in range(1 << z) for y in range(1 << z)))"])
+        let py = try OutsideTool.requirePython(["pmtiles"])
+        let r = OutsideTool.run(py, ["-c", "from pmtiles.tile import zxy_to_tileid as t\nprint(' '.join(str(t(z, x, y)) for z in range(6) for x in range(1 << z) for y in range(1 << z)))"])
         XCTAssertEqual(r.status, 0, r.stderr)
         let theirs = String(decoding: r.stdout, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { UInt64($0) }
         var ours: [UInt64] = []
@@ -119,7 +120,7 @@ final class TileArchiveTests: XCTestCase {
     }
 
     func testLeafDirectoriesReadByThePMTilesPackage() throws {
-        let py = try PythonTool.require(["pmtiles"])
+        let py = try OutsideTool.requirePython(["pmtiles"])
         let out = path("leaves.pmtiles")
         let meta = TileArchiveMetadata(name: "leaves", format: .png, bounds: LngLatBounds(west: -180, south: -85, east: 180, north: 85),
                                        center: (0, 0, 0), minzoom: 0, maxzoom: 4)
@@ -142,7 +143,7 @@ final class TileArchiveTests: XCTestCase {
                 n += 1
             print(n)
         """
-        let p = PythonTool.run(py, ["-c", script, out])
+        let p = OutsideTool.run(py, ["-c", script, out])
         XCTAssertEqual(p.status, 0, p.stderr)
         XCTAssertEqual(String(decoding: p.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), String(all.count))
         XCTAssertEqual(try r.tiles().map(\.0), all.sorted { PMTiles.tileID($0) < PMTiles.tileID($1) })

@@ -7,6 +7,8 @@ import GLMapTessellation
 @testable import GLMapGLES
 @testable import GLMap
 import GLMapCLI
+import GLMapTestSupport
+import GLMapTesting
 
 /// Images larger than one framebuffer: drawn in tiles and stitched (GLMapGLES/TiledFrame.swift),
 /// byte-identical to the one-pass frame; and the product maximum (`MapRenderer.maxImageSize`),
@@ -21,7 +23,7 @@ final class TiledRenderTests: XCTestCase {
     }
 
     func exampleScene() throws -> Scene {
-        try Scene(styleFile: examplesDir.appendingPathComponent("style.json").path)
+        try Scene(styleFile: SharedData.exampleStyle)
     }
 
     /// `scene` drawn in one pass and in tiles of each size must agree. Byte-identity holds for
@@ -50,7 +52,18 @@ final class TiledRenderTests: XCTestCase {
     static let maxChannelDelta = 16
 
     /// Asserts two renders of one frame agree (see `assertTiledMatches`) and prints how closely.
-    func assertSame(_ whole: RGBAImage, _ tiled: RGBAImage, _ label: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertSame(_ whole: PremultipliedImage, _ tiled: PremultipliedImage, _ label: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        try assertSame(whole, tiled, straight: { $0.unpremultiplied() }, label, file: file, line: line)
+    }
+
+    /// Asserts two decoded frames (straight alpha, as PNG stores them) agree, as above.
+    func assertSame(_ whole: StraightImage, _ tiled: StraightImage, _ label: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        try assertSame(whole, tiled, straight: { $0 }, label, file: file, line: line)
+    }
+
+    /// The comparison of both: bytes as given, pixelmatch on the `straight` forms.
+    func assertSame<Alpha>(_ whole: RGBAImage<Alpha>, _ tiled: RGBAImage<Alpha>, straight: (RGBAImage<Alpha>) -> StraightImage,
+                           _ label: String, file: StaticString, line: UInt) throws {
         XCTAssertEqual(tiled.width, whole.width, file: file, line: line)
         XCTAssertEqual(tiled.height, whole.height, file: file, line: line)
         guard tiled.width == whole.width, tiled.height == whole.height else { return }
@@ -61,8 +74,8 @@ final class TiledRenderTests: XCTestCase {
         func mismatches(_ threshold: Double) throws -> Int {
             var options = Pixelmatch.Options()
             options.threshold = threshold
-            var diff: RGBAImage?
-            return try Pixelmatch.compare(tiled.unpremultiplied(), whole.unpremultiplied(), options: options, diff: &diff)
+            var diff: StraightImage?
+            return try Pixelmatch.compare(straight(tiled), straight(whole), options: options, diff: &diff)
         }
         let strict = try mismatches(0), conformance = try mismatches(Self.conformanceThreshold)
         let (bytes, maxDelta, first) = difference(whole, tiled)
@@ -73,7 +86,7 @@ final class TiledRenderTests: XCTestCase {
     }
 
     /// How many bytes differ, the largest channel difference and the first differing pixel.
-    func difference(_ a: RGBAImage, _ b: RGBAImage) -> (Int, Int, (Int, Int)) {
+    func difference<Alpha>(_ a: RGBAImage<Alpha>, _ b: RGBAImage<Alpha>) -> (Int, Int, (Int, Int)) {
         var count = 0, maxDelta = 0, first = (-1, -1)
         for i in 0..<min(a.pixels.count, b.pixels.count) where a.pixels[i] != b.pixels[i] {
             if count == 0 { first = ((i / 4) % a.width, (i / 4) / a.width) }
@@ -137,7 +150,7 @@ final class TiledRenderTests: XCTestCase {
 
     /// A few of MapLibre's render tests (fill, line, circle), drawn at their own size and ratio.
     func testRenderTestCasesTiledMatchOnePass() throws {
-        let root = sharedDir.appendingPathComponent("render-tests/cases")
+        let root = SharedData.root.appendingPathComponent("render-tests/cases")
         let names = ["fill-outline-color/fill", "line-dasharray/default", "line-join/round",
                      "circle-stroke-width/default", "circle-pitch-alignment/map-scale-viewport"]
         guard FileManager.default.fileExists(atPath: root.path) else {
@@ -185,11 +198,11 @@ final class TiledRenderTests: XCTestCase {
         func run(maxTileSize: Int?) throws -> [[UInt8]] {
             let batch = try BatchRenderer(scene: scene, backend: .gpu)
             batch.maxTileSize = maxTileSize
-            let out = Delivered(count: frames.count)
+            let out = Locked<[[UInt8]]>(Array(repeating: [], count: frames.count))   // PNGs by frame, from encoder threads
             try batch.run(count: frames.count, options: { frames[$0] }, deliver: { i in
-                { bytes in out.set(i, bytes) }
+                { bytes in out.withLock { $0[i] = bytes } }
             }, pool: EncoderPool(workers: 1))
-            return out.pngs
+            return out.value
         }
         do { _ = try BatchRenderer(scene: scene, backend: .gpu) } catch { throw XCTSkip("no GPU backend here (\(error))") }
         let whole = try run(maxTileSize: nil), tiled = try run(maxTileSize: 64)
@@ -237,7 +250,7 @@ final class TiledRenderTests: XCTestCase {
         let io = CommandIO(readStdin: { [] }, writeStdout: { _ in }, writeStderr: { err += $0 })
         for backend in ["cpu", "gpu"] {
             err = ""
-            let code = GLMapCommand.run(["render", "--style", examplesDir.appendingPathComponent("style.json").path, "--output", out,
+            let code = GLMapCommand.run(["render", "--style", SharedData.exampleStyle, "--output", out,
                                          "--width", "20000", "--height", "300", "--backend", backend], io: io)
             XCTAssertEqual(code, 2, "\(backend): \(err)")
             XCTAssertTrue(err.contains(Self.expectedMessage(20000, 300)), "\(backend): \(err)")
@@ -246,11 +259,3 @@ final class TiledRenderTests: XCTestCase {
     }
 }
 
-/// PNGs delivered by encoder threads, by frame index.
-private final class Delivered: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [[UInt8]]
-    init(count: Int) { items = Array(repeating: [], count: count) }
-    func set(_ i: Int, _ bytes: [UInt8]) { lock.lock(); items[i] = bytes; lock.unlock() }
-    var pngs: [[UInt8]] { lock.lock(); defer { lock.unlock() }; return items }
-}

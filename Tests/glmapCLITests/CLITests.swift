@@ -2,35 +2,21 @@ import Foundation
 import XCTest
 @testable import GLMapCLI
 import GLMap
+import GLMapTestSupport
 
 /// The `glmap` command line: exit codes, messages, stdin/stdout, and that failures leave no file.
-final class CLITests: XCTestCase {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    var tmp: URL!
+final class CLITests: FolderTestCase {
+    override var folderPrefix: String { "glmap-cli" }
 
-    override func setUp() {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("glmap-cli-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(at: tmp) }
-
-    var exampleStyle: String { root.appendingPathComponent("examples/multiple-geometries/style.json").path }
+    var exampleStyle: String { SharedData.exampleStyle }
 
     /// Runs the command in-process with captured streams.
     func run(_ args: [String], stdin: [UInt8] = []) -> (code: Int32, stdout: [UInt8], stderr: String) {
-        var out: [UInt8] = []
-        var err = ""
-        let io = CommandIO(readStdin: { stdin }, writeStdout: { out += $0 }, writeStderr: { err += $0 })
-        let code = GLMapCommand.run(args, io: io)
-        return (code, out, err)
+        let r = CommandLineRun(args, stdin: stdin)
+        return (r.code, r.stdout, r.stderr)
     }
 
-    func write(_ name: String, _ text: String) -> String {
-        let p = tmp.appendingPathComponent(name).path
-        FileManager.default.createFile(atPath: p, contents: Data(text.utf8))
-        return p
-    }
+    func write(_ name: String, _ text: String) -> String { folder.write(name, text) }
 
     let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
@@ -171,19 +157,10 @@ final class CLITests: XCTestCase {
         let exe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("glmap")
         guard FileManager.default.isExecutableFile(atPath: exe.path) else { return XCTFail("glmap executable not found at \(exe.path)") }
         func run(_ args: [String]) throws -> (Int32, String) {
-            let p = Process()
-            p.executableURL = exe
-            p.arguments = args
             var env = ProcessInfo.processInfo.environment
             env["__EGL_VENDOR_LIBRARY_FILENAMES"] = "/nonexistent.json"
-            p.environment = env
-            let err = Pipe()
-            p.standardError = err
-            p.standardOutput = FileHandle.nullDevice
-            try p.run()
-            let data = err.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+            let r = OutsideTool.run(exe.path, args, environment: env)
+            return (r.status, r.stderr)
         }
         let out = tmp.appendingPathComponent("cpu.png").path
         let (code, stderr) = try run(["render", "-s", exampleStyle, "-o", out, "-w", "64", "-h", "48"])
@@ -202,7 +179,6 @@ final class CLITests: XCTestCase {
 /// being written leaves no temporary file, and the exit code is 128 + the signal.
 final class InterruptTests: XCTestCase {
     func testSignalMidBatchKeepsFinishedFramesAndRemovesTheUnfinishedOne() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let exe = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("glmap")
         guard FileManager.default.isExecutableFile(atPath: exe.path) else { return XCTFail("glmap executable not found at \(exe.path)") }
         for (sig, code) in [(SIGTERM, Int32(143)), (SIGINT, Int32(130))] {
@@ -217,7 +193,7 @@ final class InterruptTests: XCTestCase {
             try lines.write(to: frames, atomically: true, encoding: .utf8)
             let p = Process()
             p.executableURL = exe
-            p.arguments = ["render", "-s", root.appendingPathComponent("examples/multiple-geometries/style.json").path,
+            p.arguments = ["render", "-s", SharedData.exampleStyle,
                            "--frames", frames.path, "-w", "256", "-h", "256", "--quiet"]
             p.standardError = FileHandle.nullDevice
             try p.run()

@@ -2,18 +2,15 @@ import Foundation
 import XCTest
 @testable import GLMapCLI
 import GLMap
+import GLMapTestSupport
 
 /// The command line itself: version, help topics, usage lines, and suggestions for mistypes.
 final class CommandLineCLITests: XCTestCase {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    var exampleStyle: String { root.appendingPathComponent("examples/multiple-geometries/style.json").path }
+    var exampleStyle: String { SharedData.exampleStyle }
 
     func run(_ args: [String]) -> (code: Int32, stdout: String, stderr: String) {
-        var out: [UInt8] = []
-        var err = ""
-        let io = CommandIO(readStdin: { [] }, writeStdout: { out += $0 }, writeStderr: { err += $0 })
-        let code = GLMapCommand.run(args, io: io)
-        return (code, String(decoding: out, as: UTF8.self), err)
+        let r = CommandLineRun(args)
+        return (r.code, r.stdoutText, r.stderr)
     }
 
     func testVersion() {
@@ -108,5 +105,63 @@ final class CommandLineCLITests: XCTestCase {
             let e = run(args + ["--backend", "cpu"]).stderr
             XCTAssertFalse(e.contains("NSCocoaErrorDomain") || e.contains("Error Domain") || e.contains("The operation"), "\(args): \(e)")
         }
+    }
+
+    // MARK: repeated options, `--`, and the messages each said in one place
+
+    func testARepeatedOptionIsAUsageError() {
+        for (args, name) in [(["render", "-s", exampleStyle, "-s", exampleStyle], "style"),
+                             (["render", "-s", exampleStyle, "--width", "8", "-w", "16"], "width"),
+                             (["render", "-s", exampleStyle, "--quiet", "-q"], "quiet"),
+                             (["tiles", "-s", exampleStyle, "-z", "0", "--zoom=1", "-o", "/nonexistent/t"], "zoom"),
+                             (["info", "--backend", "cpu", "--backend=gpu"], "backend"),
+                             (["compare", "a.png", "b.png", "--threshold", "0.1", "--threshold", "0.2"], "threshold")] {
+            let r = run(args)
+            XCTAssertEqual(r.code, 2, "\(args)")
+            XCTAssertEqual(r.stderr, "glmap: option --\(name) is given more than once (give it once)\n", "\(args)")
+        }
+    }
+
+    func testRepeatableOptionsStillRepeat() throws {
+        let render = try CommandLineArguments(["--source", "a=1.json", "--source", "b=2.json"], options: RenderCommand.options)
+        XCTAssertEqual(render.values("source"), ["a=1.json", "b=2.json"])
+        let serve = try CommandLineArguments(["--style", "x.json", "-s", "y=z.json", "--port", "0"], options: ServeCommand.options)
+        XCTAssertEqual(serve.values("style"), ["x.json", "y=z.json"])
+    }
+
+    func testDoubleDashEndsTheOptions() throws {
+        // Nothing after `--`: it is just the end of the options.
+        let a = try CommandLineArguments(["--width", "8", "--"], options: RenderCommand.options)
+        XCTAssertEqual(try a.int("width"), 8)
+        // An operand after `--` (even one that looks like an option) is refused by commands without operands.
+        for (args, operand) in [(["render", "-s", exampleStyle, "--", "-w"], "-w"), (["info", "--", "extra"], "extra")] {
+            let r = run(args)
+            XCTAssertEqual(r.code, 2, "\(args)")
+            XCTAssertEqual(r.stderr, "glmap: unexpected argument \"\(operand)\" after -- (this command takes no operands)\n")
+        }
+        // Commands with operands take a file named like an option after `--`.
+        let r = run(["compare", "--threshold", "0.1", "--", "-a.png", "-b.png"])
+        XCTAssertEqual(r.code, 2, r.stderr)
+        XCTAssertEqual(r.stderr, "glmap: -a.png: cannot read the file (missing or unreadable)\n")
+    }
+
+    func testBackendIsCheckedAlikeEverywhere() {
+        for args in [["render", "-s", exampleStyle, "-o", "/nonexistent/x.png"], ["tiles", "-s", exampleStyle, "-z", "0", "-o", "/nonexistent/t"],
+                     ["info"], ["test", "/nonexistent"]] {
+            let r = run(args + ["--backend", "opengl"])
+            XCTAssertEqual(r.code, 2, "\(args)")
+            XCTAssertEqual(r.stderr, "glmap: --backend expects auto, gpu or cpu, got \"opengl\"\n", "\(args)")
+        }
+    }
+
+    func testMissingOutputFolderIsOneMessage() throws {
+        let missing = "/nonexistent-glmap-\(UUID().uuidString)"
+        let render = run(["render", "-s", exampleStyle, "-o", missing + "/x.png", "--backend", "cpu"])
+        XCTAssertEqual(render.code, 1)
+        XCTAssertEqual(render.stderr, "glmap: \(missing)/x.png: the directory \(missing) does not exist\n")
+        let suite = SharedData.packageRoot.appendingPathComponent("Tests/FuzzRegressions").path
+        let test = run(["test", suite, "--junit", missing + "/j.xml", "--backend", "cpu"])
+        XCTAssertEqual(test.code, 1)
+        XCTAssertEqual(test.stderr, "glmap: \(missing)/j.xml: the directory \(missing) does not exist\n")
     }
 }

@@ -3,38 +3,24 @@ import XCTest
 @testable import GLMapCLI
 import GLMap
 import GLMapCore
+import GLMapTestSupport
 
 /// Inputs that used to crash glmap (Swift traps, aborts): each is now an exact message, a
 /// documented exit code, and no file left behind.
-final class CrashInputCLITests: XCTestCase {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    var tmp: URL!
+final class CrashInputCLITests: FolderTestCase {
+    override var folderPrefix: String { "glmap-crash" }
 
-    override func setUp() {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("glmap-crash-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(at: tmp) }
-
-    var exampleStyle: String { root.appendingPathComponent("examples/multiple-geometries/style.json").path }
+    var exampleStyle: String { SharedData.exampleStyle }
     var exe: URL { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("glmap") }
 
     func run(_ args: [String], stdin: [UInt8] = []) -> (code: Int32, stdout: [UInt8], stderr: String) {
-        var out: [UInt8] = []
-        var err = ""
-        let io = CommandIO(readStdin: { stdin }, writeStdout: { out += $0 }, writeStderr: { err += $0 })
-        let code = GLMapCommand.run(args, io: io)
-        return (code, out, err)
+        let r = CommandLineRun(args, stdin: stdin)
+        return (r.code, r.stdout, r.stderr)
     }
 
-    func write(_ name: String, _ text: String) -> String {
-        let p = tmp.appendingPathComponent(name).path
-        FileManager.default.createFile(atPath: p, contents: Data(text.utf8))
-        return p
-    }
+    func write(_ name: String, _ text: String) -> String { folder.write(name, text) }
 
-    func files() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: tmp.path)) ?? []).sorted() }
+    func files() -> [String] { folder.files() }
 
     /// Runs the real executable through /bin/sh so the test can close or redirect its streams.
     func shell(_ script: String) throws -> (code: Int32, stderr: String) {
@@ -42,20 +28,10 @@ final class CrashInputCLITests: XCTestCase {
             XCTFail("glmap executable not found next to the test bundle at \(exe.path); build it with swift build")
             return (-1, "")
         }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", script, exe.path]
-        p.currentDirectoryURL = tmp
         var env = ProcessInfo.processInfo.environment
         env["SWIFT_BACKTRACE"] = "enable=no"
-        p.environment = env
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        let r = OutsideTool.run("/bin/sh", ["-c", script, exe.path], environment: env, in: tmp)
+        return (r.status, r.stderr)
     }
 
     // MARK: huge longitudes

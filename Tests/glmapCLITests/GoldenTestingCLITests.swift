@@ -4,34 +4,26 @@ import XCTest
 import GLMapCore
 import GLMapPNG
 import GLMapTesting
+import GLMapTestSupport
 
 /// `glmap compare` and `glmap test`: exit codes, update mode, known failures, several expected
 /// images, `local://` data, parallel runs, JUnit XML read by junitparser, and the HTML report
 /// looked at in headless Chromium.
-final class GoldenTestingCLITests: XCTestCase {
-    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    var tmp: URL!
-
-    override func setUp() {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("glmap-golden-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(at: tmp) }
+final class GoldenTestingCLITests: FolderTestCase {
+    override var folderPrefix: String { "glmap-golden" }
+    let repo = SharedData.packageRoot
 
     /// Runs the command in-process with captured streams.
     func run(_ args: [String]) -> (code: Int32, stdout: String, stderr: String) {
-        let out = Lines(), err = Lines()
-        let io = CommandIO(readStdin: { [] }, writeStdout: { out.add(String(decoding: $0, as: UTF8.self)) }, writeStderr: { err.add($0) })
-        let code = GLMapCommand.run(args, io: io)
-        return (code, out.text, err.text)
+        let r = CommandLineRun(args)
+        return (r.code, r.stdoutText, r.stderr)
     }
 
-    static func solid(_ w: Int, _ h: Int, _ c: [UInt8]) -> RGBAImage {
-        RGBAImage(width: w, height: h, pixels: Array([[UInt8]](repeating: c, count: w * h).joined()))
+    static func solid(_ w: Int, _ h: Int, _ c: [UInt8]) -> StraightImage {
+        StraightImage(width: w, height: h, pixels: Array([[UInt8]](repeating: c, count: w * h).joined()))
     }
 
-    func png(_ image: RGBAImage, _ name: String) throws -> String {
+    func png(_ image: StraightImage, _ name: String) throws -> String {
         let p = tmp.appendingPathComponent(name).path
         try FileManager.default.createDirectory(atPath: (p as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try PNGEncoder.write(image, to: p)
@@ -49,7 +41,7 @@ final class GoldenTestingCLITests: XCTestCase {
 
     /// Writes a case folder `root/name` with `style` and optional expected images.
     @discardableResult
-    func makeCase(_ root: String, _ name: String, style: String, expected: [String: RGBAImage] = [:]) throws -> String {
+    func makeCase(_ root: String, _ name: String, style: String, expected: [String: StraightImage] = [:]) throws -> String {
         let dir = tmp.appendingPathComponent(root).appendingPathComponent(name)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try Data(style.utf8).write(to: dir.appendingPathComponent("style.json"))
@@ -63,7 +55,7 @@ final class GoldenTestingCLITests: XCTestCase {
 
     /// Left half black, right half white, a grey column between: pixelmatch calls the grey
     /// column anti-aliasing; `other` has white there instead.
-    func edgePair() -> (RGBAImage, RGBAImage) {
+    func edgePair() -> (StraightImage, StraightImage) {
         var a = Self.solid(16, 16, [0, 0, 0, 255]), b = a
         for y in 0..<16 {
             for x in 8..<16 {
@@ -109,7 +101,7 @@ final class GoldenTestingCLITests: XCTestCase {
         let diffPath = tmp.appendingPathComponent("diff.png").path
         XCTAssertEqual(run(["compare", expected, actual, "--diff", diffPath]).code, 0)
         let diff = try PNGDecoder.decode(contentsOf: diffPath)
-        var reference: RGBAImage? = RGBAImage(width: 16, height: 16)
+        var reference: StraightImage? = StraightImage(width: 16, height: 16)
         _ = try Pixelmatch.compare(b, a, options: Pixelmatch.Options(threshold: 0.1285), diff: &reference)
         XCTAssertEqual(diff, reference, "the diff written is the image pixelmatch(actual, expected) draws")
         let p = diff[8, 3]
@@ -281,19 +273,7 @@ final class GoldenTestingCLITests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: notReport.appendingPathComponent("keep.txt").path))
     }
 
-    // MARK: - Outside consumers
-
-    /// Python from GLMAP_PYTHON or the repository's .venv (bash .ci/install-deps), or nil.
-    func python() -> String? {
-        if let p = ProcessInfo.processInfo.environment["GLMAP_PYTHON"] { return p }
-        let venv = repo.appendingPathComponent(".venv/bin/python").path
-        return FileManager.default.isExecutableFile(atPath: venv) ? venv : nil
-    }
-
-    func skipOrFail(_ message: String) throws {
-        if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail(message + " (CI=true: this must not be skipped)"); return }
-        throw XCTSkip(message)
-    }
+    // MARK: - Outside consumers (OutsideTool: skipped locally when missing, a failure under CI=true)
 
     func testJUnitIsReadByJunitparser() throws {
         try makeCase("suite", "bg/pass", style: Self.backgroundStyle("rgb(200,0,200)"), expected: ["expected.png": Self.solid(64, 64, magenta)])
@@ -305,7 +285,7 @@ final class GoldenTestingCLITests: XCTestCase {
         let xml = tmp.appendingPathComponent("report.xml").path
         let r = run(["test", tmp.appendingPathComponent("suite").path, "--known", knownFile.path, "--junit", xml])
         XCTAssertEqual(r.code, 1)
-        guard let python = python() else { return try skipOrFail("no Python with junitparser (run bash .ci/install-deps, or set GLMAP_PYTHON)") }
+        let python = try OutsideTool.requirePython(["junitparser"])
         let script = """
         import sys
         from junitparser import JUnitXml, Failure, Error, Skipped
@@ -340,9 +320,7 @@ final class GoldenTestingCLITests: XCTestCase {
         XCTAssertFalse(html.contains("http://") || html.contains("https://") || html.contains("<script"), "self-contained, no network, no script")
         XCTAssertLessThan(try XCTUnwrap(html.range(of: "zz/failing")).lowerBound, try XCTUnwrap(html.range(of: "aa/passing")).lowerBound)
 
-        guard let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            return try skipOrFail("headless Chromium not found (Debian package chromium; bash .ci/install-deps installs it)")
-        }
+        let chromium = try OutsideTool.requireCommand("chromium", package: "chromium")
         let shot = tmp.appendingPathComponent("shot.png")
         let out = try runProcess(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
                                             "--user-data-dir=\(tmp.appendingPathComponent("profile").path)",
@@ -378,7 +356,7 @@ final class GoldenTestingCLITests: XCTestCase {
             .components(separatedBy: "\n## ").first, "README has a \"Testing your styles in CI\" section")
         let blocks = section.components(separatedBy: "```yaml\n").dropFirst().map { $0.components(separatedBy: "\n```").first! }
         XCTAssertEqual(blocks.count, 2, "a GitHub Actions job and a GitLab CI job")
-        guard let python = python() else { return try skipOrFail("no Python with PyYAML (run bash .ci/install-deps, or set GLMAP_PYTHON)") }
+        let python = try OutsideTool.requirePython(["yaml"])
         let script = """
         import sys, json, yaml
         print(json.dumps([yaml.safe_load(open(f)) for f in sys.argv[1:]]))
@@ -429,7 +407,7 @@ final class GoldenTestingCLITests: XCTestCase {
     }
 
     /// Bounding box and count of the pixels of exactly `rgb` (opaque) in `image`.
-    static func box(of rgb: [UInt8], in image: RGBAImage) -> (minX: Int, minY: Int, maxX: Int, maxY: Int, count: Int)? {
+    static func box(of rgb: [UInt8], in image: StraightImage) -> (minX: Int, minY: Int, maxX: Int, maxY: Int, count: Int)? {
         var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1, count = 0
         for y in 0..<image.height {
             for x in 0..<image.width {
@@ -459,12 +437,4 @@ final class GoldenTestingCLITests: XCTestCase {
         p.waitUntilExit()
         return (p.terminationStatus, try String(contentsOf: outFile, encoding: .utf8), try String(contentsOf: errFile, encoding: .utf8))
     }
-}
-
-/// Text a command writes, collected across threads.
-final class Lines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage = ""
-    func add(_ s: String) { lock.lock(); storage += s; lock.unlock() }
-    var text: String { lock.lock(); defer { lock.unlock() }; return storage }
 }

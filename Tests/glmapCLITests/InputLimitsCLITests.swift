@@ -2,31 +2,20 @@ import Foundation
 import XCTest
 @testable import GLMapCLI
 import GLMap
+import GLMapTestSupport
 
 /// Input limits through the command line, at their default values: exact message, exit code 2,
 /// and no output file left.
-final class InputLimitsCLITests: XCTestCase {
-    var tmp: URL!
+final class InputLimitsCLITests: FolderTestCase {
+    override var folderPrefix: String { "glmap-limits" }
     var output: String { tmp.appendingPathComponent("out.png").path }
 
-    override func setUp() {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("glmap-limits-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(at: tmp) }
-
     func run(_ args: [String], stdin: [UInt8] = []) -> (code: Int32, stderr: String) {
-        var err = ""
-        let io = CommandIO(readStdin: { stdin }, writeStdout: { _ in }, writeStderr: { err += $0 })
-        return (GLMapCommand.run(args, io: io), err)
+        let r = CommandLineRun(args, stdin: stdin)
+        return (r.code, r.stderr)
     }
 
-    func write(_ name: String, _ text: String) -> String {
-        let p = tmp.appendingPathComponent(name).path
-        FileManager.default.createFile(atPath: p, contents: Data(text.utf8))
-        return p
-    }
+    func write(_ name: String, _ text: String) -> String { folder.write(name, text) }
 
     /// A sparse file of `size` bytes (only its size is ever looked at).
     func sparseFile(_ name: String, size: Int) throws -> String {

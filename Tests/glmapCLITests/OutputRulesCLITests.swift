@@ -2,36 +2,28 @@ import Foundation
 import XCTest
 @testable import GLMapCLI
 import GLMap
+import GLMapTestSupport
 
 /// Where glmap writes: the tile limits of `glmap tiles`, its output checks, and the rules for an
 /// existing output file (symlinks, read-only files, non-regular files). Exact messages, exit
 /// codes, and nothing left behind.
-final class OutputRulesCLITests: XCTestCase {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    var tmp: URL!
-
-    override func setUp() {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("glmap-out-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-    }
+final class OutputRulesCLITests: FolderTestCase {
+    override var folderPrefix: String { "glmap-out" }
 
     override func tearDown() {
         _ = try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: tmp.appendingPathComponent("ro.png").path)
-        try? FileManager.default.removeItem(at: tmp)
+        super.tearDown()
     }
 
-    var exampleStyle: String { root.appendingPathComponent("examples/multiple-geometries/style.json").path }
+    var exampleStyle: String { SharedData.exampleStyle }
 
     func run(_ args: [String]) -> (code: Int32, stdout: [UInt8], stderr: String) {
-        var out: [UInt8] = []
-        var err = ""
-        let io = CommandIO(readStdin: { [] }, writeStdout: { out += $0 }, writeStderr: { err += $0 })
-        let code = GLMapCommand.run(args, io: io)
-        return (code, out, err)
+        let r = CommandLineRun(args)
+        return (r.code, r.stdout, r.stderr)
     }
 
-    func path(_ name: String) -> String { tmp.appendingPathComponent(name).path }
-    func files() -> [String] { ((try? FileManager.default.subpathsOfDirectory(atPath: tmp.path)) ?? []).sorted() }
+    func path(_ name: String) -> String { folder.path(name) }
+    func files() -> [String] { folder.allFiles() }
 
     // MARK: tile counts and limits
 

@@ -2,19 +2,13 @@ import Foundation
 import XCTest
 @testable import GLMapCLI
 import GLMap
+import GLMapTestSupport
 
 /// What the style spec forbids is an error with its JSON path (exit 2); what it allows but glmap
 /// does not draw is skipped with one warning (exit 0), and `--strict` makes that exit 2. Exact
 /// messages; no output file is left when the render is refused.
-final class StyleValidationCLITests: XCTestCase {
-    var tmp: URL!
-
-    override func setUp() {
-        tmp = FileManager.default.temporaryDirectory.appendingPathComponent("glmap-style-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(at: tmp) }
+final class StyleValidationCLITests: FolderTestCase {
+    override var folderPrefix: String { "glmap-style" }
 
     var out: String { tmp.appendingPathComponent("out.png").path }
 

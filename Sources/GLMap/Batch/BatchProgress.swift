@@ -6,7 +6,9 @@ public final class BatchProgress {
     /// How progress is shown.
     public enum Mode: Sendable { case bar, summary, quiet }
 
+    /// Units in the batch (frames or tiles).
     public let total: Int
+    /// How progress is shown.
     public let mode: Mode
     private let write: (String) -> Void
     private let started = Date()

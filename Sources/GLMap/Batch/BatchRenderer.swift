@@ -31,6 +31,7 @@ import GLMapTessellation
 
 /// Renders many frames of one scene: shared evaluation/upload, pipelined readback, pooled encoding.
 public final class BatchRenderer {
+    /// The scene every frame renders.
     public let scene: Scene
     /// The backend in use: `.gpu` or `.cpu`.
     public let activeBackend: Backend
@@ -138,15 +139,20 @@ public final class BatchRenderer {
     }
 
     /// Renders one frame synchronously (premultiplied), sharing the evaluation cache.
-    public func render(_ options: RenderOptions) throws -> RGBAImage {
+    /// `shouldStop` is asked before the evaluation, before each layer's draw and before the
+    /// read-back (GPU backend); true throws `RenderInterrupted` there and the renderer stays usable.
+    public func render(_ options: RenderOptions, shouldStop: (() -> Bool)? = nil) throws -> PremultipliedImage {
         try MapRenderer.checkImageSize(options)
         if activeBackend == .gpu && !(gl?.isUsable ?? false) { try replaceRenderer() }  // an earlier GL failure broke it
+        if let shouldStop, shouldStop() { throw RenderInterrupted(stage: "before it started") }
         let v = view(options)
         let e = try entry(zoom: v.camera.zoom)
         guard let gl, let gpu = e.gpu else {
             return ReferenceRenderer().render(e.layers, view: v, ratio: options.ratio)
         }
         testHookBeforeDraw?(-1, gl)
+        gl.shouldStop = shouldStop
+        defer { gl.shouldStop = nil }
         try gl.draw(gpu, view: v, ratio: options.ratio)
         return try gl.readback()
     }

@@ -24,6 +24,7 @@ public struct BatchSummary: Equatable, Sendable {
     /// New renderers created to replace unusable ones.
     public var recreations = 0
 
+    /// An empty summary for a batch of `total` frames.
     public init(total: Int) { self.total = total }
 
     /// Lines for stderr (empty when no GL failure happened); `describe` names a frame for a person.
@@ -52,9 +53,13 @@ public struct BatchSummary: Equatable, Sendable {
 /// Some frames of a batch failed on the GPU even after a retry on a new renderer (exit code 1;
 /// the other frames are written).
 public struct BatchFramesFailed: GLMapError {
+    /// What the batch did, failed frames included.
     public var summary: BatchSummary
+    /// The unit in messages ("frames", "tiles").
     public var noun: String
+    /// Always `.renderOrIO` (exit code 1).
     public var kind: FailureKind { .renderOrIO }
+    /// How many frames failed, of how many, and that the others are written.
     public var description: String {
         "\(summary.failed.count) of \(summary.total) \(noun) failed on the GPU after a retry on a new renderer; the other \(summary.completed) are written"
     }
@@ -67,9 +72,13 @@ public struct BatchGPUFailure: GLMapError {
     public var attempts: Int
     /// The last GL failure.
     public var reason: String
+    /// What the batch did before it stopped.
     public var summary: BatchSummary
+    /// The unit in messages ("frames", "tiles").
     public var noun: String
+    /// Always `.renderOrIO` (exit code 1).
     public var kind: FailureKind { .renderOrIO }
+    /// The attempts, the last failure, what stays written, and what to try (`--backend cpu`).
     public var description: String {
         "the GPU failed again after \(attempts) new renderers in a row (last: \(reason)); stopped after \(summary.completed) of \(summary.total) \(noun), which stay written. Check the GPU driver or use --backend cpu"
     }

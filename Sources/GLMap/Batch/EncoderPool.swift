@@ -14,7 +14,7 @@ public final class EncoderPool: @unchecked Sendable {
     /// Receives a frame's encoded bytes on a worker thread.
     public typealias Delivery = @Sendable ([UInt8]) throws -> Void
 
-    private struct Job { let image: RGBAImage; let format: ImageFormat?; let deliver: Delivery }
+    private struct Job { let image: PremultipliedImage; let format: ImageFormat?; let deliver: Delivery }
 
     private let condition = NSCondition()
     private var queue: [Job] = []
@@ -57,7 +57,7 @@ public final class EncoderPool: @unchecked Sendable {
     }
 
     /// Queues a frame (blocks while the queue is full); rethrows an earlier worker failure.
-    public func submit(_ image: RGBAImage, format: ImageFormat? = nil, deliver: @escaping Delivery) throws {
+    public func submit(_ image: PremultipliedImage, format: ImageFormat? = nil, deliver: @escaping Delivery) throws {
         condition.lock()
         defer { condition.unlock() }
         while queue.count - head >= capacity && failure == nil { condition.wait() }
@@ -84,7 +84,7 @@ public final class EncoderPool: @unchecked Sendable {
             while head == queue.count && !closed && failure == nil { condition.wait() }
             if failure != nil || head == queue.count { break }
             let job = queue[head]
-            queue[head] = Job(image: RGBAImage(width: 0, height: 0, pixels: []), format: nil, deliver: { _ in })
+            queue[head] = Job(image: PremultipliedImage(width: 0, height: 0, pixels: []), format: nil, deliver: { _ in })
             head += 1
             if head > 64 && head * 2 > queue.count {
                 queue.removeFirst(head)
@@ -94,7 +94,7 @@ public final class EncoderPool: @unchecked Sendable {
             condition.unlock()
             var error: Error?
             do {
-                try job.deliver(try (job.format ?? format).encode(premultiplied: job.image))
+                try job.deliver(try (job.format ?? format).encode(job.image))
             } catch let e {
                 error = e
             }

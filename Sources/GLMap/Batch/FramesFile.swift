@@ -10,12 +10,14 @@ import GLMapCore
 
 /// One frame of a batch: the render options and the PNG file it goes to.
 public struct FrameSpec: Equatable, Sendable {
+    /// Size, ratio and camera of the frame.
     public var options: RenderOptions
     /// The PNG path the frame is written to.
     public var output: String
     /// The 1-based line of the frames file it came from.
     public var line: Int
 
+    /// A frame rendered with `options` into `output`, read from 1-based `line`.
     public init(options: RenderOptions, output: String, line: Int) {
         self.options = options
         self.output = output
@@ -29,8 +31,11 @@ public struct FramesFileError: GLMapError, Equatable {
     public var file: String
     /// 1-based line number.
     public var line: Int
+    /// What is wrong with the line, naming the field.
     public var message: String
+    /// Always `.invalidInput` (exit code 2).
     public var kind: FailureKind { .invalidInput }
+    /// `file:line: message`.
     public var description: String { "\(file):\(line): \(message)" }
 
     /// A problem at `line` of `file`.

@@ -25,6 +25,7 @@ public enum ImageFormat: Equatable, Sendable {
 
     /// The kind of format, without settings.
     public enum Kind: String, Sendable, CaseIterable {
+        /// PNG (lossless), JPEG, WebP.
         case png, jpeg, webp
         /// The file extension written (`png`, `jpg`, `webp`).
         public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
@@ -87,20 +88,24 @@ public enum ImageFormat: Equatable, Sendable {
 
     /// Encodes a premultiplied frame in this format; PNG compresses on `threads` threads (one frame
     /// of a batch: 1, the batch's encoder pool spreads frames; a single image: every core).
-    public func encode(premultiplied image: RGBAImage, threads: Int = 1) throws -> [UInt8] {
+    public func encode(_ image: PremultipliedImage, threads: Int = 1) throws -> [UInt8] {
         switch self {
-        case .png(let c): return try PNGEncoder.encode(premultiplied: image, compression: c, threads: threads)
-        case .jpeg(let q, let matte): return try JPEGEncoder.encode(premultiplied: image, quality: q, matte: matte)
-        case .webp(let q, let lossless): return try WebPEncoder.encode(premultiplied: image, quality: q, lossless: lossless)
+        case .png(let c): return try PNGEncoder.encode(image, compression: c, threads: threads)
+        case .jpeg(let q, let matte): return try JPEGEncoder.encode(image, quality: q, matte: matte)
+        case .webp(let q, let lossless): return try WebPEncoder.encode(image, quality: q, lossless: lossless)
         }
     }
 }
 
 /// A failure of an image encoder (render/IO failure, exit 1).
 public struct ImageEncodeError: GLMapError {
+    /// The format's name as messages write it (`JPEG`, `WebP`, …).
     public var format: String
+    /// The encoder's own error text.
     public var message: String
+    /// Always `.renderOrIO` (exit code 1).
     public var kind: FailureKind { .renderOrIO }
+    /// `<format> encoding failed: <message>`.
     public var description: String { "\(format) encoding failed: \(message)" }
 }
 

@@ -7,7 +7,7 @@ import GLMapPNG
 public enum JPEGEncoder {
     /// Composites a premultiplied frame over the opaque `matte` (its alpha is ignored) and encodes
     /// it at `quality` (1…100), 4:4:4 (no chroma subsampling: map lines are thin and coloured).
-    public static func encode(premultiplied image: RGBAImage, quality: Int, matte: Color = .white) throws -> [UInt8] {
+    public static func encode(_ image: PremultipliedImage, quality: Int, matte: Color = .white) throws -> [UInt8] {
         try checkSize(image, format: "JPEG")
         let n = image.width * image.height
         // Matte in 0…255 (straight components of an opaque colour).
@@ -43,7 +43,7 @@ public enum JPEGEncoder {
         return [UInt8](UnsafeBufferPointer(start: out, count: Int(size)))
     }
 
-    static func checkSize(_ image: RGBAImage, format: String) throws {
+    static func checkSize(_ image: PremultipliedImage, format: String) throws {
         guard image.width > 0, image.height > 0 else {
             throw ImageEncodeError(format: format, message: "the image is \(image.width)×\(image.height); it needs at least 1×1 pixels")
         }

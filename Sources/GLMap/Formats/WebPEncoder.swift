@@ -6,7 +6,7 @@ import GLMapCore
 public enum WebPEncoder {
     /// Encodes a premultiplied frame (unpremultiplied first: WebP stores straight alpha), lossy at
     /// `quality` (1…100) or lossless (exact RGB kept under alpha 0, like glmap's PNG).
-    public static func encode(premultiplied image: RGBAImage, quality: Int, lossless: Bool) throws -> [UInt8] {
+    public static func encode(_ image: PremultipliedImage, quality: Int, lossless: Bool) throws -> [UInt8] {
         try JPEGEncoder.checkSize(image, format: "WebP")
         let straight = image.unpremultiplied()
         var config = WebPConfig()

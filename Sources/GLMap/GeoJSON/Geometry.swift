@@ -61,12 +61,19 @@ public struct GeometryCollection: Equatable, Sendable {
 
 /// Any GeoJSON geometry.
 public indirect enum Geometry: Equatable, Sendable {
+    /// A `Point`.
     case point(Point)
+    /// A `LineString`.
     case lineString(LineString)
+    /// A `Polygon`.
     case polygon(Polygon)
+    /// A `MultiPoint`.
     case multiPoint(MultiPoint)
+    /// A `MultiLineString`.
     case multiLineString(MultiLineString)
+    /// A `MultiPolygon`.
     case multiPolygon(MultiPolygon)
+    /// A `GeometryCollection`.
     case geometryCollection(GeometryCollection)
 
     /// The geometry as a GeoJSON object.

@@ -6,7 +6,7 @@ import GLMapStyle
 /// One rendered image.
 public struct Snapshot: Sendable {
     /// The image, straight-alpha RGBA8, `width × height` device pixels, rows top to bottom.
-    public let image: RGBAImage
+    public let image: StraightImage
     /// Device pixels per CSS pixel the image was drawn at.
     public let pixelRatio: Double
     /// What was tolerated, as `glmap render` warns: style features glmap skips, unusable source data.
@@ -60,12 +60,12 @@ public enum SnapshotError: Error, Equatable, CustomStringConvertible {
 /// Lets an overlay handler draw on a snapshot before it is delivered.
 public final class SnapshotOverlay {
     /// The image being delivered (straight-alpha RGBA8, device pixels); change its pixels to draw.
-    public var image: RGBAImage
+    public var image: StraightImage
     /// Device pixels per CSS pixel.
     public let pixelRatio: Double
     private let view: ViewTransform
 
-    init(image: RGBAImage, pixelRatio: Double, view: ViewTransform) {
+    init(image: StraightImage, pixelRatio: Double, view: ViewTransform) {
         self.image = image
         self.pixelRatio = pixelRatio
         self.view = view

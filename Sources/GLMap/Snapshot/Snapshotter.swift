@@ -337,7 +337,7 @@ public final class Snapshotter {
             throw SnapshotError(error)
         }
         self.scene = scene
-        let image: RGBAImage
+        let image: StraightImage
         do {
             image = try renderer.render(scene, options: renderOptions).unpremultiplied()
         } catch {

@@ -5,7 +5,7 @@ import GLMapStyle
 public struct BackgroundLayer: Layer, Equatable {
     /// The layer's unique id in the style.
     public var id: String
-    /// The layer type.
+    /// The layer type: always `.background`.
     public var type: LayerType { .background }
     /// Background layers have no source.
     public var source: String? { get { nil } set {} }
@@ -15,11 +15,11 @@ public struct BackgroundLayer: Layer, Equatable {
     public var minZoom: Double?
     /// The zoom from which the layer is no longer drawn (exclusive).
     public var maxZoom: Double?
-    /// `visibility` (layout).
+    /// `visibility` (layout): whether the layer is drawn: `.visible` (default) or `.none`.
     public var visibility: Value<Visibility>?
-    /// `background-color` (paint).
+    /// `background-color` (paint): the colour over the whole frame (default black).
     public var backgroundColor: Value<StyleColor>?
-    /// `background-opacity` (paint).
+    /// `background-opacity` (paint): 0…1 (default 1).
     public var backgroundOpacity: Value<Double>?
 
     /// A background layer.

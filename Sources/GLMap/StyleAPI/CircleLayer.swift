@@ -5,7 +5,7 @@ import GLMapStyle
 public struct CircleLayer: Layer, Equatable {
     /// The layer's unique id in the style.
     public var id: String
-    /// The layer type.
+    /// The layer type: always `.circle`.
     public var type: LayerType { .circle }
     /// The id of the source whose features are drawn.
     public var source: String?
@@ -15,31 +15,31 @@ public struct CircleLayer: Layer, Equatable {
     public var minZoom: Double?
     /// The zoom from which the layer is no longer drawn (exclusive).
     public var maxZoom: Double?
-    /// `visibility` (layout).
+    /// `visibility` (layout): whether the layer is drawn: `.visible` (default) or `.none`.
     public var visibility: Value<Visibility>?
-    /// `circle-sort-key` (layout).
+    /// `circle-sort-key` (layout): circles with lower keys draw first; unset keeps source order.
     public var circleSortKey: Value<Double>?
-    /// `circle-radius` (paint).
+    /// `circle-radius` (paint): radius in CSS pixels, ≥ 0 (default 5).
     public var circleRadius: Value<Double>?
-    /// `circle-color` (paint).
+    /// `circle-color` (paint): fill colour (default black).
     public var circleColor: Value<StyleColor>?
-    /// `circle-blur` (paint).
+    /// `circle-blur` (paint): blur as a fraction of the radius (default 0; 1 blurs from the centre).
     public var circleBlur: Value<Double>?
-    /// `circle-opacity` (paint).
+    /// `circle-opacity` (paint): 0…1 (default 1).
     public var circleOpacity: Value<Double>?
-    /// `circle-translate` (paint).
+    /// `circle-translate` (paint): [x, y] offset in CSS pixels (default [0, 0]).
     public var circleTranslate: Value<[Double]>?
-    /// `circle-translate-anchor` (paint).
+    /// `circle-translate-anchor` (paint): the frame of `circle-translate`: map (default) or viewport.
     public var circleTranslateAnchor: Value<CircleTranslateAnchor>?
-    /// `circle-pitch-scale` (paint).
+    /// `circle-pitch-scale` (paint): map (default: circles shrink with distance) or viewport.
     public var circlePitchScale: Value<CirclePitchScale>?
-    /// `circle-pitch-alignment` (paint).
+    /// `circle-pitch-alignment` (paint): viewport (default: circles face the screen) or map.
     public var circlePitchAlignment: Value<CirclePitchAlignment>?
-    /// `circle-stroke-width` (paint).
+    /// `circle-stroke-width` (paint): stroke width in CSS pixels outside the radius, ≥ 0 (default 0).
     public var circleStrokeWidth: Value<Double>?
-    /// `circle-stroke-color` (paint).
+    /// `circle-stroke-color` (paint): stroke colour (default black).
     public var circleStrokeColor: Value<StyleColor>?
-    /// `circle-stroke-opacity` (paint).
+    /// `circle-stroke-opacity` (paint): stroke opacity 0…1 (default 1).
     public var circleStrokeOpacity: Value<Double>?
 
     /// A circle layer drawing the features of `source`.

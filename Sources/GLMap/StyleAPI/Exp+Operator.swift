@@ -29,15 +29,22 @@ extension Exp {
         // Decision
         /// `case`: the first branch whose condition is true.
         case switchCase = "case"
+        /// `match` (a label lookup with a fallback), `coalesce` (the first non-null argument).
         case match, coalesce
+        /// Comparisons (`==`, `!=`, `<`, `<=`, `>`, `>=`).
         case eq = "==", neq = "!=", lt = "<", lte = "<=", gt = ">", gte = ">="
+        /// `all` (every argument true), `any` (one argument true).
         case all, any
+        /// `!`: logical negation.
         case not = "!"
         // Ramps, scales, curves
+        /// `step` (piecewise constant), `interpolate` (interpolated in RGB for colours).
         case step, interpolate
+        /// `interpolate` in the HCL and CIELAB colour spaces.
         case interpolateHcl = "interpolate-hcl", interpolateLab = "interpolate-lab"
         /// Interpolation types (first argument of `interpolate`).
         case linear, exponential
+        /// `cubic-bezier` interpolation type, with two control points.
         case cubicBezier = "cubic-bezier"
         // Variable binding
         /// `let` binds names; `var` reads them.
@@ -60,9 +67,12 @@ extension Exp {
         // Zoom and feature state
         /// `zoom`: the zoom level being drawn.
         case zoom
+        /// `line-progress`: position along the line in 0…1 (`line-gradient` only).
         case lineProgress = "line-progress"
+        /// `error`: fails evaluation with a message.
         case error
         // Legacy filter syntax only
+        /// `!in`, `!has` (legacy filters): the negations of `in` and `has`.
         case notIn = "!in", notHas = "!has"
         /// `none` (legacy filters): no child filter matches.
         case noneOf = "none"

@@ -52,9 +52,13 @@ public struct Exp: Equatable, Sendable {
 extension Exp {
     /// One argument of an expression.
     public indirect enum Argument: Equatable, Sendable {
+        /// A number literal.
         case number(Double)
+        /// A string literal.
         case string(String)
+        /// A boolean literal.
         case boolean(Bool)
+        /// `null`.
         case null
         /// A nested expression.
         case expression(Exp)

@@ -5,7 +5,7 @@ import GLMapStyle
 public struct FillLayer: Layer, Equatable {
     /// The layer's unique id in the style.
     public var id: String
-    /// The layer type.
+    /// The layer type: always `.fill`.
     public var type: LayerType { .fill }
     /// The id of the source whose features are drawn.
     public var source: String?
@@ -15,21 +15,21 @@ public struct FillLayer: Layer, Equatable {
     public var minZoom: Double?
     /// The zoom from which the layer is no longer drawn (exclusive).
     public var maxZoom: Double?
-    /// `visibility` (layout).
+    /// `visibility` (layout): whether the layer is drawn: `.visible` (default) or `.none`.
     public var visibility: Value<Visibility>?
-    /// `fill-sort-key` (layout).
+    /// `fill-sort-key` (layout): fills with lower keys draw first; unset keeps source order.
     public var fillSortKey: Value<Double>?
-    /// `fill-antialias` (paint).
+    /// `fill-antialias` (paint): whether the 1-pixel antialiasing outline is drawn (default true).
     public var fillAntialias: Value<Bool>?
-    /// `fill-opacity` (paint).
+    /// `fill-opacity` (paint): 0…1 (default 1), applied to the outline too.
     public var fillOpacity: Value<Double>?
-    /// `fill-color` (paint).
+    /// `fill-color` (paint): fill colour (default black).
     public var fillColor: Value<StyleColor>?
-    /// `fill-outline-color` (paint).
+    /// `fill-outline-color` (paint): the antialiasing outline's colour; unset uses `fill-color`.
     public var fillOutlineColor: Value<StyleColor>?
-    /// `fill-translate` (paint).
+    /// `fill-translate` (paint): [x, y] offset in CSS pixels (default [0, 0]).
     public var fillTranslate: Value<[Double]>?
-    /// `fill-translate-anchor` (paint).
+    /// `fill-translate-anchor` (paint): the frame of `fill-translate`: map (default) or viewport.
     public var fillTranslateAnchor: Value<FillTranslateAnchor>?
 
     /// A fill layer drawing the features of `source`.

@@ -20,7 +20,7 @@ public protocol Layer: Sendable {
     var minZoom: Double? { get set }
     /// The zoom from which the layer is no longer drawn (exclusive).
     var maxZoom: Double? { get set }
-    /// `visibility` (layout).
+    /// `visibility` (layout): whether the layer is drawn: `.visible` (default) or `.none`.
     var visibility: Value<Visibility>? { get set }
     /// A layer with only an id (every property unset).
     init(id: String)

@@ -5,7 +5,7 @@ import GLMapStyle
 public struct LineLayer: Layer, Equatable {
     /// The layer's unique id in the style.
     public var id: String
-    /// The layer type.
+    /// The layer type: always `.line`.
     public var type: LayerType { .line }
     /// The id of the source whose features are drawn.
     public var source: String?
@@ -15,37 +15,37 @@ public struct LineLayer: Layer, Equatable {
     public var minZoom: Double?
     /// The zoom from which the layer is no longer drawn (exclusive).
     public var maxZoom: Double?
-    /// `visibility` (layout).
+    /// `visibility` (layout): whether the layer is drawn: `.visible` (default) or `.none`.
     public var visibility: Value<Visibility>?
-    /// `line-cap` (layout).
+    /// `line-cap` (layout): line ends: butt (default), round or square.
     public var lineCap: Value<LineCap>?
-    /// `line-join` (layout).
+    /// `line-join` (layout): vertices: bevel, round or miter (default).
     public var lineJoin: Value<LineJoin>?
-    /// `line-miter-limit` (layout).
+    /// `line-miter-limit` (layout): sharper miters are drawn as bevels (default 2).
     public var lineMiterLimit: Value<Double>?
-    /// `line-round-limit` (layout).
+    /// `line-round-limit` (layout): flatter round joins are drawn as miters (default 1.05).
     public var lineRoundLimit: Value<Double>?
-    /// `line-sort-key` (layout).
+    /// `line-sort-key` (layout): lines with lower keys draw first; unset keeps source order.
     public var lineSortKey: Value<Double>?
-    /// `line-opacity` (paint).
+    /// `line-opacity` (paint): 0…1 (default 1).
     public var lineOpacity: Value<Double>?
-    /// `line-color` (paint).
+    /// `line-color` (paint): stroke colour (default black).
     public var lineColor: Value<StyleColor>?
-    /// `line-translate` (paint).
+    /// `line-translate` (paint): [x, y] offset in CSS pixels (default [0, 0]).
     public var lineTranslate: Value<[Double]>?
-    /// `line-translate-anchor` (paint).
+    /// `line-translate-anchor` (paint): the frame of `line-translate`: map (default) or viewport.
     public var lineTranslateAnchor: Value<LineTranslateAnchor>?
-    /// `line-width` (paint).
+    /// `line-width` (paint): stroke width in CSS pixels, ≥ 0 (default 1).
     public var lineWidth: Value<Double>?
-    /// `line-gap-width` (paint).
+    /// `line-gap-width` (paint): when > 0, two strokes this many CSS pixels apart (default 0).
     public var lineGapWidth: Value<Double>?
-    /// `line-offset` (paint).
+    /// `line-offset` (paint): CSS pixels to the right of the line's direction (default 0).
     public var lineOffset: Value<Double>?
-    /// `line-blur` (paint).
+    /// `line-blur` (paint): blur in CSS pixels, ≥ 0 (default 0).
     public var lineBlur: Value<Double>?
-    /// `line-dasharray` (paint).
+    /// `line-dasharray` (paint): dash and gap lengths in line widths, ≥ 0; unset: solid.
     public var lineDasharray: Value<[Double]>?
-    /// `line-gradient` (paint).
+    /// `line-gradient` (paint): a colour ramp over `line-progress` (`Exp.Operator.lineProgress`); needs the source's `lineMetrics`.
     public var lineGradient: Value<StyleColor>?
 
     /// A line layer drawing the features of `source`.

@@ -48,6 +48,7 @@ public struct StyleColor: Equatable, Hashable, Sendable {
 /// A small set of named colours with 0…1 components (UIKit's system colour names for the basic
 /// hues), so `StyleColor(.red)` reads as on iOS where UIColor is not available.
 public struct NamedColor: Equatable, Sendable {
+    /// Straight (unpremultiplied) components in 0…1.
     public let red: Double, green: Double, blue: Double, alpha: Double
 
     /// A colour from straight components in 0…1 (clamped).
@@ -58,34 +59,34 @@ public struct NamedColor: Equatable, Sendable {
     /// A grey of `white` brightness (0 black … 1 white).
     public init(white: Double, alpha: Double = 1) { self.init(red: white, green: white, blue: white, alpha: alpha) }
 
-    /// black.
+    /// Opaque black.
     public static let black = NamedColor(white: 0)
-    /// darkGray.
+    /// Opaque dark grey, brightness 1/3.
     public static let darkGray = NamedColor(white: 1.0 / 3)
-    /// lightGray.
+    /// Opaque light grey, brightness 2/3.
     public static let lightGray = NamedColor(white: 2.0 / 3)
-    /// white.
+    /// Opaque white.
     public static let white = NamedColor(white: 1)
-    /// gray.
+    /// Opaque mid grey, brightness 0.5.
     public static let gray = NamedColor(white: 0.5)
-    /// red.
+    /// Opaque red: red 1, green 0, blue 0.
     public static let red = NamedColor(red: 1, green: 0, blue: 0)
-    /// green.
+    /// Opaque green: red 0, green 1, blue 0.
     public static let green = NamedColor(red: 0, green: 1, blue: 0)
-    /// blue.
+    /// Opaque blue: red 0, green 0, blue 1.
     public static let blue = NamedColor(red: 0, green: 0, blue: 1)
-    /// cyan.
+    /// Opaque cyan: red 0, green 1, blue 1.
     public static let cyan = NamedColor(red: 0, green: 1, blue: 1)
-    /// yellow.
+    /// Opaque yellow: red 1, green 1, blue 0.
     public static let yellow = NamedColor(red: 1, green: 1, blue: 0)
-    /// magenta.
+    /// Opaque magenta: red 1, green 0, blue 1.
     public static let magenta = NamedColor(red: 1, green: 0, blue: 1)
-    /// orange.
+    /// Opaque orange: red 1, green 0.5, blue 0.
     public static let orange = NamedColor(red: 1, green: 0.5, blue: 0)
-    /// purple.
+    /// Opaque purple: red 0.5, green 0, blue 0.5.
     public static let purple = NamedColor(red: 0.5, green: 0, blue: 0.5)
-    /// brown.
+    /// Opaque brown: red 0.6, green 0.4, blue 0.2.
     public static let brown = NamedColor(red: 0.6, green: 0.4, blue: 0.2)
-    /// clear.
+    /// Fully transparent black (alpha 0).
     public static let clear = NamedColor(white: 0, alpha: 0)
 }

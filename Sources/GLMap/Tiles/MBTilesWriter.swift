@@ -14,14 +14,19 @@ import GLMapCore
 
 /// A failure of SQLite while writing an MBTiles file.
 public struct MBTilesError: GLMapError {
+    /// The MBTiles file.
     public var path: String
+    /// What failed, with SQLite's message where it gives one.
     public var message: String
+    /// Always `.renderOrIO` (exit code 1).
     public var kind: FailureKind { .renderOrIO }
+    /// `path: message`.
     public var description: String { "\(path): \(message)" }
 }
 
 /// Writes tiles into a new MBTiles file atomically.
 public final class MBTilesWriter: @unchecked Sendable {
+    /// The final path (the file appears there only when `finish` succeeds).
     public let path: String
     private let tempPath: String
     private var db: OpaquePointer?
@@ -38,10 +43,7 @@ public final class MBTilesWriter: @unchecked Sendable {
         self.path = path
         let dir = PathText.directory(of: path)
         let name = PathText.lastComponent(of: path)
-        var isDir: ObjCBool = false
-        if !dir.isEmpty && !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
-            throw IOFailure(path: path, message: "the directory \(dir) does not exist")
-        }
+        try OutputFolder.requireParent(of: path)
         tempPath = (dir.isEmpty ? "" : dir + "/") + ".\(name).tmp-\(UInt32.random(in: 0...UInt32.max))"
         guard InFlightFiles.register(tempPath) else {
             throw MBTilesError(path: path, message: "interrupted before the MBTiles file was created")

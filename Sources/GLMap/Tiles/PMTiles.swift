@@ -70,10 +70,15 @@ public enum PMTiles {
     /// One directory entry: `runLength` tiles from `tileID` share the bytes at `offset`
     /// (relative to the tile data); run length 0 points at a leaf directory instead.
     public struct Entry: Equatable, Sendable {
+        /// The first tile's ID (PMTiles numbering: zoom by zoom, Hilbert order within a zoom).
         public var tileID: UInt64
+        /// Byte offset of the tile in the tile data (of the leaf directory in the leaf section, for run length 0).
         public var offset: UInt64
+        /// Byte length of the tile (or of the leaf directory).
         public var length: UInt32
+        /// How many consecutive tile IDs share the bytes; 0: a leaf directory.
         public var runLength: UInt32
+        /// Creates an entry from its four fields.
         public init(tileID: UInt64, offset: UInt64, length: UInt32, runLength: UInt32) {
             self.tileID = tileID; self.offset = offset; self.length = length; self.runLength = runLength
         }
@@ -174,20 +179,34 @@ public enum PMTiles {
 
     /// The header's fields.
     public struct Header: Equatable, Sendable {
+        /// Byte range of the root directory, from the start of the file.
         public var rootOffset: UInt64 = 0, rootLength: UInt64 = 0
+        /// Byte range of the metadata JSON.
         public var metadataOffset: UInt64 = 0, metadataLength: UInt64 = 0
+        /// Byte range of the leaf directories (0, 0 when there are none).
         public var leafOffset: UInt64 = 0, leafLength: UInt64 = 0
+        /// Byte range of the tile data.
         public var dataOffset: UInt64 = 0, dataLength: UInt64 = 0
+        /// Tile counts: addressed (with run lengths), directory entries, distinct contents.
         public var addressedTiles: UInt64 = 0, tileEntries: UInt64 = 0, tileContents: UInt64 = 0
+        /// Whether the tile data is in tile-ID order (glmap always writes it so).
         public var clustered = true
+        /// Compression of directories and metadata (PMTiles code: 2 = gzip).
         public var internalCompression: UInt8 = 2   // gzip
+        /// Compression of the tiles (PMTiles code: 1 = none; images are compressed already).
         public var tileCompression: UInt8 = 1       // none
+        /// Tile type (PMTiles code: 2 = PNG, 3 = JPEG, 4 = WebP).
         public var tileType: UInt8 = 2
+        /// Zoom range of the tiles.
         public var minZoom: UInt8 = 0, maxZoom: UInt8 = 0
+        /// Bounds in degrees.
         public var minLon = -180.0, minLat = -85.0511, maxLon = 180.0, maxLat = 85.0511
+        /// The zoom a viewer opens at.
         public var centerZoom: UInt8 = 0
+        /// The centre a viewer opens at, in degrees.
         public var centerLon = 0.0, centerLat = 0.0
 
+        /// A header with glmap's defaults: gzip directories, uncompressed PNG tiles, the whole world.
         public init() {}
 
         static let size = 127
@@ -317,12 +336,15 @@ public enum PMTiles {
 
 /// Reads a PMTiles v3 archive (the whole file in memory).
 public struct PMTilesReader {
+    /// The archive file.
     public let path: String
+    /// The archive's parsed header.
     public let header: PMTiles.Header
     /// The metadata JSON object.
     public let metadata: [String: Any]
     private let bytes: [UInt8]
 
+    /// Reads the file and parses its header and metadata; throws if it is not a PMTiles v3 archive.
     public init(path: String) throws {
         self.path = path
         guard let d = FileManager.default.contents(atPath: path) else { throw IOFailure(path: path, message: "cannot read the PMTiles archive") }

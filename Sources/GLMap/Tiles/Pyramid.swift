@@ -8,10 +8,12 @@ import GLMapCore
 public struct Pyramid: Equatable, Sendable {
     /// A longitude/latitude box in degrees; west > east crosses the antimeridian.
     public struct BBox: Equatable, Sendable {
+        /// Edges in degrees: longitudes −180…180, latitudes −90…90.
         public var west, south, east, north: Double
         /// The whole Web Mercator world.
         public static let world = BBox(west: -180, south: -WebMercator.maxLatitude, east: 180, north: WebMercator.maxLatitude)
 
+        /// A box from its edges in degrees (not validated: `parse` checks text).
         public init(west: Double, south: Double, east: Double, north: Double) {
             self.west = west; self.south = south; self.east = east; self.north = north
         }
@@ -31,7 +33,9 @@ public struct Pyramid: Equatable, Sendable {
         }
     }
 
+    /// The tile zooms, 0…`maxZoom`.
     public var zooms: ClosedRange<Int>
+    /// The box the tiles cover (default the whole world).
     public var bbox: BBox
 
     /// The deepest tile zoom `glmap tiles` renders: the same limit as `glmap render --zoom`
@@ -42,6 +46,7 @@ public struct Pyramid: Equatable, Sendable {
     /// world down to zoom 9 is 349,525 tiles; zoom 10 alone is 1,048,576).
     public static let defaultTileLimit = 1_000_000
 
+    /// The tiles of `zooms` (0…`maxZoom`, else an input error) inside `bbox`.
     public init(zooms: ClosedRange<Int>, bbox: BBox = .world) throws {
         guard zooms.lowerBound >= 0, zooms.upperBound <= Pyramid.maxZoom else {
             throw InputFailure("--zoom: tile zooms must be between 0 and \(Pyramid.maxZoom) (the deepest zoom glmap renders), got \(zooms.lowerBound)-\(zooms.upperBound)")
@@ -77,8 +82,11 @@ public struct Pyramid: Equatable, Sendable {
     /// A zoom's tile columns: `firstCount` columns from `first`, then `wrappedCount` from column 0.
     public struct Columns: RandomAccessCollection, Equatable, Sendable {
         let first: Int, firstCount: Int, wrappedCount: Int
+        /// Always 0.
         public var startIndex: Int { 0 }
+        /// The number of columns.
         public var endIndex: Int { firstCount + wrappedCount }
+        /// The column number at position `i`.
         public subscript(i: Int) -> Int { i < firstCount ? first + i : i - firstCount }
     }
 
@@ -123,10 +131,13 @@ public struct Pyramid: Equatable, Sendable {
     /// One shard of a pyramid as a random-access collection whose tiles are computed when read,
     /// so a pyramid of any size streams in constant memory.
     public struct Shard: RandomAccessCollection, Equatable, Sendable {
+        /// The pyramid the shard is cut from.
         public let pyramid: Pyramid
         /// This shard's index and the number of shards.
         public let index: Int
+        /// The number of shards (the step between this shard's positions).
         public let stride: Int
+        /// Tiles in this shard.
         public let count: Int
 
         init(pyramid: Pyramid, index: Int, stride: Int) {
@@ -137,8 +148,11 @@ public struct Pyramid: Equatable, Sendable {
             count = total > index ? (total - index + stride - 1) / stride : 0
         }
 
+        /// Always 0.
         public var startIndex: Int { 0 }
+        /// `count`.
         public var endIndex: Int { count }
+        /// The shard's `i`-th tile (pyramid position `index + i · stride`).
         public subscript(i: Int) -> TileAddress {
             precondition(i >= 0 && i < count, "tile index out of range")
             return pyramid.tile(at: index + i * stride)

@@ -11,8 +11,11 @@ import GLMapCore
 
 /// One XYZ tile.
 public struct TileAddress: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Zoom level, 0…`maxZoom`.
     public let z: Int
+    /// Column, 0…2^z − 1 from the west (antimeridian).
     public let x: Int
+    /// Row, 0…2^z − 1 from the north (XYZ, not TMS).
     public let y: Int
 
     /// The deepest zoom accepted.
@@ -30,8 +33,10 @@ public struct TileAddress: Hashable, Comparable, Sendable, CustomStringConvertib
 
     init(unchecked z: Int, _ x: Int, _ y: Int) { self.z = z; self.x = x; self.y = y }
 
+    /// `z/x/y`.
     public var description: String { "\(z)/\(x)/\(y)" }
 
+    /// Orders by zoom, then column, then row.
     public static func < (a: TileAddress, b: TileAddress) -> Bool { (a.z, a.x, a.y) < (b.z, b.x, b.y) }
 
     /// The MBTiles (TMS) row: rows counted from the south.

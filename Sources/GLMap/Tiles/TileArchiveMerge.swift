@@ -13,7 +13,9 @@ import GLMapCore
 public enum TileArchiveMerge {
     /// What a merge did.
     public struct Summary: Equatable, Sendable {
+        /// Archives read.
         public var inputs: Int
+        /// Distinct tiles written to the output.
         public var tiles: Int
         /// Tiles held by more than one input with the same bytes.
         public var overlaps: Int

@@ -4,25 +4,35 @@ import GLMapStyle
 
 /// What an MBTiles `metadata` table and a PMTiles / TileJSON metadata object say about a pyramid.
 public struct TileArchiveMetadata: Equatable, Sendable {
+    /// The tileset's name (the style's `name`, else the style file's stem).
     public var name: String
+    /// A free-text description, if given.
     public var description: String?
     /// The sources' `attribution`s, distinct, joined with " | " (as MapLibre shows them).
     public var attribution: String?
+    /// The tiles' image format.
     public var format: ImageFormat.Kind
     /// West, south, east, north (west > east crosses the antimeridian).
     public var bounds: LngLatBounds
+    /// The view a viewer opens at: longitude and latitude in degrees, an integer zoom.
     public var center: (lon: Double, lat: Double, zoom: Int)
+    /// The lowest tile zoom.
     public var minzoom: Int
+    /// The deepest tile zoom.
     public var maxzoom: Int
+    /// Tile side in CSS pixels (256 or 512; default 256).
     public var tileSize: Int
+    /// Device pixels per CSS pixel (default 1): a tile image is `tileSize · scale` pixels a side.
     public var scale: Double
 
+    /// Field-by-field equality (a tuple member keeps it from being synthesised).
     public static func == (a: TileArchiveMetadata, b: TileArchiveMetadata) -> Bool {
         a.name == b.name && a.description == b.description && a.attribution == b.attribution && a.format == b.format
             && a.bounds == b.bounds && a.center == b.center && a.minzoom == b.minzoom && a.maxzoom == b.maxzoom
             && a.tileSize == b.tileSize && a.scale == b.scale
     }
 
+    /// Creates metadata; a 256-px tile at scale 1 unless given.
     public init(name: String, description: String? = nil, attribution: String? = nil, format: ImageFormat.Kind,
                 bounds: LngLatBounds, center: (lon: Double, lat: Double, zoom: Int), minzoom: Int, maxzoom: Int,
                 tileSize: Int = 256, scale: Double = 1) {

@@ -5,6 +5,7 @@ import GLMapCore
 /// Reads a finished MBTiles or PMTiles archive back: its metadata and every tile's bytes (for
 /// `tiles merge`, and for checking what was written).
 public struct TileArchiveReader {
+    /// The archive file.
     public let path: String
     /// Metadata as name → value strings (PMTiles' JSON arrays as comma-separated numbers).
     public let metadata: [String: String]

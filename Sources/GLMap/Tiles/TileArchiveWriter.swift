@@ -15,6 +15,7 @@ import GLMapPNG
 public final class TileArchiveWriter: @unchecked Sendable {
     /// The archive formats.
     public enum Kind: String, Sendable {
+        /// MBTiles (SQLite) or PMTiles v3.
         case mbtiles, pmtiles
         /// The kind a path's extension names (nil: not an archive, e.g. a directory).
         public init?(path: String) {
@@ -26,8 +27,11 @@ public final class TileArchiveWriter: @unchecked Sendable {
         }
     }
 
+    /// The final archive path.
     public let path: String
+    /// The archive format.
     public let kind: Kind
+    /// What the archive's metadata says (name, bounds, zooms, format, …).
     public let metadata: TileArchiveMetadata
     let spool: TileSpool
     /// Tiles already in the journal when the writer opened (resume).
@@ -44,11 +48,7 @@ public final class TileArchiveWriter: @unchecked Sendable {
         self.path = path
         self.kind = kind
         self.metadata = metadata
-        let dir = PathText.directory(of: path)
-        var isDir: ObjCBool = false
-        if !dir.isEmpty && !(FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) && isDir.boolValue) {
-            throw IOFailure(path: path, message: "the directory \(dir) does not exist")
-        }
+        try OutputFolder.requireParent(of: path)
         let journal = TileArchiveWriter.journalPath(path)
         if resume && FileManager.default.fileExists(atPath: journal) {
             spool = try TileSpool(resuming: journal, job: job)

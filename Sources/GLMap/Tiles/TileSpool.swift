@@ -15,14 +15,19 @@ import GLMapCore
 public final class TileSpool: @unchecked Sendable {
     /// One tile in the journal.
     public struct Record: Sendable {
+        /// The tile.
         public let tile: TileAddress
+        /// The tile's PMTiles tile ID (zoom by zoom, Hilbert order within a zoom).
         public let id: UInt64
         /// Where the bytes start in the journal file.
         public let offset: Int
+        /// Byte count of the tile.
         public let length: Int
+        /// FNV-1a 64-bit hash of the bytes (the archive stores identical tiles once).
         public let hash: UInt64
     }
 
+    /// The journal file (`OUT.partial` beside the output).
     public let path: String
     private let fd: Int32
     private let lock = NSLock()

@@ -26,6 +26,7 @@ public struct EvaluationContext: Sendable {
 public struct FeatureContext: Sendable {
     /// The feature id (nil when absent; `["id"]` then gives null).
     public var id: JSONValue?
+    /// The feature's GeoJSON `properties` (read by `get`, `has`, `properties`).
     public var properties: JSONObject
     /// "Point", "LineString", "Polygon" or the raw GeoJSON type string ("MultiPolygon", …).
     public var geometryType: String?
@@ -61,6 +62,8 @@ public struct ExpressionEvaluationError: Error, CustomStringConvertible, Equatab
     public var message: String
     /// Index path of the failing sub-expression (`[1][2]`), empty for the root or when unknown.
     public var key: String
+    /// Creates an error with its message and the failing sub-expression's index path.
     public init(_ message: String, key: String = "") { self.message = message; self.key = key }
+    /// The message, prefixed with the index path when there is one (`[1][2]: …`).
     public var description: String { key.isEmpty ? message : "\(key): \(message)" }
 }

@@ -7,130 +7,45 @@ extension ExprNode {
         switch op {
         case .literal(let v):
             return v
-
         case .getProperty(let name):
             guard let v = ctx.feature?.properties.values[name] else { return .null }
             return Value(json: v)
-
         case .hasProperty(let name):
             return .boolean(ctx.feature?.properties.values[name] != nil)
-
         case .assertion(let args):
-            for (i, arg) in args.enumerated() {
-                let v = try arg.evaluate(ctx)
-                if ExprNode.value(v, matches: type) { return v }
-                if i == args.count - 1 {
-                    throw ExpressionEvaluationError(
-                        "Expected value to be of type \(type), but found \(v.expressionType) instead.")
-                }
-            }
-            return .null
-
+            return try assert(args, ctx)
         case .coercion(let args):
             return try coerce(args, ctx)
-
         case .compound(let op, let args):
-            return try evaluateCompound(op, args, ctx)
-
+            return try op.evaluate(args, ctx, key)
         case .comparison(let op, let lhs, let rhs, let untyped):
             let l = try lhs.evaluate(ctx)
             let r = try rhs.evaluate(ctx)
             return .boolean(try ExprNode.compare(op, l, r, untyped: untyped))
-
-        case .at(let indexNode, let inputNode):
-            let index = try indexNode.evaluate(ctx).number ?? .nan
-            let array = try inputNode.evaluate(ctx).array ?? []
-            if index < 0 {
-                throw ExpressionEvaluationError("Array index out of bounds: \(Value.numberString(index)) < 0.")
-            }
-            if index >= Double(array.count) {
-                throw ExpressionEvaluationError("Array index out of bounds: \(Value.numberString(index)) > \(array.count - 1).")
-            }
-            if index != index.rounded(.down) {
-                throw ExpressionEvaluationError("Array index must be an integer, but found \(Value.numberString(index)) instead.")
-            }
-            return array[Int(index)]
-
-        case .inOp(let needleNode, let haystackNode):
-            let needle = try needleNode.evaluate(ctx)
-            let haystack = try haystackNode.evaluate(ctx)
-            if !haystack.truthy { return .boolean(false) }
-            try ExprNode.checkNeedle(needle)
-            switch haystack {
-            case .string(let s):
-                return .boolean(ExprNode.utf16IndexOf(Array(needle.displayNeedle.utf16), in: Array(s.utf16), from: 0) >= 0)
-            case .array(let items):
-                return .boolean(items.contains { Value.strictEquals($0, needle) })
-            default:
-                throw ExpressionEvaluationError(
-                    "Expected second argument to be of type array or string, but found \(haystack.expressionType) instead.")
-            }
-
-        case .indexOf(let needleNode, let haystackNode, let fromNode):
-            let needle = try needleNode.evaluate(ctx)
-            let haystack = try haystackNode.evaluate(ctx)
-            try ExprNode.checkNeedle(needle)
-            let from = try fromNode.map { n throws(ExpressionEvaluationError) in try n.evaluate(ctx).number ?? .nan }
-            switch haystack {
-            case .string(let s):
-                let units = Array(s.utf16)
-                let start = ExprNode.clampedStart(from, count: units.count, negativeFromEnd: false)
-                let raw = ExprNode.utf16IndexOf(Array(needle.displayNeedle.utf16), in: units, from: start)
-                if raw < 0 { return .number(-1) }
-                // Report the index in code points, as JavaScript's spread does.
-                let prefix = String(decoding: units[0..<raw], as: UTF16.self)
-                return .number(Double(prefix.unicodeScalars.count))
-            case .array(let items):
-                let start = ExprNode.clampedStart(from, count: items.count, negativeFromEnd: true)
-                var i = start
-                while i < items.count {
-                    if Value.strictEquals(items[i], needle) { return .number(Double(i)) }
-                    i += 1
-                }
-                return .number(-1)
-            default:
-                throw ExpressionEvaluationError(
-                    "Expected second argument to be of type array or string, but found \(haystack.expressionType) instead.")
-            }
-
-        case .slice(let inputNode, let beginNode, let endNode):
-            let input = try inputNode.evaluate(ctx)
-            let begin = try beginNode.evaluate(ctx).number ?? .nan
-            let end = try endNode.map { n throws(ExpressionEvaluationError) in try n.evaluate(ctx).number ?? .nan }
-            switch input {
-            case .string(let s):
-                let scalars = Array(s.unicodeScalars)
-                let r = ExprNode.sliceRange(begin, end, count: scalars.count)
-                var out = String.UnicodeScalarView()
-                out.append(contentsOf: scalars[r])
-                return .string(String(out))
-            case .array(let items):
-                return .array(Array(items[ExprNode.sliceRange(begin, end, count: items.count)]))
-            default:
-                throw ExpressionEvaluationError(
-                    "Expected first argument to be of type array or string, but found \(input.expressionType) instead.")
-            }
-
-        case .length(let inputNode):
-            switch try inputNode.evaluate(ctx) {
-            case .string(let s): return .number(Double(s.unicodeScalars.count))
-            case .array(let a): return .number(Double(a.count))
-            case let other:
-                throw ExpressionEvaluationError(
-                    "Expected value to be of type string or array, but found \(other.expressionType) instead.")
-            }
-
+        case .at(let index, let input):
+            return try ExprNode.element(at: index.evaluate(ctx).number ?? .nan, of: input.evaluate(ctx).array ?? [])
+        case .inOp(let needle, let haystack):
+            return try ExprNode.contains(needle.evaluate(ctx), in: haystack.evaluate(ctx))
+        case .indexOf(let needleNode, let haystackNode, let from):
+            let needle = try needleNode.evaluate(ctx), haystack = try haystackNode.evaluate(ctx)
+            try ExprNode.checkNeedle(needle)   // before `from` is evaluated
+            return try ExprNode.index(of: needle, in: haystack,
+                                      from: from.map { n throws(ExpressionEvaluationError) in try n.evaluate(ctx).number ?? .nan })
+        case .slice(let input, let begin, let end):
+            let value = try input.evaluate(ctx)
+            return try ExprNode.slice(value, begin.evaluate(ctx).number ?? .nan,
+                                      end.map { n throws(ExpressionEvaluationError) in try n.evaluate(ctx).number ?? .nan })
+        case .length(let input):
+            return try ExprNode.length(of: input.evaluate(ctx))
         case .caseOp(let branches, let otherwise):
             for (test, output) in branches where try test.evaluate(ctx).truthy {
                 return try output.evaluate(ctx)
             }
             return try otherwise.evaluate(ctx)
-
         case .match(let table, let input, let outputs, let otherwise):
             let v = try input.evaluate(ctx)
             if let i = table.lookup(v) { return try outputs[i].evaluate(ctx) }
             return try otherwise.evaluate(ctx)
-
         case .coalesce(let args):
             var result = Value.null
             for arg in args {
@@ -138,39 +53,143 @@ extension ExprNode {
                 if result != .null { break }
             }
             return result
-
         case .step(let input, let labels, let outputs):
-            if labels.count == 1 { return try outputs[0].evaluate(ctx) }
-            let v = try input.evaluate(ctx).number ?? .nan
-            if v <= labels[0] { return try outputs[0].evaluate(ctx) }
-            if v >= labels[labels.count - 1] { return try outputs[labels.count - 1].evaluate(ctx) }
-            return try outputs[ExprNode.stopIndex(labels, v)].evaluate(ctx)
-
+            return try step(input, labels, outputs, ctx)
         case .interpolate(let space, let interpolation, let input, let labels, let outputs):
-            if labels.count == 1 { return try outputs[0].evaluate(ctx) }
-            let v = try input.evaluate(ctx).number ?? .nan
-            if v <= labels[0] { return try outputs[0].evaluate(ctx) }
-            let last = labels.count - 1
-            if v >= labels[last] { return try outputs[last].evaluate(ctx) }
-            let i = try ExprNode.stopIndex(labels, v)
-            let t = interpolation.factor(v, labels[i], labels[i + 1])
-            let lower = try outputs[i].evaluate(ctx)
-            let upper = try outputs[i + 1].evaluate(ctx)
-            return Value.interpolate(lower, upper, t, space: space)
-
+            return try interpolate(space, interpolation, input, labels, outputs, ctx)
         case .letOp(_, let result):
             return try result.evaluate(ctx)
-
         case .varRef(_, let bound):
             return try bound.evaluate(ctx)
-
         case .within(let region):
             guard let feature = ctx.feature else { return .boolean(false) }
             return .boolean(region.contains(feature))
-
         case .globalState(let name):
             guard let v = ctx.globalState.values[name] else { return .null }
             return Value(json: v)
+        }
+    }
+
+    // MARK: one function per operator family
+
+    /// `number`, `string`, …: the first argument of the node's type, or the type error for the last.
+    private func assert(_ args: [ExprNode], _ ctx: EvaluationContext) throws(ExpressionEvaluationError) -> Value {
+        for (i, arg) in args.enumerated() {
+            let v = try arg.evaluate(ctx)
+            if ExprNode.value(v, matches: type) { return v }
+            if i == args.count - 1 {
+                throw ExpressionEvaluationError(
+                    "Expected value to be of type \(type), but found \(v.expressionType) instead.")
+            }
+        }
+        return .null
+    }
+
+    /// `step`: the output of the last stop at or below the input.
+    private func step(_ input: ExprNode, _ labels: [Double], _ outputs: [ExprNode],
+                      _ ctx: EvaluationContext) throws(ExpressionEvaluationError) -> Value {
+        if labels.count == 1 { return try outputs[0].evaluate(ctx) }
+        let v = try input.evaluate(ctx).number ?? .nan
+        if v <= labels[0] { return try outputs[0].evaluate(ctx) }
+        if v >= labels[labels.count - 1] { return try outputs[labels.count - 1].evaluate(ctx) }
+        return try outputs[ExprNode.stopIndex(labels, v)].evaluate(ctx)
+    }
+
+    /// `interpolate`: the outputs of the two stops around the input, mixed in `space`.
+    private func interpolate(_ space: ColorInterpolationSpace, _ interpolation: Interpolation, _ input: ExprNode,
+                             _ labels: [Double], _ outputs: [ExprNode],
+                             _ ctx: EvaluationContext) throws(ExpressionEvaluationError) -> Value {
+        if labels.count == 1 { return try outputs[0].evaluate(ctx) }
+        let v = try input.evaluate(ctx).number ?? .nan
+        if v <= labels[0] { return try outputs[0].evaluate(ctx) }
+        let last = labels.count - 1
+        if v >= labels[last] { return try outputs[last].evaluate(ctx) }
+        let i = try ExprNode.stopIndex(labels, v)
+        let t = interpolation.factor(v, labels[i], labels[i + 1])
+        let lower = try outputs[i].evaluate(ctx)
+        let upper = try outputs[i + 1].evaluate(ctx)
+        return Value.interpolate(lower, upper, t, space: space)
+    }
+
+    /// `at`: the element at an integer index within the array.
+    static func element(at index: Double, of array: [Value]) throws(ExpressionEvaluationError) -> Value {
+        if index < 0 {
+            throw ExpressionEvaluationError("Array index out of bounds: \(Value.numberString(index)) < 0.")
+        }
+        if index >= Double(array.count) {
+            throw ExpressionEvaluationError("Array index out of bounds: \(Value.numberString(index)) > \(array.count - 1).")
+        }
+        if index != index.rounded(.down) {
+            throw ExpressionEvaluationError("Array index must be an integer, but found \(Value.numberString(index)) instead.")
+        }
+        return array[Int(index)]
+    }
+
+    /// `in`: whether a string holds the needle's text, or an array an element equal to it.
+    static func contains(_ needle: Value, in haystack: Value) throws(ExpressionEvaluationError) -> Value {
+        if !haystack.truthy { return .boolean(false) }
+        try checkNeedle(needle)
+        switch haystack {
+        case .string(let s):
+            return .boolean(utf16IndexOf(Array(needle.displayNeedle.utf16), in: Array(s.utf16), from: 0) >= 0)
+        case .array(let items):
+            return .boolean(items.contains { Value.strictEquals($0, needle) })
+        default:
+            throw ExpressionEvaluationError(
+                "Expected second argument to be of type array or string, but found \(haystack.expressionType) instead.")
+        }
+    }
+
+    /// `index-of`: the needle's first position from `from` (code points in strings), or -1; the
+    /// needle is checked (`checkNeedle`) by the caller.
+    static func index(of needle: Value, in haystack: Value, from: Double?) throws(ExpressionEvaluationError) -> Value {
+        switch haystack {
+        case .string(let s):
+            let units = Array(s.utf16)
+            let start = clampedStart(from, count: units.count, negativeFromEnd: false)
+            let raw = utf16IndexOf(Array(needle.displayNeedle.utf16), in: units, from: start)
+            if raw < 0 { return .number(-1) }
+            // Report the index in code points, as JavaScript's spread does.
+            let prefix = String(decoding: units[0..<raw], as: UTF16.self)
+            return .number(Double(prefix.unicodeScalars.count))
+        case .array(let items):
+            var i = clampedStart(from, count: items.count, negativeFromEnd: true)
+            while i < items.count {
+                if Value.strictEquals(items[i], needle) { return .number(Double(i)) }
+                i += 1
+            }
+            return .number(-1)
+        default:
+            throw ExpressionEvaluationError(
+                "Expected second argument to be of type array or string, but found \(haystack.expressionType) instead.")
+        }
+    }
+
+    /// `slice`: JavaScript's `slice(begin, end)` of a string (by code points) or an array.
+    static func slice(_ input: Value, _ begin: Double, _ end: Double?) throws(ExpressionEvaluationError) -> Value {
+        switch input {
+        case .string(let s):
+            let scalars = Array(s.unicodeScalars)
+            let r = sliceRange(begin, end, count: scalars.count)
+            var out = String.UnicodeScalarView()
+            out.append(contentsOf: scalars[r])
+            return .string(String(out))
+        case .array(let items):
+            return .array(Array(items[sliceRange(begin, end, count: items.count)]))
+        default:
+            throw ExpressionEvaluationError(
+                "Expected first argument to be of type array or string, but found \(input.expressionType) instead.")
+        }
+    }
+
+    /// `length`: code points of a string, elements of an array.
+    static func length(of input: Value) throws(ExpressionEvaluationError) -> Value {
+        switch input {
+        case .string(let s): return .number(Double(s.unicodeScalars.count))
+        case .array(let a): return .number(Double(a.count))
+        case let other:
+            throw ExpressionEvaluationError(
+                "Expected value to be of type string or array, but found \(other.expressionType) instead.")
         }
     }
 
@@ -269,21 +288,9 @@ extension ExprNode {
         }
         switch (l, r) {
         case (.number(let a), .number(let b)):
-            switch op {
-            case .lt: return a < b
-            case .le: return a <= b
-            case .gt: return a > b
-            default: return a >= b
-            }
+            return op.apply(a, b)
         case (.string(let a), .string(let b)):
-            let lt = a.utf16.lexicographicallyPrecedes(b.utf16)
-            let eq = !lt && a == b
-            switch op {
-            case .lt: return lt
-            case .le: return lt || eq
-            case .gt: return !lt && !eq
-            default: return !lt
-            }
+            return op.applyUTF16(a, b)
         default:
             if untyped {
                 throw ExpressionEvaluationError(
@@ -359,121 +366,6 @@ extension ExprNode {
             }
         }
         return nil
-    }
-
-    private func evaluateCompound(_ op: CompoundOp, _ args: [ExprNode], _ ctx: EvaluationContext) throws(ExpressionEvaluationError) -> Value {
-        @inline(__always) func num(_ i: Int) throws(ExpressionEvaluationError) -> Double {
-            try args[i].evaluate(ctx).number ?? .nan
-        }
-        switch op {
-        case .error:
-            throw ExpressionEvaluationError(try args[0].evaluate(ctx).displayString, key: key)
-        case .typeof:
-            return .string(try args[0].evaluate(ctx).expressionType.description)
-        case .toRGBA:
-            guard case .color(let c) = try args[0].evaluate(ctx) else { return .null }
-            let s = c.straight
-            return .array([.number(s.r * 255), .number(s.g * 255), .number(s.b * 255), .number(s.a)])
-        case .rgb, .rgba:
-            let r = try args[0].evaluate(ctx), g = try args[1].evaluate(ctx), b = try args[2].evaluate(ctx)
-            let a: Value? = args.count == 4 ? try args[3].evaluate(ctx) : nil
-            if let failure = ExprNode.validateRGBA(r, g, b, a) { throw ExpressionEvaluationError(failure, key: key) }
-            return .color(Color(r: r.number! / 255, g: g.number! / 255, b: b.number! / 255, a: a?.number ?? 1))
-        case .has:
-            guard case .string(let k) = try args[0].evaluate(ctx) else { return .boolean(false) }
-            if args.count == 2 {
-                guard case .object(let o) = try args[1].evaluate(ctx) else { return .boolean(false) }
-                return .boolean(o[k] != nil)
-            }
-            return .boolean(ctx.feature?.properties.values[k] != nil)
-        case .get:
-            guard case .string(let k) = try args[0].evaluate(ctx) else { return .null }
-            if args.count == 2 {
-                guard case .object(let o) = try args[1].evaluate(ctx) else { return .null }
-                return o[k] ?? .null
-            }
-            return ctx.feature?.properties.values[k].map(Value.init(json:)) ?? .null
-        case .properties:
-            guard let p = ctx.feature?.properties else { return .object([:]) }
-            return Value(json: .object(p))
-        case .geometryType:
-            return ctx.feature?.geometryType.map(Value.string) ?? .null
-        case .id:
-            return ctx.feature?.id.map(Value.init(json:)) ?? .null
-        case .zoom:
-            guard let z = ctx.zoom else {
-                throw ExpressionEvaluationError("The expression depends on zoom, but no zoom was given.")
-            }
-            return .number(z)
-        case .lineProgress:
-            return .number(ctx.lineProgress ?? 0)
-        case .plus:
-            var sum = 0.0
-            for i in args.indices { sum += try num(i) }
-            return .number(sum)
-        case .times:
-            var product = 1.0
-            for i in args.indices { product *= try num(i) }
-            return .number(product)
-        case .minus:
-            if args.count == 2 { return .number(try num(0) - num(1)) }
-            return .number(-(try num(0)))
-        case .divide:
-            return .number(try num(0) / num(1))
-        case .mod:
-            return .number(try num(0).truncatingRemainder(dividingBy: num(1)))
-        case .pow:
-            let base = try num(0), exponent = try num(1)
-            if exponent.isNaN || (Swift.abs(base) == 1 && exponent.isInfinite) { return .number(.nan) }
-            return .number(Foundation.pow(base, exponent))
-        case .ln2: return .number(M_LN2)
-        case .pi: return .number(Double.pi)
-        case .e: return .number(M_E)
-        case .sqrt: return .number(try num(0).squareRoot())
-        case .log10: return .number(Foundation.log(try num(0)) / M_LN10)
-        case .ln: return .number(Foundation.log(try num(0)))
-        case .log2: return .number(Foundation.log(try num(0)) / M_LN2)
-        case .sin: return .number(Foundation.sin(try num(0)))
-        case .cos: return .number(Foundation.cos(try num(0)))
-        case .tan: return .number(Foundation.tan(try num(0)))
-        case .asin: return .number(Foundation.asin(try num(0)))
-        case .acos: return .number(Foundation.acos(try num(0)))
-        case .atan: return .number(Foundation.atan(try num(0)))
-        case .min, .max:
-            var result = op == .min ? Double.infinity : -Double.infinity
-            var sawNaN = false
-            for i in args.indices {
-                let v = try num(i)
-                if v.isNaN { sawNaN = true; continue }
-                if op == .min ? (v < result || (v == 0 && result == 0 && v.sign == .minus))
-                              : (v > result || (v == 0 && result == 0 && v.sign == .plus)) {
-                    result = v
-                }
-            }
-            return .number(sawNaN ? .nan : result)
-        case .abs: return .number(Swift.abs(try num(0)))
-        case .round:
-            let v = try num(0)
-            return .number(v < 0 ? -ColorSpaces.jsRound(-v) : ColorSpaces.jsRound(v))
-        case .floor: return .number(try num(0).rounded(.down))
-        case .ceil: return .number(try num(0).rounded(.up))
-        case .all:
-            for arg in args where !(try arg.evaluate(ctx).truthy) { return .boolean(false) }
-            return .boolean(true)
-        case .any:
-            for arg in args where try arg.evaluate(ctx).truthy { return .boolean(true) }
-            return .boolean(false)
-        case .not:
-            return .boolean(!(try args[0].evaluate(ctx).truthy))
-        case .upcase:
-            return .string((try args[0].evaluate(ctx).string ?? "").uppercased())
-        case .downcase:
-            return .string((try args[0].evaluate(ctx).string ?? "").lowercased())
-        case .concat:
-            var out = ""
-            for arg in args { out += try arg.evaluate(ctx).displayString }
-            return .string(out)
-        }
     }
 }
 

@@ -22,13 +22,17 @@ import GLMapCore
 
 /// Compile errors: every rejected sub-expression with its index path (`""` is the root, `[1][0]` …).
 public struct ExpressionErrors: Error, GLMapError {
+    /// Every rejected sub-expression: its index path and the specification's message, in parse order.
     public var errors: [(key: String, message: String)]
 
+    /// Creates the errors from (index path, message) pairs.
     public init(_ errors: [(key: String, message: String)]) { self.errors = errors }
     init(_ message: String, key: String = "") { self.errors = [(key, message)] }
 
+    /// Always `.invalidInput`: an expression that does not compile is bad style input.
     public var kind: FailureKind { .invalidInput }
 
+    /// The errors joined by `; `, each prefixed with its index path when it has one.
     public var description: String {
         errors.map { $0.key.isEmpty ? $0.message : "\($0.key): \($0.message)" }.joined(separator: "; ")
     }
@@ -81,7 +85,7 @@ public final class StyleExpression: Sendable {
 
     /// Every expression operator glmap parses and evaluates (special forms and compound operators).
     public static var operators: Set<String> {
-        ParsingContext.specialForms.union(ParsingContext.compoundDefinitions.keys)
+        ParsingContext.specialForms.union(CompoundOperator.all.keys)
     }
 
     /// The interpolation types `interpolate` accepts as its first argument.

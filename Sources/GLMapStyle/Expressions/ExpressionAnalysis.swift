@@ -7,11 +7,7 @@ enum ExpressionAnalysis {
         case .getProperty, .hasProperty, .within:
             return false
         case .compound(let op, let args):
-            switch op {
-            case .get, .has: if args.count == 1 { return false }
-            case .properties, .geometryType, .id: return false
-            default: break
-            }
+            if op.readsFeature(argumentCount: args.count) { return false }
         default:
             break
         }
@@ -23,8 +19,8 @@ enum ExpressionAnalysis {
     /// False when the tree reads `zoom` (or, with `lineProgress`, `line-progress`).
     static func isGlobalPropertyConstant(_ node: ExprNode, zoom: Bool = true, lineProgress: Bool = true) -> Bool {
         if case .compound(let op, _) = node.op {
-            if zoom && op == .zoom { return false }
-            if lineProgress && op == .lineProgress { return false }
+            if zoom && op.reads == .zoom { return false }
+            if lineProgress && op.reads == .lineProgress { return false }
         }
         var result = true
         node.forEachChild { if result && !isGlobalPropertyConstant($0, zoom: zoom, lineProgress: lineProgress) { result = false } }
@@ -35,7 +31,8 @@ enum ExpressionAnalysis {
     static func isConstant(_ node: ExprNode) -> Bool {
         switch node.op {
         case .varRef(_, let bound): return isConstant(bound)
-        case .compound(.error, _), .within, .globalState: return false
+        case .compound(let op, _) where op.reads == .neverConstant: return false
+        case .within, .globalState: return false
         default: break
         }
         var isAnnotation = false
@@ -74,7 +71,7 @@ enum ExpressionAnalysis {
                 break
             }
         case .step(let input, _, _), .interpolate(_, _, let input, _, _):
-            if case .compound(.zoom, _) = input.op { result = .curve(node) }
+            if case .compound(let op, _) = input.op, op.reads == .zoom { result = .curve(node) }
         default:
             break
         }

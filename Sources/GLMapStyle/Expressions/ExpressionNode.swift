@@ -62,8 +62,8 @@ enum ExprOp {
     case assertion([ExprNode])
     /// `to-boolean`, `to-number`, `to-string`, `to-color` (by the node's type).
     case coercion([ExprNode])
-    /// Fixed-signature operators (`+`, `get`, `rgba`, `all`, …).
-    case compound(CompoundOp, [ExprNode])
+    /// Fixed-signature operators (`+`, `get`, `rgba`, `all`, …; see `CompoundOperator`).
+    case compound(CompoundOperator, [ExprNode])
     /// `["get", "name"]` with a literal name: a direct property read.
     case getProperty(String)
     /// `["has", "name"]` with a literal name.
@@ -85,25 +85,40 @@ enum ExprOp {
     case globalState(String)
 }
 
-/// Operators with fixed signatures (the specification's "compound expressions").
-enum CompoundOp: String {
-    case error, typeof
-    case toRGBA = "to-rgba"
-    case rgb, rgba, has, get, properties
-    case geometryType = "geometry-type"
-    case id, zoom
-    case lineProgress = "line-progress"
-    case plus = "+", times = "*", minus = "-", divide = "/", mod = "%", pow = "^"
-    case ln2, pi, e, sqrt, log10, ln, log2, sin, cos, tan, asin, acos, atan, min, max, abs, round, floor, ceil
-    case all, any, not = "!"
-    case upcase, downcase, concat
-}
-
 /// `==`, `!=`, `<`, `<=`, `>`, `>=`.
 enum ComparisonOp: String {
     case eq = "==", ne = "!=", lt = "<", le = "<=", gt = ">", ge = ">="
 
     var isOrdering: Bool { self != .eq && self != .ne }
+
+    /// `x OP y`.
+    @inline(__always)
+    func apply<T: Comparable>(_ x: T, _ y: T) -> Bool {
+        switch self {
+        case .eq: return x == y
+        case .ne: return x != y
+        case .lt: return x < y
+        case .le: return x <= y
+        case .gt: return x > y
+        case .ge: return x >= y
+        }
+    }
+
+    /// `x OP y` for strings as JavaScript orders them: by UTF-16 code units.
+    func applyUTF16(_ x: String, _ y: String) -> Bool {
+        if self == .eq { return x == y }
+        if self == .ne { return x != y }
+        let lt = x.utf16.lexicographicallyPrecedes(y.utf16)
+        let eq = !lt && x == y
+        switch self {
+        case .eq: return eq
+        case .ne: return !eq
+        case .lt: return lt
+        case .le: return lt || eq
+        case .gt: return !lt && !eq
+        case .ge: return !lt
+        }
+    }
 }
 
 /// The branch table of a `match`: labels are all numbers or all strings.

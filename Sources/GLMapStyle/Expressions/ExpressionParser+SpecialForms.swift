@@ -44,10 +44,7 @@ extension ParsingContext {
     }
 
     func parseAt(_ args: [JSONValue]) -> ExprNode? {
-        guard args.count == 3 else {
-            error("Expected 2 arguments, but found \(args.count - 1) instead.")
-            return nil
-        }
+        guard hasArguments(args, 2) else { return nil }
         let index = parse(args[1], 1, .number)
         let input = parse(args[2], 2, .array(expectedType ?? .value, length: nil))
         guard let index, let input else { return nil }
@@ -55,83 +52,71 @@ extension ParsingContext {
         return ExprNode(item, .at(index, input), key: key)
     }
 
-    private func isNeedleType(_ t: ExpressionType) -> Bool {
-        switch t {
-        case .boolean, .string, .number, .null, .value: return true
-        default: return false
-        }
-    }
-
     func parseIn(_ args: [JSONValue]) -> ExprNode? {
-        guard args.count == 3 else {
-            error("Expected 2 arguments, but found \(args.count - 1) instead.")
-            return nil
-        }
-        let needle = parse(args[1], 1, .value)
-        let haystack = parse(args[2], 2, .value)
-        guard let needle, let haystack else { return nil }
-        guard isNeedleType(needle.type) else {
-            error("Expected first argument to be of type boolean, string, number or null, but found \(needle.type) instead")
-            return nil
-        }
+        guard hasArguments(args, 2), let (needle, haystack) = parseNeedleAndHaystack(args) else { return nil }
         return ExprNode(.boolean, .inOp(needle, haystack), key: key)
     }
 
     func parseIndexOf(_ args: [JSONValue]) -> ExprNode? {
-        guard args.count == 3 || args.count == 4 else {
-            error("Expected 2 or 3 arguments, but found \(args.count - 1) instead.")
-            return nil
-        }
-        let needle = parse(args[1], 1, .value)
-        let haystack = parse(args[2], 2, .value)
-        guard let needle, let haystack else { return nil }
-        guard isNeedleType(needle.type) else {
-            error("Expected first argument to be of type boolean, string, number or null, but found \(needle.type) instead")
-            return nil
-        }
-        var from: ExprNode?
-        if args.count == 4 {
-            guard let f = parse(args[3], 3, .number) else { return nil }
-            from = f
-        }
+        guard hasArguments(args, 2, 3), let (needle, haystack) = parseNeedleAndHaystack(args),
+              let from = parseOptional(args, 3, .number) else { return nil }
         return ExprNode(.number, .indexOf(needle, haystack, from), key: key)
     }
 
-    func parseSlice(_ args: [JSONValue]) -> ExprNode? {
-        guard args.count == 3 || args.count == 4 else {
-            error("Expected 2 or 3 arguments, but found \(args.count - 1) instead.")
+    /// `in` and `index-of`: the needle (a boolean, string, number or null) and the haystack.
+    private func parseNeedleAndHaystack(_ args: [JSONValue]) -> (ExprNode, ExprNode)? {
+        let needle = parse(args[1], 1, .value)
+        let haystack = parse(args[2], 2, .value)
+        guard let needle, let haystack else { return nil }
+        switch needle.type {
+        case .boolean, .string, .number, .null, .value: return (needle, haystack)
+        default:
+            error("Expected first argument to be of type boolean, string, number or null, but found \(needle.type) instead")
             return nil
         }
+    }
+
+    func parseSlice(_ args: [JSONValue]) -> ExprNode? {
+        guard hasArguments(args, 2, 3) else { return nil }
         let input = parse(args[1], 1, .value)
         let begin = parse(args[2], 2, .number)
         guard let input, let begin else { return nil }
-        switch input.type {
-        case .array, .string, .value: break
-        default:
-            error("Expected first argument to be of type array or string, but found \(input.type) instead")
-            return nil
-        }
-        var end: ExprNode?
-        if args.count == 4 {
-            guard let e = parse(args[3], 3, .number) else { return nil }
-            end = e
-        }
+        guard isArrayOrString(input.type, "Expected first argument to be of type array or string, but found \(input.type) instead"),
+              let end = parseOptional(args, 3, .number) else { return nil }
         return ExprNode(input.type, .slice(input, begin, end), key: key)
     }
 
     func parseLength(_ args: [JSONValue]) -> ExprNode? {
-        guard args.count == 2 else {
-            error("Expected 1 argument, but found \(args.count - 1) instead.")
-            return nil
-        }
-        guard let input = parse(args[1], 1) else { return nil }
-        switch input.type {
-        case .array, .string, .value: break
-        default:
-            error("Expected argument of type string or array, but found \(input.type) instead.")
-            return nil
-        }
+        guard hasArguments(args, 1), let input = parse(args[1], 1) else { return nil }
+        guard isArrayOrString(input.type, "Expected argument of type string or array, but found \(input.type) instead.") else { return nil }
         return ExprNode(.number, .length(input), key: key)
+    }
+
+    /// True unless the operator has another number of arguments than `counts` (then false, after
+    /// the specification's "Expected 2 or 3 arguments, but found 1 instead.").
+    private func hasArguments(_ args: [JSONValue], _ counts: Int...) -> Bool {
+        let n = args.count - 1
+        if counts.contains(n) { return true }
+        let expected = counts.map(String.init).joined(separator: " or ")
+        error("Expected \(expected) argument\(counts == [1] ? "" : "s"), but found \(n) instead.")
+        return false
+    }
+
+    /// Argument `i` parsed as `type`: `.some(nil)` when it is not given, nil when it fails to parse.
+    private func parseOptional(_ args: [JSONValue], _ i: Int, _ type: ExpressionType) -> ExprNode?? {
+        guard i < args.count else { return .some(nil) }
+        guard let node = parse(args[i], i, type) else { return nil }
+        return .some(node)
+    }
+
+    /// Whether `type` may be an array or a string; otherwise false after `message`.
+    private func isArrayOrString(_ type: ExpressionType, _ message: @autoclosure () -> String) -> Bool {
+        switch type {
+        case .array, .string, .value: return true
+        default:
+            error(message())
+            return false
+        }
     }
 
     /// The expected output type for branching forms: the context's, unless it is `value`.

@@ -160,7 +160,7 @@ struct ParsingContext {
     ]
 
     static func isKnownOperator(_ op: String) -> Bool {
-        specialForms.contains(op) || compoundDefinitions[op] != nil
+        specialForms.contains(op) || CompoundOperator.all[op] != nil
     }
 
     private func parseOperator(_ op: String, _ args: [JSONValue]) -> ExprNode? {
@@ -244,12 +244,7 @@ struct ParsingContext {
             default: type = .object
             }
         }
-        var parsed: [ExprNode] = []
-        while i < args.count {
-            guard let input = parse(args[i], i, .value) else { return nil }
-            parsed.append(input)
-            i += 1
-        }
+        guard let parsed = parseValues(args, from: i) else { return nil }
         return ExprNode(type, .assertion(parsed), key: key)
     }
 
@@ -269,84 +264,24 @@ struct ParsingContext {
         case "to-number": type = .number
         default: type = .string
         }
+        guard let parsed = parseValues(args, from: 1) else { return nil }
+        return ExprNode(type, .coercion(parsed), key: key)
+    }
+
+    /// Arguments `start…` parsed as values; nil when one fails.
+    private func parseValues(_ args: [JSONValue], from start: Int) -> [ExprNode]? {
         var parsed: [ExprNode] = []
-        for i in 1..<args.count {
+        for i in stride(from: start, to: args.count, by: 1) {
             guard let input = parse(args[i], i, .value) else { return nil }
             parsed.append(input)
         }
-        return ExprNode(type, .coercion(parsed), key: key)
+        return parsed
     }
 
     // MARK: compound operators
 
-    /// One accepted argument list of a compound operator.
-    enum Signature {
-        case fixed([ExpressionType])
-        case varargs(ExpressionType)
-
-        func parameter(_ i: Int) -> ExpressionType {
-            switch self {
-            case .fixed(let p): return p[i]
-            case .varargs(let t): return t
-            }
-        }
-
-        var description: String {
-            switch self {
-            case .fixed(let p): return "(" + p.map { $0.description }.joined(separator: ", ") + ")"
-            case .varargs(let t): return "(\(t)...)"
-            }
-        }
-    }
-
-    struct CompoundDefinition {
-        let op: CompoundOp
-        let type: ExpressionType
-        let overloads: [Signature]
-    }
-
-    static let compoundDefinitions: [String: CompoundDefinition] = {
-        var d: [String: CompoundDefinition] = [:]
-        func def(_ op: CompoundOp, _ type: ExpressionType, _ overloads: Signature...) {
-            d[op.rawValue] = CompoundDefinition(op: op, type: type, overloads: overloads)
-        }
-        let n = ExpressionType.number, s = ExpressionType.string, b = ExpressionType.boolean
-        def(.error, .error, .fixed([s]))
-        def(.typeof, s, .fixed([.value]))
-        def(.toRGBA, .array(n, length: 4), .fixed([.color]))
-        def(.rgb, .color, .fixed([n, n, n]))
-        def(.rgba, .color, .fixed([n, n, n, n]))
-        def(.has, b, .fixed([s]), .fixed([s, .object]))
-        def(.get, .value, .fixed([s]), .fixed([s, .object]))
-        def(.properties, .object, .fixed([]))
-        def(.geometryType, s, .fixed([]))
-        def(.id, .value, .fixed([]))
-        def(.zoom, n, .fixed([]))
-        def(.lineProgress, n, .fixed([]))
-        def(.plus, n, .varargs(n))
-        def(.times, n, .varargs(n))
-        def(.minus, n, .fixed([n, n]), .fixed([n]))
-        def(.divide, n, .fixed([n, n]))
-        def(.mod, n, .fixed([n, n]))
-        def(.pow, n, .fixed([n, n]))
-        for op in [CompoundOp.ln2, .pi, .e] { def(op, n, .fixed([])) }
-        for op in [CompoundOp.sqrt, .log10, .ln, .log2, .sin, .cos, .tan, .asin, .acos, .atan, .abs, .round,
-                   .floor, .ceil] {
-            def(op, n, .fixed([n]))
-        }
-        def(.min, n, .varargs(n))
-        def(.max, n, .varargs(n))
-        def(.all, b, .fixed([b, b]), .varargs(b))
-        def(.any, b, .fixed([b, b]), .varargs(b))
-        def(.not, b, .fixed([b]))
-        def(.upcase, s, .fixed([s]))
-        def(.downcase, s, .fixed([s]))
-        def(.concat, s, .varargs(.value))
-        return d
-    }()
-
     private func parseCompound(_ name: String, _ args: [JSONValue]) -> ExprNode? {
-        guard let definition = ParsingContext.compoundDefinitions[name] else { return nil }
+        guard let definition = CompoundOperator.all[name] else { return nil }
         let argc = args.count - 1
         let overloads = definition.overloads.filter {
             if case .fixed(let p) = $0 { return p.count == argc }
@@ -393,12 +328,11 @@ struct ParsingContext {
         return nil
     }
 
-    private func makeCompound(_ definition: CompoundDefinition, _ args: [ExprNode]) -> ExprNode {
+    private func makeCompound(_ definition: CompoundOperator, _ args: [ExprNode]) -> ExprNode {
         // Direct property reads for the common `["get", "name"]` / `["has", "name"]`.
-        if args.count == 1, case .string(let name)? = args[0].literalValue {
-            if definition.op == .get { return ExprNode(.value, .getProperty(name), key: key) }
-            if definition.op == .has { return ExprNode(.boolean, .hasProperty(name), key: key) }
+        if args.count == 1, case .string(let name)? = args[0].literalValue, let direct = definition.literalKeyForm {
+            return ExprNode(definition.type, direct(name), key: key)
         }
-        return ExprNode(definition.type, .compound(definition.op, args), key: key)
+        return ExprNode(definition.type, .compound(definition, args), key: key)
     }
 }

@@ -2,11 +2,17 @@ import GLMapCore
 
 /// The static type of an expression, as the style specification's type checker sees it.
 public indirect enum ExpressionType: Equatable, Sendable, CustomStringConvertible {
+    /// The type of `null`.
     case null
+    /// A number (Double).
     case number
+    /// A string.
     case string
+    /// `true` or `false`.
     case boolean
+    /// A colour (`Color`, premultiplied).
     case color
+    /// A JSON object.
     case object
     /// Any value; checked at run time.
     case value

@@ -279,37 +279,11 @@ indirect enum LegacyFilter: Sendable {
     static func compare(_ op: ComparisonOp, _ a: JSONValue, _ b: JSONValue) -> Bool {
         switch (a, b) {
         case (.number(let x), .number(let y)):
-            switch op {
-            case .eq: return x == y
-            case .ne: return x != y
-            case .lt: return x < y
-            case .le: return x <= y
-            case .gt: return x > y
-            case .ge: return x >= y
-            }
+            return op.apply(x, y)
         case (.string(let x), .string(let y)):
-            if op == .eq { return x == y }
-            if op == .ne { return x != y }
-            let lt = x.utf16.lexicographicallyPrecedes(y.utf16)
-            let eq = !lt && x == y
-            switch op {
-            case .eq: return eq
-            case .ne: return !eq
-            case .lt: return lt
-            case .le: return lt || eq
-            case .gt: return !lt && !eq
-            case .ge: return !lt
-            }
+            return op.applyUTF16(x, y)
         case (.bool(let x), .bool(let y)):
-            let xi = x ? 1 : 0, yi = y ? 1 : 0
-            switch op {
-            case .eq: return xi == yi
-            case .ne: return xi != yi
-            case .lt: return xi < yi
-            case .le: return xi <= yi
-            case .gt: return xi > yi
-            case .ge: return xi >= yi
-            }
+            return op.apply(x ? 1 : 0, y ? 1 : 0)
         case (.null, .null):
             // JavaScript: null === null, null <= null and null >= null are true; < and > are false.
             return op == .eq || op == .le || op == .ge

@@ -1,10 +1,13 @@
-/// SplitMix64: a small, fast, seeded random generator, so randomised tests and benchmarks
+/// SplitMix64: a small, fast, seeded random generator, so randomised tests
 /// reproduce from their seed (Swift's system generator cannot be seeded).
 public struct SplitMix64: RandomNumberGenerator, Sendable {
+    /// The generator's state (the seed, advanced on every draw).
     public var state: UInt64
 
+    /// A generator seeded with `state`.
     public init(state: UInt64) { self.state = state }
 
+    /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -1,17 +1,18 @@
-@testable import GLMapCore
+import GLMapCore
+@testable import GLMapTesting
 import XCTest
 
 final class PixelmatchTests: XCTestCase {
     /// A `width`×`height` image filled with one colour.
-    func filled(_ width: Int, _ height: Int, _ c: (UInt8, UInt8, UInt8, UInt8)) -> RGBAImage {
+    func filled(_ width: Int, _ height: Int, _ c: (UInt8, UInt8, UInt8, UInt8)) -> StraightImage {
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         for i in stride(from: 0, to: pixels.count, by: 4) {
             pixels[i] = c.0; pixels[i + 1] = c.1; pixels[i + 2] = c.2; pixels[i + 3] = c.3
         }
-        return RGBAImage(width: width, height: height, pixels: pixels)
+        return StraightImage(width: width, height: height, pixels: pixels)
     }
 
-    func set(_ image: inout RGBAImage, _ x: Int, _ y: Int, _ c: (UInt8, UInt8, UInt8, UInt8)) {
+    func set(_ image: inout StraightImage, _ x: Int, _ y: Int, _ c: (UInt8, UInt8, UInt8, UInt8)) {
         let i = (y * image.width + x) * 4
         image.pixels[i] = c.0; image.pixels[i + 1] = c.1; image.pixels[i + 2] = c.2; image.pixels[i + 3] = c.3
     }
@@ -59,7 +60,7 @@ final class PixelmatchTests: XCTestCase {
         var image = filled(3, 2, (255, 255, 255, 255))
         set(&image, 1, 0, (0, 0, 0, 255))
         set(&image, 2, 1, (0, 0, 0, 0))
-        var diff: RGBAImage? = RGBAImage(width: 3, height: 2)
+        var diff: StraightImage? = StraightImage(width: 3, height: 2)
         XCTAssertEqual(try Pixelmatch.compare(image, image, diff: &diff), 0)
         // grey = 255 + (luma − 255)·alpha·a/255, stored as a Uint8Array stores it (truncated).
         XCTAssertTrue(diff![0, 0] == (255, 255, 255, 255))
@@ -92,7 +93,7 @@ final class PixelmatchTests: XCTestCase {
 
     /// 7×5: black | grey anti-aliased column | white. The second image replaces the grey edge
     /// pixel at (3, 2) with black.
-    func antialiasedEdge() -> (RGBAImage, RGBAImage) {
+    func antialiasedEdge() -> (StraightImage, StraightImage) {
         var a = filled(7, 5, (0, 0, 0, 255))
         for y in 0..<5 {
             set(&a, 3, y, (128, 128, 128, 255))
@@ -105,7 +106,7 @@ final class PixelmatchTests: XCTestCase {
 
     func testAntialiasedEdgePixelIsIgnoredUnlessIncludeAA() throws {
         let (a, b) = antialiasedEdge()
-        var diff: RGBAImage? = RGBAImage(width: 7, height: 5)
+        var diff: StraightImage? = StraightImage(width: 7, height: 5)
         XCTAssertEqual(try Pixelmatch.compare(a, b, diff: &diff), 0)
         XCTAssertTrue(diff![3, 2] == (255, 255, 0, 255), "anti-aliased pixel drawn in aaColor")
         XCTAssertEqual(try Pixelmatch.compare(a, b, options: .init(includeAA: true), diff: &diff), 1)
@@ -122,7 +123,7 @@ final class PixelmatchTests: XCTestCase {
         XCTAssertEqual(try Pixelmatch.compare(flat, spot), 1)
         // A smooth gradient has darker and brighter neighbours everywhere, but no two equal
         // pixels, so the extremes lack the 3 identical siblings the detector needs.
-        var gradient = RGBAImage(width: 5, height: 5)
+        var gradient = StraightImage(width: 5, height: 5)
         for y in 0..<5 {
             for x in 0..<5 {
                 let v = UInt8(30 * x + 5 * y)
@@ -134,7 +135,7 @@ final class PixelmatchTests: XCTestCase {
         XCTAssertEqual(try Pixelmatch.compare(gradient, changed), 1)
         // In a checkerboard, by contrast, each neighbour has 4 equal diagonal siblings: a pixel
         // between black and white is taken as anti-aliasing.
-        var checker = RGBAImage(width: 5, height: 5)
+        var checker = StraightImage(width: 5, height: 5)
         for y in 0..<5 {
             for x in 0..<5 {
                 let v: UInt8 = (x + y) % 2 == 0 ? 0 : 255
@@ -154,7 +155,7 @@ final class PixelmatchTests: XCTestCase {
         var darker = base
         set(&darker, 1, 1, (0, 0, 0, 255))
         let options = Pixelmatch.Options(diffColorAlt: (0, 255, 0))
-        var diff: RGBAImage? = RGBAImage(width: 3, height: 3)
+        var diff: StraightImage? = StraightImage(width: 3, height: 3)
         XCTAssertEqual(try Pixelmatch.compare(base, brighter, options: options, diff: &diff), 1)
         XCTAssertTrue(diff![1, 1] == (255, 0, 0, 255))
         XCTAssertEqual(try Pixelmatch.compare(base, darker, options: options, diff: &diff), 1)
@@ -168,7 +169,7 @@ final class PixelmatchTests: XCTestCase {
         var (a, b) = antialiasedEdge()
         set(&b, 0, 0, (255, 255, 255, 255)) // a real difference in the black corner
         a.pixels[0] = 0
-        var diff: RGBAImage? = filled(7, 5, (1, 2, 3, 4))
+        var diff: StraightImage? = filled(7, 5, (1, 2, 3, 4))
         let options = Pixelmatch.Options(diffColor: (9, 8, 7), diffMask: true)
         XCTAssertEqual(try Pixelmatch.compare(a, b, options: options, diff: &diff), 1)
         XCTAssertTrue(diff![0, 0] == (9, 8, 7, 255))
@@ -184,14 +185,14 @@ final class PixelmatchTests: XCTestCase {
             XCTAssertEqual((error as? GLMapError)?.kind, .invalidInput)
             XCTAssertTrue(String(describing: error).contains("2×3 vs 3×2"), String(describing: error))
         }
-        var wrongDiff: RGBAImage? = RGBAImage(width: 1, height: 1)
+        var wrongDiff: StraightImage? = StraightImage(width: 1, height: 1)
         XCTAssertThrowsError(try Pixelmatch.compare(filled(2, 2, (0, 0, 0, 0)), filled(2, 2, (0, 0, 0, 0)), diff: &wrongDiff))
     }
 
     func testIncludeAANeverCountsFewer() throws {
         var rng = SystemRandomNumberGenerator()
         for _ in 0..<5 {
-            var a = RGBAImage(width: 16, height: 16), b = a
+            var a = StraightImage(width: 16, height: 16), b = a
             for i in a.pixels.indices {
                 a.pixels[i] = UInt8.random(in: 0...3, using: &rng) * 85
                 b.pixels[i] = Bool.random(using: &rng) ? a.pixels[i] : UInt8.random(in: 0...3, using: &rng) * 85

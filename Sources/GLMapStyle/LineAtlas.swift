@@ -20,6 +20,11 @@ public struct DashEntry: Equatable, Sendable {
     public var height: Int
     /// Total pattern length in line widths (sum of the dash array).
     public var width: Double
+
+    /// An entry at centre row `y` spanning `height` rows, of a pattern `width` line widths long.
+    public init(y: Int, height: Int, width: Double) {
+        self.y = y; self.height = height; self.width = width
+    }
 }
 
 /// The signed-distance dash patterns of one line layer (MapLibre's LineAtlas), pure data.
@@ -51,6 +56,16 @@ public struct LineAtlas: Sendable {
         return e
     }
 
+    /// A pattern's entries as drawn: negative and non-finite lengths count as 0.
+    public static func entries(_ pattern: [Double]) -> [Double] {
+        pattern.map { $0.isFinite ? max(0, $0) : 0 }
+    }
+
+    /// A pattern's length in line widths: the sum of its `entries` (`DashEntry.width`).
+    public static func length(_ pattern: [Double]) -> Double {
+        entries(pattern).reduce(0, +)
+    }
+
     private struct Range { var left: Double; var right: Double; var isDash: Bool; var zeroLength: Bool }
 
     private mutating func add(_ pattern: [Double], round: Bool) -> DashEntry {
@@ -59,7 +74,7 @@ public struct LineAtlas: Sendable {
         let firstRow = height
         height += rows
         pixels.append(contentsOf: repeatElement(0, count: rows * Self.width))
-        let dash = pattern.map { $0.isFinite ? max(0, $0) : 0 }
+        let dash = Self.entries(pattern)
         let length = dash.reduce(0, +)
         if length > 0 && !dash.isEmpty {
             let stretch = Double(Self.width) / length

@@ -11,6 +11,8 @@
 // Limits:  diff pixels are stored as JavaScript stores doubles into a `Uint8Array` (truncation,
 //          modulo 256), i.e. pngjs/Node semantics, not a browser's clamped canvas array.
 // Threading: stateless; safe to call concurrently.
+// Users: the golden-image tests (ImageComparison), `glmap compare`, glmap-bench and the test suites.
+import GLMapCore
 
 /// Perceptual pixel comparison, an exact port of pixelmatch 7.1.0.
 public enum Pixelmatch {
@@ -51,9 +53,9 @@ public enum Pixelmatch {
     /// optionally writes a diff image. Exact port of pixelmatch 7.1.0.
     ///
     /// When `diff` is non-nil it must have the images' size; it is drawn into like pixelmatch's
-    /// `output` buffer (start from `RGBAImage(width:height:)` for a fresh one).
-    public static func compare(_ a: RGBAImage, _ b: RGBAImage, options: Options = Options(),
-                               diff: inout RGBAImage?) throws -> Int {
+    /// `output` buffer (start from `StraightImage(width:height:)` for a fresh one).
+    public static func compare(_ a: StraightImage, _ b: StraightImage, options: Options = Options(),
+                               diff: inout StraightImage?) throws -> Int {
         guard a.width == b.width, a.height == b.height else {
             throw InputFailure("pixelmatch: image sizes do not match: \(a.width)×\(a.height) vs \(b.width)×\(b.height)")
         }
@@ -70,14 +72,14 @@ public enum Pixelmatch {
     }
 
     /// Counts mismatching pixels without drawing a diff image.
-    public static func compare(_ a: RGBAImage, _ b: RGBAImage, options: Options = Options()) throws -> Int {
-        var none: RGBAImage?
+    public static func compare(_ a: StraightImage, _ b: StraightImage, options: Options = Options()) throws -> Int {
+        var none: StraightImage?
         return try compare(a, b, options: options, diff: &none)
     }
 
     // MARK: - The algorithm
 
-    private static func run(_ a: RGBAImage, _ b: RGBAImage, _ options: Options,
+    private static func run(_ a: StraightImage, _ b: StraightImage, _ options: Options,
                             _ output: UnsafeMutablePointer<UInt8>?) -> Int {
         let width = a.width, height = a.height
         let len = width * height

@@ -1,5 +1,5 @@
 import XCTest
-@testable import GLMapTessellation
+@testable import GLMapStyle
 
 /// The signed-distance dash atlas (MapLibre's LineAtlas semantics).
 final class LineAtlasTests: XCTestCase {

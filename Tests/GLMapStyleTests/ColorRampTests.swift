@@ -1,7 +1,6 @@
 import GLMapCore
 import XCTest
 @testable import GLMapStyle
-@testable import GLMapTessellation
 
 /// `line-gradient` colour ramps (MapLibre's renderColorRamp).
 final class ColorRampTests: XCTestCase {

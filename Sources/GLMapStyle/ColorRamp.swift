@@ -1,5 +1,3 @@
-import GLMapStyle
-
 /// A `line-gradient` evaluated into a texture (MapLibre's `renderColorRamp`), pure data.
 ///
 /// One row per clip: texel `i` of row `r` holds the gradient at `line-progress` =

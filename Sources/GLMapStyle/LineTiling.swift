@@ -1,0 +1,70 @@
+/// MapLibre's rules for how a line's data depends on the tiles it is drawn from: the tile zoom,
+/// the tile extent `linesofar` is measured in and how it is stored, the ramp-size rules of
+/// `line-gradient`. Rules about data, shared by the tessellator (its fx vertices) and the CPU
+/// reference renderer, so that the oracle and the GPU path read one declaration of each.
+public enum LineTiling {
+    /// Tile units per tile side (MapLibre's EXTENT).
+    public static let tileExtent = 8192.0
+    /// `linesofar` of a line's end with line metrics (MapLibre's MAX_LINE_DISTANCE − 1).
+    public static let metricsLineDistance = 32767.0
+    /// Most distinct gradient progress ranges (ramp rows: the texture height) before one 0…1
+    /// ramp is read at the whole-line progress instead.
+    public static let maxRampRanges = 4096
+
+    /// The zoom of the tiles a layer's lines come from: min(floor(zoom), floor(source maxzoom)),
+    /// in 0…30.
+    public static func tileZoom(zoom: Double, sourceMaxzoom: Double) -> Int {
+        Int(min(min(max(0, zoom.rounded(.down)), max(0, sourceMaxzoom.rounded(.down))), 30))
+    }
+
+    /// Plane px per unit of world at the integer zoom floor(zoom) (≤ 30), where MapLibre places
+    /// its sharp-corner vertices (15 px from the corner).
+    public static func pixelsPerUnitAtIntegerZoom(_ zoom: Double) -> Double {
+        512 * Double(1 << Int(min(max(0, zoom.rounded(.down)), 30)))
+    }
+
+    /// The scale of MapLibre's extra vertex pair 15 px on each side of a corner sharper than 75°
+    /// (line_bucket's SHARP_CORNER_OFFSET, `pixelsPerUnitAtIntegerZoom`), or nil where MapLibre
+    /// places none: in tiles over-scaled more than 16× (floor(zoom) − tile zoom > 4).
+    public static func sharpCornerPixelsPerUnit(zoom: Double, sourceMaxzoom: Double) -> Double? {
+        let floorZoom = Int(min(max(0, zoom.rounded(.down)), 30))
+        guard floorZoom - tileZoom(zoom: zoom, sourceMaxzoom: sourceMaxzoom) <= 4 else { return nil }
+        return pixelsPerUnitAtIntegerZoom(zoom)
+    }
+
+    /// MapLibre's `u_tileratio` × 512 / extent: CSS px per tile unit at the integer zoom the
+    /// frame is drawn at (floor of the camera zoom, 0…60), for tiles of `tileZoom`.
+    public static func tileRatio(cameraZoom: Double, tileZoom: Int) -> Double {
+        let frameZoom = Int(min(max(0, cameraZoom), 60).rounded(.down))
+        return Double(sign: .plus, exponent: frameZoom - tileZoom, significand: 1) * 512 / tileExtent
+    }
+
+    /// The over-zoom a step gradient's ramp is sized for: 2^(22 − maxzoom) when the tiles are
+    /// the source's deepest (they are then over-scaled up to zoom 22), else 1.
+    public static func stepRampOverzoom(tileZoom: Int, sourceMaxzoom: Double) -> Double {
+        let maxzoom = max(0, sourceMaxzoom.rounded(.down))
+        return Double(tileZoom) == maxzoom ? Double(1 << Int(max(0, min(30, 22 - maxzoom)))) : 1
+    }
+
+    /// MapLibre stores `linesofar / 2` as a 14-bit integer: distances snap down to even tile
+    /// units and wrap at 32768 (non-finite and negative values store 0).
+    @inline(__always)
+    public static func storedLineSoFar(_ linesofar: Double) -> Double {
+        guard linesofar.isFinite, linesofar > 0 else { return 0 }
+        let half = (linesofar * 0.5).rounded(.down)
+        return half.truncatingRemainder(dividingBy: 16384) * 2
+    }
+
+    /// Length of a flat polyline (x, y pairs), skipping non-finite steps.
+    public static func length(_ c: [Double]) -> Double {
+        var total = 0.0
+        var i = 2
+        while i + 1 < c.count {
+            let dx = c[i] - c[i - 2], dy = c[i + 1] - c[i - 1]
+            let l = (dx * dx + dy * dy).squareRoot()
+            if l.isFinite { total += l }
+            i += 2
+        }
+        return total
+    }
+}
