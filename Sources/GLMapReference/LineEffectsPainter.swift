@@ -74,7 +74,8 @@ struct LineEffectsPainter {
             tilesPerUnit = Double(1 << z)
             clipper = TileLineClipper(zoom: z, buffer: layer.sourceBuffer / 512)
             tileRatio = LineTiling.tileRatio(cameraZoom: view.camera.zoom, tileZoom: z)
-            sharpCornerOffset = 15 * view.worldSize / LineTiling.pixelsPerUnitAtIntegerZoom(layer.zoom)
+            sharpCornerOffset = LineTiling.sharpCornerPixelsPerUnit(zoom: layer.zoom, sourceMaxzoom: layer.sourceMaxzoom)
+                .map { 15 * view.worldSize / $0 } ?? 0
         }
     }
 

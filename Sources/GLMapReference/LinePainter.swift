@@ -24,6 +24,8 @@ struct LinePainter {
         for f in layer.features { for p in f.parts { bounds.add(flat: p.coords) } }
         let origin = bounds.center
         let ws = view.worldSize
+        let sharpCornerOffset = LineTiling.sharpCornerPixelsPerUnit(zoom: layer.zoom, sourceMaxzoom: layer.sourceMaxzoom)
+            .map { 15 * ws / $0 } ?? 0
         if coverage.count != canvas.width * canvas.height {
             coverage = [Float](repeating: 0, count: canvas.width * canvas.height)
         }
@@ -37,6 +39,9 @@ struct LinePainter {
                 guard ramp.draws else { continue }
                 var geometry = StrokeGeometry(join: f.join, cap: layer.cap, miterLimit: layer.miterLimit,
                                               roundLimit: layer.roundLimit, offset: f.offset, outset: ramp.outset)
+                // MapLibre's sharp-corner vertex pairs (15 CSS px away at floor(zoom)) bound the
+                // quads a flip-bevel join cuts.
+                geometry.sharpCornerOffset = sharpCornerOffset
                 pieces.removeAll(keepingCapacity: true)
                 for part in f.parts {
                     LinePainter.plane(part.coords, origin: origin, worldSize: ws, into: &local)

@@ -29,9 +29,10 @@ struct StrokeGeometry {
 
     /// Where the vertex pairs of a join sit along its two segments, in outsets (MapLibre's rules):
     /// a miter puts both on the bisector, a bevel or fake-round join up to miter length 2 puts the
-    /// inner one on the inner miter point and the outer one square, sharper joins and caps put
-    /// both square.
-    private struct Corner { var inA = 0.0, inB = 0.0, outA = 0.0, outB = 0.0, sharp = false, isJoin = false }
+    /// inner one on the inner miter point and the outer one square, a sharper bevel (MapLibre's
+    /// "flipbevel", `flip`) puts both on the chord through the vertex, sharper round joins and
+    /// caps put both square.
+    private struct Corner { var inA = 0.0, inB = 0.0, outA = 0.0, outB = 0.0, sharp = false, isJoin = false, flip = false }
 
     init(join: LineJoinStyle, cap: LineCapStyle, miterLimit: Double, roundLimit: Double, offset: Double, outset: Double) {
         self.join = join; self.cap = cap; self.miterLimit = miterLimit; self.roundLimit = roundLimit
@@ -167,9 +168,11 @@ struct StrokeGeometry {
         for k in 0..<(stations.count - 1) {
             let p = stations[k], q = stations[k + 1]
             guard q.0 > p.0 else { continue }
+            // A body ending on a flip bevel's chord is its quad (the corners shifted opposite ways).
+            let flipEnd = (k == 0 && c0.flip) || (k == stations.count - 2 && c1.flip)
             out.append(.body(StrokePiece.Body(x: pts[2 * s], y: pts[2 * s + 1], ax: tx, ay: ty, lo: p.0, hi: q.0,
                                               v0: p.3, v1: q.3, aLo: p.1, bLo: p.2, aHi: q.1, bHi: q.2,
-                                              quadOutset: foldedQuads ? outset : 0)))
+                                              quadOutset: foldedQuads || flipEnd ? outset : 0, quadOnly: flipEnd)))
         }
     }
 
@@ -192,7 +195,10 @@ struct StrokeGeometry {
             let in1 = ex * t1x + ey * t1y, out1 = ex * t2x + ey * t2y
             c.inA = in1; c.inB = -in1; c.outA = out1; c.outB = -out1
         case .bevel, .round:
-            guard miterLength <= 2 else { break }
+            guard miterLength <= 2 else {
+                if kind == .bevel { c.flip = true; flipShifts(n1x, n1y, n2x, n2y, t1x, t1y, t2x, t2y, into: &c) }
+                break
+            }
             // The inner corner on the inner miter point, sqrt(m² − 1) back along / forward.
             let shift = -(max(miterLength * miterLength - 1, 0)).squareRoot()
             let turnsRight = t1x * t2y - t1y * t2x > 0     // the a side (+N) is the inner side
@@ -203,6 +209,28 @@ struct StrokeGeometry {
 
     /// cos(75°/2): joins whose half-angle cosine is below this are sharp corners.
     static let cosHalfSharpCorner = 0.7933533402912352
+
+    /// MapLibre's "flipbevel" (a bevel past miter length 2): the incoming segment ends on the
+    /// vertex pair ±J and the outgoing one starts on ∓J, J = perp(unit bisector of the normals) ·
+    /// bevelLength · (−1 when the line turns left, else 1), bevelLength = m·|n1 + n2|/|n1 − n2|
+    /// (J = −n2 past m = 100). J·n1 = 1 and −J·n2 = 1, so both pairs sit on the chord through the
+    /// vertex; the shifts along each segment are J·t1 and −J·t2 (in outsets).
+    private func flipShifts(_ n1x: Double, _ n1y: Double, _ n2x: Double, _ n2y: Double,
+                            _ t1x: Double, _ t1y: Double, _ t2x: Double, _ t2y: Double, into c: inout Corner) {
+        let sx = n1x + n2x, sy = n1y + n2y
+        let s2 = sx * sx + sy * sy
+        var jx = -n2x, jy = -n2y
+        if s2 >= 4e-4 {
+            let sl = s2.squareRoot()
+            let dx = n1x - n2x, dy = n1y - n2y
+            let bevelLength = (2 / sl) * sl / (dx * dx + dy * dy).squareRoot()
+            let direction: Double = n1x * n2y - n1y * n2x > 0 ? -1 : 1
+            jx = -(sy / sl) * bevelLength * direction
+            jy = (sx / sl) * bevelLength * direction
+        }
+        let k1 = jx * t1x + jy * t1y, k2 = -(jx * t2x + jy * t2y)
+        c.inA = k1; c.inB = -k1; c.outA = k2; c.outB = -k2
+    }
 
     /// A cap at an open end; (tx, ty) points away from the line.
     private func appendCap(_ x: Double, _ y: Double, _ tx: Double, _ ty: Double, vertex: Int, to out: inout [StrokePiece]) {
@@ -254,6 +282,7 @@ struct StrokeGeometry {
             return
         }
         guard abs(cross) >= 1e-12 else { return }             // a U-turn: no outer side to fill
+        if kind == .bevel && miterLength > 2 { return }         // flip bevel: the bodies end on its chord
         if kind == .miter {
             out.append(.miter(cone))
         } else {

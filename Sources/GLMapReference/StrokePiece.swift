@@ -4,8 +4,9 @@
 /// segment; distance = perpendicular distance to the centre line), a join per interior vertex
 /// (miter: the cone between the two outer normals, distance = the larger of the two
 /// perpendicular distances, so the corner is sharp; bevel: the same cone cut by the chord,
-/// distance measured perpendicular to the chord; round: that cone of a disc, or up to miter
-/// length 2, or past it a half disc beyond each segment end) and a cap at each open end
+/// distance measured perpendicular to the chord, and past miter length 2 MapLibre's flip bevel:
+/// no join piece, the two bodies end on the chord through the vertex; round: that cone of a
+/// disc, or up to miter length 2, or past it a half disc beyond each segment end) and a cap at each open end
 /// (square: the end segment's body extended by the outset; round: a half disc; butt: nothing).
 /// Plane units (world CSS pixels at the view's zoom). `StrokeGeometry` builds them.
 enum StrokePiece {
@@ -37,6 +38,9 @@ enum StrokePiece {
         /// folded quad of a short segment reaches past its ends on the GPU); `quadOutset` is the
         /// outset its corners are placed at (0: rectangle only).
         var quadOutset = 0.0
+        /// The body is its quad alone, not the rectangle `lo`…`hi` too (an end on a flip-bevel
+        /// chord, whose corners are shifted along the line in opposite directions).
+        var quadOnly = false
     }
 
     /// A half disc around (x, y) on the side (ax, ay) points to (a whole disc when both are 0).
@@ -126,7 +130,7 @@ enum StrokePiece {
         case .body(let b):
             let ux = px - b.x, uy = py - b.y
             let along = ux * b.ax + uy * b.ay
-            guard along >= b.lo && along <= b.hi || b.quadOutset > 0 && b.inQuad(along, ux * -b.ay + uy * b.ax) else { return nil }
+            guard !b.quadOnly && along >= b.lo && along <= b.hi || b.quadOutset > 0 && b.inQuad(along, ux * -b.ay + uy * b.ax) else { return nil }
             let s = ux * -b.ay + uy * b.ax
             return s >= 0 ? (s, -b.ay, b.ax) : (-s, b.ay, -b.ax)
         case .disc(let c):

@@ -132,6 +132,7 @@ public struct EvaluatedLineLayer: Sendable {
 
     /// Whether any feature draws dashes.
     public var hasDashes: Bool { features.contains { $0.dasharray != nil } }
+
 }
 
 /// One point feature (all its vertices) with its evaluated paint.

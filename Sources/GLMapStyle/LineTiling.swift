@@ -23,6 +23,15 @@ public enum LineTiling {
         512 * Double(1 << Int(min(max(0, zoom.rounded(.down)), 30)))
     }
 
+    /// The scale of MapLibre's extra vertex pair 15 px on each side of a corner sharper than 75°
+    /// (line_bucket's SHARP_CORNER_OFFSET, `pixelsPerUnitAtIntegerZoom`), or nil where MapLibre
+    /// places none: in tiles over-scaled more than 16× (floor(zoom) − tile zoom > 4).
+    public static func sharpCornerPixelsPerUnit(zoom: Double, sourceMaxzoom: Double) -> Double? {
+        let floorZoom = Int(min(max(0, zoom.rounded(.down)), 30))
+        guard floorZoom - tileZoom(zoom: zoom, sourceMaxzoom: sourceMaxzoom) <= 4 else { return nil }
+        return pixelsPerUnitAtIntegerZoom(zoom)
+    }
+
     /// MapLibre's `u_tileratio` × 512 / extent: CSS px per tile unit at the integer zoom the
     /// frame is drawn at (floor of the camera zoom, 0…60), for tiles of `tileZoom`.
     public static func tileRatio(cameraZoom: Double, tileZoom: Int) -> Double {

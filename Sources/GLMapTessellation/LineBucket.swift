@@ -69,9 +69,13 @@ public struct LineBucket {
         let cap: LineCap = { switch layer.cap { case .butt: return .butt; case .round: return .round; case .square: return .square } }()
         var geometry = LineGeometry()
         var local: [Double] = []
+        // MapLibre's extra vertex pairs near sharp corners (15 px away at floor(zoom)) also bound
+        // the quads that end on a flip-bevel join's chord.
+        let pixelsPerUnit = LineTiling.sharpCornerPixelsPerUnit(zoom: layer.zoom, sourceMaxzoom: layer.sourceMaxzoom)
         for (n, f) in layer.features.enumerated() {
             let join: LineJoin = { switch f.join { case .miter: return .miter; case .bevel: return .bevel; case .round: return .round } }()
-            var tess = LineTessellator(join: join, cap: cap, miterLimit: layer.miterLimit, roundLimit: layer.roundLimit)
+            var tess = LineTessellator(join: join, cap: cap, miterLimit: layer.miterLimit, roundLimit: layer.roundLimit,
+                                       pixelsPerUnit: pixelsPerUnit)
             let values = paint.vertexValues(f, next: nextFeatures?[n], value: EvaluatedLine.paint)
             for part in f.parts {
                 bounds.add(flat: part.coords)
@@ -112,8 +116,8 @@ public struct LineBucket {
         let tileUnitsPerUnit = LineTiling.tileExtent * tilesPerUnit
         let round = layer.cap == .round
         let cap: LineCap = { switch layer.cap { case .butt: return .butt; case .round: return .round; case .square: return .square } }()
-        // MapLibre's extra vertices near sharp corners sit 15 px away at the tile zoom.
-        let pixelsPerUnit = LineTiling.pixelsPerUnitAtIntegerZoom(layer.zoom)
+        // MapLibre's extra vertices near sharp corners sit 15 px away at floor(zoom).
+        let pixelsPerUnit = LineTiling.sharpCornerPixelsPerUnit(zoom: layer.zoom, sourceMaxzoom: layer.sourceMaxzoom)
         let clipper = TileLineClipper(zoom: z, buffer: layer.sourceBuffer / 512)
         var atlas = LineAtlas()
         var geometry = LineGeometry()

@@ -187,7 +187,7 @@ extension LineTessellator {
                 let k = 2 / c.s2  // miter vector = unit bisector · miterLength = 2(n1 + n2)/|n1 + n2|²
                 connectPair(c.sx * k, c.sy * k, 0, 0, round: false, into: &out)
             case .bevel where c.s2 < LineTessellator.innerMiterS2:
-                bevelJoin(c, into: &out)
+                flipBevelJoin(c, into: &out)
             case .bevel, .fakeround:
                 innerMiterJoin(c, fakeround: kind == .fakeround, into: &out)
             case .roundCaps:
@@ -203,23 +203,29 @@ extension LineTessellator {
             }
         }
 
-        /// A bevel past miter length 2: both segments end butt at the vertex; one triangle closes
-        /// the outer bevel.
-        private mutating func bevelJoin(_ c: Corner, into out: inout LineGeometry) {
-            if c.part == .startOnly {
-                connectPair(c.n2x, c.n2y, 0, 0, round: false, into: &out)
-                return
+        /// MapLibre's "flipbevel" (a bevel past miter length 2): two vertex pairs at the vertex,
+        /// along J and then −J, J = perp(unit bisector)·bevelLength·(−1 when turning left, else 1),
+        /// bevelLength = m·|n1 + n2|/|n1 − n2| = 1/sin(θ/2) (so J·n1 = 1 and −J·n2 = 1); past
+        /// m = 100 (a U-turn) J = −n2. The incoming quad ends on the first pair, the outgoing one
+        /// starts from the second (the quad between them is empty): both segments end on the chord
+        /// through the vertex, which cuts the outer corner.
+        private mutating func flipBevelJoin(_ c: Corner, into out: inout LineGeometry) {
+            var jx = -c.n2x, jy = -c.n2y
+            if c.s2 >= 4e-4 {
+                let sl = c.s2.squareRoot()
+                let dx = c.n1x - c.n2x, dy = c.n1y - c.n2y
+                let bevelLength = (2 / sl) * sl / (dx * dx + dy * dy).squareRoot()
+                let direction: Double = c.turnsLeft ? -1 : 1
+                jx = -(c.sy / sl) * bevelLength * direction
+                jy = (c.sx / sl) * bevelLength * direction
             }
-            let (a, b) = pair(c.n1x, c.n1y, 0, 0, round: false, into: &out)
-            connect(a, b, into: &out)
-            if c.turnsLeft {
-                let outer = vertexB(c.n2x, c.n2y, 0, round: false, into: &out)
-                triangle(a, b, outer, into: &out)
-                if c.part == .full { setOpen(vertexA(c.n2x, c.n2y, 0, round: false, into: &out), outer) }
-            } else {
-                let outer = vertexA(c.n2x, c.n2y, 0, round: false, into: &out)
-                triangle(b, a, outer, into: &out)
-                if c.part == .full { setOpen(outer, vertexB(c.n2x, c.n2y, 0, round: false, into: &out)) }
+            if c.part != .startOnly {
+                let (a, b) = pair(jx, jy, 0, 0, round: false, into: &out)
+                connect(a, b, into: &out)
+            }
+            if c.part != .endOnly {
+                let (a, b) = pair(-jx, -jy, 0, 0, round: false, into: &out)
+                connect(a, b, into: &out)
             }
         }
 

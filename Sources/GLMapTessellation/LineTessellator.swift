@@ -21,11 +21,13 @@
 //           chords, one per ~20° of turn; m > 2 → a round cap on each side of the vertex.
 // For m ≤ 2 (turns up to 120°) bevels and fans share the inner miter point, as MapLibre does,
 // so the strip does not overlap itself when both segments are longer than halfWidth·tan(θ/2).
-// Sharper turns never place a vertex farther than 2 half widths out: both segments end butt
-// at the vertex and a triangle closes the outer bevel. This is the one deliberate difference
-// from MapLibre, whose "flipbevel" (forced by its byte-sized extrusion) cuts the outer corner
-// through the vertex itself; here the covered area is the exact bevelled stroke. The inner
-// side of such turns is covered twice (as it is in MapLibre), as are round joins past 120°.
+// Sharper bevels (a miter past its limit, or a bevel, with m > 2) are MapLibre's "flipbevel":
+// two vertex pairs at the vertex along ±J and ∓J, J = perp(unit bisector of the normals) ·
+// (1/sin(θ/2)) · (−1 when turning left, else 1) (J = −n2 past m = 100), so both segments end on
+// the chord through the vertex and the outer corner is cut there (verified against MapLibre
+// Native on seeded styles and the render tests; the incoming segment's quad reaches from the
+// previous pair, which is why the extra sharp-corner pairs below matter for solid lines too).
+// The inner side of such turns is covered twice (as it is in MapLibre), as are round joins past 120°.
 // Closed rings join at their first point (the join is emitted once, at the end of the ring);
 // open lines get caps. Square caps extend the end pair by one half width (|e| = √2); round caps
 // are that square with nx = ±1, which the fragment shader cuts to a half disc.
@@ -35,15 +37,17 @@
 // interpolated length(n)·halfWidth is the distance from the centre line (from the end point
 // inside round caps); `distance` is non-decreasing in vertex order within one line and equals
 // the running length at each input point. The union of the triangles, cut at length(n) ≤ 1, is
-// the exact stroke (segment rectangles ∪ joins ∪ caps) for segments longer than the inner-join
+// the exact stroke (segment rectangles ∪ joins ∪ caps; a flip bevel cuts the outer corner along
+// its chord through the vertex) for segments longer than the inner-join
 // reach above; fakeround joins are their chord polygon (≤ 20° per chord).
 // Triangles may overlap (sharp turns, round joins, self-crossing lines) and their winding
 // varies: draw without face culling.
 //
 // Scale: join choices depend only on angles, so they need no zoom. The one pixel-dependent
 // detail is MapLibre's extra vertex pair 15 CSS px on each side of corners sharper than 75°,
-// which keeps dashes from tilting along the whole segment; it is placed only when
-// `pixelsPerUnit` (CSS px per input unit at the zoom the data is meant for) is given.
+// which keeps dashes from tilting along the whole segment and bounds the quads a flip bevel
+// cuts; it is placed only when `pixelsPerUnit` (CSS px per input unit at the zoom the data is
+// meant for) is given (MapLibre places none in tiles over-scaled more than 16×).
 //
 // Limits: one `LineGeometry` must stay under 2^32 vertices (a line that would pass it is
 // skipped). miterLimit is clamped to 1e4 half widths (so every extrusion stays a finite Float32);

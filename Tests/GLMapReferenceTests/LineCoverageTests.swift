@@ -66,6 +66,17 @@ final class LineCoverageTests: XCTestCase {
         XCTAssertLessThan(r, m - 3)
     }
 
+    func testSharpBevelIsMapLibresFlipBevel() {
+        // A 150° turn (miter length 3.86 > 2): MapLibre's flip bevel ends both segments on the chord
+        // through the corner (60, 40) along t1 + t2 ∝ (0.26, 0.97), cutting the outer corner there.
+        let pts = tv.flat([(20, 40), (60, 40), (60 - 30 * 0.8660254, 40 + 30 * 0.5)])
+        let img = render([lineLayer([(pts, false)], width: 10, join: .miter, miterLimit: 2)])
+        XCTAssertEqual(alpha(img, 59, 36), 0)          // past the chord (x = 59.06 at y = 36.5)
+        XCTAssertEqual(alpha(img, 57, 37), 255)        // before it
+        XCTAssertEqual(alpha(img, 40, 38), 255)
+        XCTAssertEqual(render([lineLayer([(pts, false)], width: 10, join: .bevel)]).pixels, img.pixels)
+    }
+
     func testGapWidthLeavesTheCentreEmpty() {
         let line = lineLayer([(tv.flat([(10, 32.5), (80, 32.5)]), false)], width: 2, gapWidth: 6)
         let img = render([line])

@@ -125,14 +125,30 @@ final class LineTessellatorTests: XCTestCase {
         return 40 * h - h * h * tan(a / 2) + 0.5 * h * h * sin(a)
     }
 
-    func testAcuteAngleBeyondMiterLimitIsBevelled() {
-        // 150° turn: miter length 3.86 > 2 → butt ends plus the outer bevel triangle.
+    /// MapLibre's flip bevel (miter length > 2, turns past 120°): both segments end on the chord
+    /// through the corner along t1 + t2, which is a diagonal of the rhombus where the two strips
+    /// cross, so the segments' trapezoids (each 2h·L) overlap in half of it, 2h²/sin θ.
+    func flipBevelArea(_ turn: Double) -> Double { 40 * h - 2 * h * h / sin(turn * .pi / 180) }
+
+    /// The two trapezoids of a flip-bevelled corner of `corner(turnDegrees:)`, built from the chord.
+    func flipBevelShape(_ turn: Double) -> LineCoverage {
+        let (_, p) = corner(turnDegrees: turn)
+        let a = turn * .pi / 180
+        let t1 = v(1, 0), t2 = v(cos(a), sin(a))
+        let c = (t1 + t2) / ((t1 + t2) * (t1 + t2)).sum().squareRoot()
+        let n1 = v(0, 1), n2 = v(-sin(a), cos(a))
+        let c1 = (c * n1).sum(), c2 = (c * n2).sum()
+        let q1 = LineCoverage.polygon([p[0] - n1 * h, p[0] + n1 * h, p[1] + c * (h / c1), p[1] - c * (h / c1)])
+        let q2 = LineCoverage.polygon([p[1] + c * (h / c2), p[2] + n2 * h, p[2] - n2 * h, p[1] - c * (h / c2)])
+        return q1 + q2
+    }
+
+    func testAcuteAngleBeyondMiterLimitIsAFlipBevel() {
+        // 150° turn: miter length 3.86 > 2 → both segments end on the chord through the corner.
         for turn in [150.0, 160, 121] {
-            let (pts, p) = corner(turnDegrees: turn)
+            let (pts, _) = corner(turnDegrees: turn)
             let g = tessellate(pts, miterLimit: 2)
-            let (o1, o2) = outerNormals(turnDegrees: turn)
-            let bevel = LineCoverage.polygon([p[1], p[1] + o1 * h, p[1] + o2 * h])
-            assertShape(g, area: bevelArea(turn), reference: .rect(p[0], p[1], h) + .rect(p[1], p[2], h) + bevel)
+            assertShape(g, area: flipBevelArea(turn), reference: flipBevelShape(turn))
             for q in g.vertices { XCTAssertLessThanOrEqual(q.ex * q.ex + q.ey * q.ey, 2 * 2 + 1e-5) }
         }
     }
@@ -147,13 +163,15 @@ final class LineTessellatorTests: XCTestCase {
     }
 
     func testBevelJoin() {
-        for turn in [40.0, 60, 90, 135] {
+        for turn in [40.0, 60, 90] {
             let (pts, p) = corner(turnDegrees: turn)
             let g = tessellate(pts, join: .bevel)
             let (o1, o2) = outerNormals(turnDegrees: turn)
             let bevel = LineCoverage.polygon([p[1], p[1] + o1 * h, p[1] + o2 * h])
             assertShape(g, area: bevelArea(turn), reference: .rect(p[0], p[1], h) + .rect(p[1], p[2], h) + bevel)
         }
+        // Past miter length 2 (135°: 2.61) a bevel join is MapLibre's flip bevel too.
+        assertShape(tessellate(corner(turnDegrees: 135).pts, join: .bevel), area: flipBevelArea(135), reference: flipBevelShape(135))
         // Nearly straight: MapLibre draws a miter (miter length < 1.05) to save a triangle.
         let (pts, _) = corner(turnDegrees: 10)
         XCTAssertEqual(tessellate(pts, join: .bevel).vertices.count, 6)
