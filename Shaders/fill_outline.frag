@@ -2,11 +2,23 @@
 precision highp float;
 uniform vec4 u_clip_box;        // as in fill.frag
 in vec4 v_color;
-in float v_dist;
+flat in vec4 v_ends;
+flat in vec2 v_end_w;
+in vec3 v_frag;
 in vec2 v_clip_pos;
 out vec4 fragColor;
 void main() {
     if (any(lessThan(v_clip_pos, u_clip_box.xy)) || any(greaterThan(v_clip_pos, u_clip_box.zw))) discard;
-    float alpha = 1.0 - smoothstep(0.0, 1.0, abs(v_dist));
+    // The GL line's interpolation parameter: the fragment projected onto the edge in window
+    // space, then corrected for perspective as a varying is (weights t/w_b and (1 − t)/w_a).
+    vec2 frag = v_frag.xy / v_frag.z;
+    vec2 a = v_ends.xy;
+    vec2 ab = v_ends.zw - a;
+    float len2 = dot(ab, ab);
+    float t = len2 > 0.0 ? dot(frag - a, ab) / len2 : 0.0;
+    float wa = 1.0 / v_end_w.x, wb = t / v_end_w.y;
+    float denom = (1.0 - t) * wa + wb;
+    float tp = denom != 0.0 ? wb / denom : t;
+    float alpha = 1.0 - smoothstep(0.0, 1.0, length(frag - (a + tp * ab)));
     fragColor = v_color * alpha;
 }

@@ -4,7 +4,9 @@ import GLMapStyle
 /// Draws a `fill` layer: exact area coverage of each feature's polygons (colour × opacity ×
 /// coverage), then, with `fill-antialias`, every ring edge as a 1-device-pixel line (one pixel per
 /// row or column, as GL line rasterisation picks it) with alpha `1 − smoothstep(0, 1, d)` in the
-/// outline colour, as the GPU's fill_outline program and MapLibre's 1-px GL lines do.
+/// outline colour, as the GPU's fill_outline program and MapLibre's 1-px GL lines do; d is the
+/// distance to the edge point a GL line interpolates for that pixel, perspective-correctly under
+/// pitch (so it lags behind the pixel along the edge).
 ///
 /// Rings are oriented the way geojson-vt rewinds them (each polygon's first ring outer, the
 /// others holes, whatever their winding in the file); coverage is the winding integral clamped
@@ -16,6 +18,8 @@ struct FillPainter {
     private var ring: [Double] = []
     private var rings: [(start: Int, end: Int, weight: Double, open: Bool)] = []
     private var points: [Double] = []
+    /// Scratch: each projected point's clip w (one per x, y pair of `points`).
+    private var depths: [Double] = []
 
     mutating func paint(_ layer: EvaluatedFillLayer, view: ViewTransform, ratio: Double, into canvas: inout Compositor) {
         var bounds = WorldBounds.empty
@@ -140,6 +144,7 @@ struct FillPainter {
     private mutating func project(_ polygons: [ProjectedPolygon], open: Bool, _ proj: PlaneProjection,
                                   origin: (x: Double, y: Double), worldSize ws: Double) {
         points.removeAll(keepingCapacity: true)
+        depths.removeAll(keepingCapacity: true)
         rings.removeAll(keepingCapacity: true)
         for poly in polygons {
             let c = poly.coords
@@ -148,7 +153,7 @@ struct FillPainter {
                 var prev: (x: Double, y: Double, w: Double)? = nil
                 var first: (x: Double, y: Double, w: Double)? = nil
                 let minW = 1e-9
-                func emit(_ p: (x: Double, y: Double, w: Double)) { points.append(p.x / p.w); points.append(p.y / p.w) }
+                func emit(_ p: (x: Double, y: Double, w: Double)) { points.append(p.x / p.w); points.append(p.y / p.w); depths.append(p.w) }
                 func visit(_ p: (x: Double, y: Double, w: Double)) {
                     if let q = prev {
                         if (q.w >= minW) != (p.w >= minW) {   // crosses the camera plane: cut there
@@ -168,11 +173,13 @@ struct FillPainter {
                 }
                 if let f = first {                                   // close: the cut back in front, if any
                     visit(f)
-                    if f.w >= minW { points.removeLast(2) }          // the first point repeated
+                    if f.w >= minW { points.removeLast(2); depths.removeLast() }   // the first point repeated
                 }
                 let end = points.count
                 // Two points still draw their outline (there and back), as the GPU's ring edges do.
-                guard end - start >= 4 else { points.removeSubrange(start..<end); continue }
+                guard end - start >= 4 else {
+                    points.removeSubrange(start..<end); depths.removeSubrange(start / 2..<end / 2); continue
+                }
                 // Signed area (shoelace); with this rasteriser a negative area counts +1 inside.
                 var area = 0.0
                 var j = end - 2
@@ -198,8 +205,11 @@ struct FillPainter {
         }
         // Everything left of the frame still covers pixels to its right, so the box starts at
         // the frame's left edge when the shape does.
-        let x0 = max(0, Int(lx.rounded(.down))), y0 = max(0, Int(ly.rounded(.down)))
-        let x1 = min(canvas.width, Int(hx.rounded(.up))), y1 = min(canvas.height, Int(hy.rounded(.up)))
+        // Clamped as doubles first: a point just in front of the camera plane projects far off.
+        guard lx.isFinite, ly.isFinite, hx.isFinite, hy.isFinite else { return }
+        let wd = Double(canvas.width), hd = Double(canvas.height)
+        let x0 = Int(min(max(0, lx.rounded(.down)), wd)), y0 = Int(min(max(0, ly.rounded(.down)), hd))
+        let x1 = Int(min(max(0, hx.rounded(.up)), wd)), y1 = Int(min(max(0, hy.rounded(.up)), hd))
         guard x0 < x1, y0 < y1 else { return }
         rasterizer.reset(x0: x0, y0: y0, width: x1 - x0, height: y1 - y0)
         for r in rings {
@@ -213,32 +223,49 @@ struct FillPainter {
         rasterizer.sweep { y, x, cov in canvas.blendRow(y: y, x0: x, coverage: cov, color: color) }
     }
 
+    /// A whole pixel coordinate as an index, clamped to −1…limit (a point just in front of the
+    /// camera plane projects arbitrarily far off the frame).
+    private static func index(_ v: Double, _ limit: Int) -> Int {
+        v.isNaN ? -1 : Int(min(max(v, -1), Double(limit)))
+    }
+
     /// The antialiasing outline: each ring edge drawn the way a 1-device-pixel GL line is
     /// rasterised (one pixel per column for x-major edges, per row for y-major edges: the pixel
     /// whose centre is within half a pixel of the edge along the minor axis), fading with the
-    /// perpendicular distance d as `1 − smoothstep(0, 1, d)` — MapLibre's fill outline.
+    /// distance d as `1 − smoothstep(0, 1, d)` — MapLibre's fill outline. d is measured from the
+    /// pixel centre to the point MapLibre's `v_pos` varying holds there: the centre projected onto
+    /// the edge (parameter t), moved along it by perspective-correct interpolation (t weighted by
+    /// 1/w of the end points), so without pitch it is the perpendicular distance.
     private func outline(_ color: SIMD4<Float>, into canvas: inout Compositor) {
         let width = canvas.width, height = canvas.height, q = canvas.quantizeEachDraw
         canvas.pixels.withUnsafeMutableBufferPointer { buf in
-            func plot(_ x: Int, _ y: Int, _ d: Double) {
+            // The edge being drawn: its ends and their clip w.
+            var ax = 0.0, ay = 0.0, bx = 0.0, by = 0.0, wa = 1.0, wb = 1.0
+            func plot(_ x: Int, _ y: Int) {
                 guard x >= 0, y >= 0, x < width, y < height else { return }
-                let t = min(max(d, 0), 1)
-                let alpha = 1 - t * t * (3 - 2 * t)
+                let fx = Double(x) + 0.5 - ax, fy = Double(y) + 0.5 - ay
+                let ex = bx - ax, ey = by - ay
+                let t = (fx * ex + fy * ey) / (ex * ex + ey * ey)
+                let denom = (1 - t) / wa + t / wb
+                let tp = denom != 0 ? t / wb / denom : t
+                let d = ((fx - tp * ex) * (fx - tp * ex) + (fy - tp * ey) * (fy - tp * ey)).squareRoot()
+                let s = min(max(d, 0), 1)
+                let alpha = 1 - s * s * (3 - 2 * s)
                 Compositor.blend(buf.baseAddress! + (y * width + x), color * Float(alpha), quantize: q)
             }
             // A GL line along its major axis u (minor axis v): the pixels u whose centres lie within
             // the edge's extent from au to bu, each at the minor pixel whose centre is in
-            // [v − ½, v + ½) (as the GPU's top-left rule picks), with its distance from the edge.
-            func line(_ au: Double, _ av: Double, _ bu: Double, _ du: Double, _ dv: Double, _ len: Double,
-                      steps: Int, _ plot: (Int, Int, Double) -> Void) {
+            // [v − ½, v + ½) (as the GPU's top-left rule picks).
+            func line(_ au: Double, _ av: Double, _ bu: Double, _ du: Double, _ dv: Double,
+                      steps: Int, minorSteps: Int, _ plot: (Int, Int) -> Void) {
                 let lo = min(au, bu), hi = max(au, bu)
-                let c0 = max(0, Int((lo - 0.5).rounded(.up))), c1 = min(steps - 1, Int((hi - 0.5).rounded(.up)) - 1)
+                let c0 = max(0, Self.index((lo - 0.5).rounded(.up), steps))
+                let c1 = min(steps - 1, Self.index((hi - 0.5).rounded(.up), steps) - 1)
                 guard c0 <= c1 else { return }
                 for u in c0...c1 {
                     let cu = Double(u) + 0.5
                     let lv = av + (cu - au) * dv / du
-                    let v = Int((lv - 1).rounded(.up))
-                    plot(u, v, abs(Double(v) + 0.5 - lv) * abs(du) / len)
+                    plot(u, Self.index((lv - 1).rounded(.up), minorSteps))
                 }
             }
             for r in rings {
@@ -246,16 +273,17 @@ struct FillPainter {
                 var k = r.start
                 if r.open { j = r.start; k = r.start + 2 }   // an open segment: no closing edge
                 while k < r.end {
-                    let ax = points[j], ay = points[j + 1], bx = points[k], by = points[k + 1]
+                    ax = points[j]; ay = points[j + 1]; bx = points[k]; by = points[k + 1]
+                    wa = depths[j / 2]; wb = depths[k / 2]
                     j = k; k += 2
                     let dx = bx - ax, dy = by - ay
                     let len = (dx * dx + dy * dy).squareRoot()
                     guard len > 0, len.isFinite else { continue }
                     if abs(dx) >= abs(dy) {
                         // x-major: one pixel per column.
-                        line(ax, ay, bx, dx, dy, len, steps: width) { x, y, d in plot(x, y, d) }
+                        line(ax, ay, bx, dx, dy, steps: width, minorSteps: height) { x, y in plot(x, y) }
                     } else {
-                        line(ay, ax, by, dy, dx, len, steps: height) { y, x, d in plot(x, y, d) }
+                        line(ay, ax, by, dy, dx, steps: height, minorSteps: width) { y, x in plot(x, y) }
                     }
                 }
             }
