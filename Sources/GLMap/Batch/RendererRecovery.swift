@@ -34,6 +34,9 @@ extension BatchRenderer {
     }
 
     /// The GPU pipeline of `run`: draw frame n+1 while frame n is read back, with recovery.
+    /// Longer than the house limit on purpose: it is one state machine (the frame in flight, the
+    /// frames to redo, which failed once, failures in a row) whose draw step and recovery step
+    /// read and write the same state; split apart they would pass all of it back and forth.
     func runOnGPU(count: Int, options: (Int) throws -> RenderOptions, deliver: (Int) -> EncoderPool.Delivery,
                   pool: EncoderPool, progress: BatchProgress?, summary: inout BatchSummary, noun: String) throws {
         if !(gl?.isUsable ?? false) {   // an earlier run or render left it broken
