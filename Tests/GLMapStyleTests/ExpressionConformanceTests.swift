@@ -1,13 +1,16 @@
 import Foundation
 import XCTest
+import Testing
 import GLMapCore
 @testable import GLMapStyle
 import GLMapTestSupport
 
 /// Runs maplibre-style-spec's expression fixtures (`../shared/expression-tests/cases`, or
 /// `$GLMAP_EXPRESSION_TESTS/cases`) with the rules of that folder's README: compile result, feature/zoom
-/// constancy, the compiled type, and every output (numbers truncated to 6 significant digits) must match.
-final class ExpressionConformanceTests: XCTestCase {
+/// constancy, the compiled type, and every output (numbers truncated to 6 significant digits) must
+/// match. One test case per fixture; `casesArePresent` fails when the fixtures are missing and
+/// prints the totals.
+@Suite struct ExpressionConformanceCases {
     static var casesFolder: URL {
         if let env = ProcessInfo.processInfo.environment["GLMAP_EXPRESSION_TESTS"], !env.isEmpty {
             return URL(fileURLWithPath: env).appendingPathComponent("cases")
@@ -15,45 +18,47 @@ final class ExpressionConformanceTests: XCTestCase {
         return SharedData.expressionTests.appendingPathComponent("cases")
     }
 
-    func testExpressionConformance() throws {
-        let folder = Self.casesFolder
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            XCTFail("Expression conformance cases not found at \(folder.path). Put maplibre-style-spec's expression fixtures there (see ../shared/expression-tests/README.md) or set GLMAP_EXPRESSION_TESTS to the folder that holds cases/.")
-            return
-        }
+    /// Every fixture's name (its folder under cases/), sorted; empty when the folder is absent.
+    static let names: [String] = {
         var files: [String] = []
-        if let walker = FileManager.default.enumerator(atPath: folder.path) {
+        if let walker = FileManager.default.enumerator(atPath: casesFolder.path) {
             for case let path as String in walker where path.hasSuffix("test.json") { files.append(path) }
         }
-        files.sort()
-        XCTAssertFalse(files.isEmpty, "No test.json under \(folder.path)")
+        return files.sorted().map { String($0.dropLast("/test.json".count)) }
+    }()
 
+    /// Reads and runs one fixture.
+    static func outcome(_ name: String) -> CaseOutcome {
+        do {
+            let data = try Data(contentsOf: casesFolder.appendingPathComponent("\(name)/test.json"))
+            return ConformanceCase.run(try JSONParser.parse([UInt8](data)))
+        } catch {
+            return .fail("cannot read: \(error)")
+        }
+    }
+
+    @Test func casesArePresent() {
+        #expect(!Self.names.isEmpty, "Expression conformance cases not found at \(Self.casesFolder.path). Put maplibre-style-spec's expression fixtures there (see ../shared/expression-tests/README.md) or set GLMAP_EXPRESSION_TESTS to the folder that holds cases/.")
         var passed = 0, failed = 0
         var lenient: [String] = []
-        for file in files {
-            let name = String(file.dropLast("/test.json".count))
-            let outcome: CaseOutcome
-            do {
-                let data = try Data(contentsOf: folder.appendingPathComponent(file))
-                outcome = ConformanceCase.run(try JSONParser.parse([UInt8](data)))
-            } catch {
-                outcome = .fail("cannot read: \(error)")
-            }
-            switch outcome {
+        for name in Self.names {
+            switch Self.outcome(name) {
             case .pass: passed += 1
             case .lenientPass: passed += 1; lenient.append(name)
-            case .fail(let reason):
-                failed += 1
-                print("FAIL \(name): \(reason)")
+            case .fail: failed += 1
             }
         }
         if !lenient.isEmpty {
             print("passed only by the lenient 1e-5 relative number rule (\(lenient.count)): \(lenient.joined(separator: ", "))")
         }
         print("expression conformance: \(passed) passed, \(failed) failed")
-        let rate = Double(passed) / Double(max(1, passed + failed))
-        XCTAssertGreaterThanOrEqual(rate, 0.98, "expression conformance pass rate \(rate) is below 98 %")
+    }
+
+    @Test(arguments: ExpressionConformanceCases.names)
+    func fixture(_ name: String) {
+        if case .fail(let reason) = Self.outcome(name) {
+            Issue.record("\(name): \(reason)")
+        }
     }
 }
 
