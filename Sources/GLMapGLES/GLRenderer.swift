@@ -310,9 +310,7 @@ public final class GLRenderer {
                     drawRuns(runs)
                     continue
                 }
-                for (r, box) in clips where !r.isEmpty {
-                    let pieces = runs.compactMap { $0.clamped(to: r) }
-                    guard !pieces.isEmpty else { continue }
+                for ((_, box), pieces) in zip(clips, ViewCulling.runs(runs, cutAt: clips.map(\.0))) where !pieces.isEmpty {
                     // an infinite side as a huge finite value (GLSL ES need not keep infinities)
                     func side(_ v: Double) -> Float { v.isFinite ? Float(v) : (v < 0 ? -1e30 : 1e30) }
                     glUniform4f(program.uniform("u_clip_box"), side(box.0), side(box.1), side(box.2), side(box.3))

@@ -28,16 +28,6 @@ struct DrawRange {
     /// is per unit of extrusion.
     var maxExtrude: Double = 1
 
-    /// The part of this run inside the index range `r` (a tile piece), nil when they do not
-    /// meet; the vertex bounds stay the run's (a superset, still valid for glDrawRangeElements).
-    func clamped(to r: Range<Int>) -> DrawRange? {
-        let lo = max(first, r.lowerBound), hi = min(first + count, r.upperBound)
-        guard lo < hi else { return nil }
-        var c = self
-        c.first = lo
-        c.count = hi - lo
-        return c
-    }
 }
 
 /// How far a layer's drawn geometry can reach past its positions, in CSS pixels at the frame zoom.
@@ -120,6 +110,30 @@ enum ViewCulling {
             start = end
         }
         return ranges
+    }
+
+    /// `runs` (ascending, as `visibleRuns` gives them) cut at the bounds of `pieces` (ascending,
+    /// non-overlapping index ranges, e.g. a fill's tile clips): for each piece, the parts of the runs
+    /// inside it, in one walk over both lists. A cut run keeps its vertex bounds (a superset, still
+    /// valid for glDrawRangeElements).
+    static func runs(_ runs: [DrawRange], cutAt pieces: [Range<Int>]) -> [[DrawRange]] {
+        var out: [[DrawRange]] = []
+        out.reserveCapacity(pieces.count)
+        var j = 0
+        for r in pieces {
+            while j < runs.count && runs[j].first + runs[j].count <= r.lowerBound { j += 1 }
+            var inside: [DrawRange] = []
+            var k = j
+            while k < runs.count && runs[k].first < r.upperBound {
+                var c = runs[k]
+                c.first = max(c.first, r.lowerBound)
+                c.count = min(runs[k].first + runs[k].count, r.upperBound) - c.first
+                if c.count > 0 { inside.append(c) }
+                k += 1
+            }
+            out.append(inside)
+        }
+        return out
     }
 
     /// The runs of `ranges` that may be visible through `matrix` (bucket-local units → clip, the

@@ -170,4 +170,18 @@ final class ViewCullingTests: XCTestCase {
         let behind = box(0, 0.49, 0.56, 0.51, 0.6), ahead = box(3, 0.499, 0.45, 0.501, 0.49)
         XCTAssertEqual(ViewCulling.visibleRuns([behind, ahead], matrix: pm, view: pitched, margin: CullMargin()).map(\.first), [3])
     }
+
+    /// Culling runs cut at tile-clip bounds: each clip gets exactly the parts of the runs inside
+    /// it (a run spanning clips is split, clips between runs get none), vertex bounds kept.
+    func testRunsCutAtTileClips() {
+        func run(_ first: Int, _ count: Int) -> DrawRange {
+            DrawRange(first: first, count: count, minIndex: 0, maxIndex: 99, minX: 0, minY: 0, maxX: 1, maxY: 1)
+        }
+        let runs = [run(0, 6), run(12, 18), run(36, 3)]
+        let cut = ViewCulling.runs(runs, cutAt: [0..<3, 3..<9, 9..<12, 12..<21, 21..<39, 39..<42])
+        XCTAssertEqual(cut.map { $0.map(\.first) }, [[0], [3], [], [12], [21, 36], []])
+        XCTAssertEqual(cut.map { $0.map(\.count) }, [[3], [3], [], [9], [9, 3], []])
+        XCTAssertTrue(cut.joined().allSatisfy { $0.minIndex == 0 && $0.maxIndex == 99 })
+        XCTAssertEqual(ViewCulling.runs([], cutAt: [0..<3]).map(\.count), [0])
+    }
 }
