@@ -125,26 +125,19 @@ public final class TileServer: @unchecked Sendable {
     /// Blocks until SIGTERM or SIGINT, then drains and stops (`stop`). Returns the signal.
     public func runUntilTerminated() -> Int32 {
         let semaphore = DispatchSemaphore(value: 0)
-        let received = SignalBox()
+        let received = Locked<Int32>(0)   // the first signal wins
         var sources: [DispatchSourceSignal] = []
         for sig in [SIGTERM, SIGINT] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { received.set(sig); semaphore.signal() }
+            source.setEventHandler { received.withLock { if $0 == 0 { $0 = sig } }; semaphore.signal() }
             source.resume()
             sources.append(source)
         }
         semaphore.wait()
         stop()
         sources.forEach { $0.cancel() }
-        return received.get()
-    }
-
-    final class SignalBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: Int32 = 0
-        func set(_ v: Int32) { lock.lock(); if value == 0 { value = v }; lock.unlock() }
-        func get() -> Int32 { lock.lock(); defer { lock.unlock() }; return value }
+        return received.value
     }
 
     /// Requests being handled now.

@@ -8,11 +8,6 @@ import GLMapCore
 /// finish it, and goes on with the next job on the same renderer); the server listens on IPv6
 /// loopback (`--bind ::1`, `[::1]`, `::`), tested with curl over ::1.
 final class ServerTimeoutAndIPv6Tests: XCTestCase {
-    final class Flag: @unchecked Sendable {
-        private let lock = NSLock(); private var count = 0
-        func next() -> Int { lock.lock(); defer { lock.unlock() }; count += 1; return count }
-    }
-
     func testTimedOutRenderIsInterruptedAndTheRendererKeepsServing() throws {
         let clean = try startServer { $0.backend = .gpu; $0.cacheMiB = 0 }
         let expected = try curl("\(clean.base)/styles/dc/11/585/783.png")
@@ -22,11 +17,11 @@ final class ServerTimeoutAndIPv6Tests: XCTestCase {
         var c = ServerConfiguration(styles: [try .parse("dc=\(exampleStyle)")])
         c.port = 0; c.jobs = 1; c.backend = .gpu; c.timeout = 0.5; c.cacheMiB = 0
         let s = try TileServer(configuration: c)
-        let calls = Flag()
+        let calls = Locked(0)
         // The first job's worker is held until its request has timed out (the waiter has given
         // up), then renders: the render must stop at its first check instead of finishing.
         s.pool.testHookBeforeRender = { _, job in
-            guard calls.next() == 1 else { return }
+            guard calls.withLock({ $0 += 1; return $0 }) == 1 else { return }
             let deadline = Date().addingTimeInterval(20)
             while !job.cancelled && Date() < deadline { usleep(5_000) }
         }

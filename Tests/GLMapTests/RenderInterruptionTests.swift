@@ -9,7 +9,6 @@ import GLMapTestSupport
 /// `RenderInterrupted`; the renderer stays usable and its next frame is byte-identical to one
 /// from a renderer that was never interrupted.
 final class RenderInterruptionTests: XCTestCase {
-    final class Counter: @unchecked Sendable { var n = 0 }
 
     func testStopsBetweenLayersAndStaysUsable() throws {
         let gl: GLRenderer
@@ -22,13 +21,13 @@ final class RenderInterruptionTests: XCTestCase {
         let reference = try gl.readback()
 
         // Stop at the third check: two layers drawn, the rest not.
-        let checks = Counter()
-        gl.shouldStop = { checks.n += 1; return checks.n >= 3 }
+        let checks = Locked(0)
+        gl.shouldStop = { checks.withLock { $0 += 1; return $0 >= 3 } }
         XCTAssertThrowsError(try gl.draw(uploaded, view: view, ratio: 1)) { e in
             XCTAssertTrue(e is RenderInterrupted, "\(e)")
             XCTAssertTrue("\(e)".contains("before layer 3 of"), "\(e)")
         }
-        XCTAssertEqual(checks.n, 3)
+        XCTAssertEqual(checks.value, 3)
         XCTAssertTrue(gl.isUsable, "an interruption leaves the renderer usable")
         // Stop before the read-back.
         gl.shouldStop = nil
