@@ -49,6 +49,7 @@ final class GeoJSONSceneTests: XCTestCase {
 
     func testScenesMatchManifest() throws {
         let manifestURL = Self.scenes.appendingPathComponent("manifest.json")
+        try SharedData.require("the scenes' manifest.json", at: manifestURL)
         guard let manifestData = FileManager.default.contents(atPath: manifestURL.path) else {
             XCTFail("reference data missing: \(manifestURL.path) not found (the tests need ../shared next to the package)")
             return

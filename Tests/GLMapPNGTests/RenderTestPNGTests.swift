@@ -7,7 +7,8 @@ import GLMapTestSupport
 final class RenderTestPNGTests: XCTestCase {
     func testExpectedImagesDecodeAtTheManifestSize() throws {
         let cases = SharedData.renderCases
-        guard !cases.isEmpty else { return XCTFail(SharedData.missing("render tests", at: SharedData.renderTests)) }
+        try SharedData.require("render tests", at: SharedData.renderTests.appendingPathComponent("cases"))
+        guard !cases.isEmpty else { return XCTFail("no render test cases under \(SharedData.renderTests.path)") }
         var decoded = 0
         for c in cases {
             XCTAssertFalse(c.expectedPNGs.isEmpty, "\(c.name): no expected.png")

@@ -39,7 +39,8 @@ final class RenderTestPixelmatchTests: XCTestCase {
 
     func testExpectedImagesAgainstThemselvesAlternatesAndEachOther() throws {
         let cases = SharedData.renderCases
-        guard !cases.isEmpty else { return XCTFail(SharedData.missing("render tests", at: SharedData.renderTests)) }
+        try SharedData.require("render tests", at: SharedData.renderTests.appendingPathComponent("cases"))
+        guard !cases.isEmpty else { return XCTFail("no render test cases under \(SharedData.renderTests.path)") }
         var images: [URL: StraightImage] = [:]
 
         // 1. Every expected.png against itself: 0.

@@ -139,7 +139,7 @@ struct EarcutFixtureCase: Sendable, CustomTestStringConvertible {
 @Suite struct EarcutFixtureCases {
     static var expectedURL: URL { EarcutFixtureTests.fixturesDirectory.appendingPathComponent("expected.json") }
 
-    /// `expected.json`, or nil when the shared data is absent (`fixturesArePresent` fails then).
+    /// `expected.json`, or nil when the shared data is absent (`fixturesArePresent` skips then).
     static let expected: EarcutFixtureTests.Expected? = try? EarcutFixtureTests.decode(EarcutFixtureTests.Expected.self, from: expectedURL)
 
     static let cases: [EarcutFixtureCase] = (expected?.triangles.keys.sorted() ?? []).flatMap { name in
@@ -147,6 +147,7 @@ struct EarcutFixtureCase: Sendable, CustomTestStringConvertible {
     }
 
     @Test func fixturesArePresent() throws {
+        try SharedData.require("earcut fixtures (expected.json)", at: Self.expectedURL)
         let expected = try #require(Self.expected, "\(SharedData.missing("earcut fixtures (expected.json)", at: Self.expectedURL))")
         #expect(!expected.triangles.isEmpty, "expected.json has no triangle counts")
         print("earcut fixtures: \(expected.triangles.count) fixtures x 4 rotations = \(Self.cases.count) cases")

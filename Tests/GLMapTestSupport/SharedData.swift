@@ -7,6 +7,8 @@
 // test; SplitMix64: the seeded generator of randomised tests.
 import Foundation
 import GLMapTesting
+import Testing
+import XCTest
 
 /// The repository and the read-only reference data in `../shared`.
 public enum SharedData {
@@ -43,6 +45,22 @@ public enum SharedData {
     /// The message for reference data that is not where it should be.
     public static func missing(_ what: String, at url: URL) -> String {
         "\(what) not found at \(url.path): the shared reference data must sit at ../shared next to the repository"
+    }
+
+    /// Skips the running test with the reason when `url` is absent (the reference data is not
+    /// part of the repository); under `CI=true` the absence also fails it, so a green CI never
+    /// hides a suite that did not run. Works in XCTest (`XCTSkip`) and Swift Testing (`Test.cancel`).
+    public static func require(_ what: String, at url: URL, fileID: String = #fileID, filePath: StaticString = #filePath,
+                               line: UInt = #line, column: Int = #column) throws {
+        guard !FileManager.default.fileExists(atPath: url.path) else { return }
+        let reason = missing(what, at: url) + "; skipped"
+        if Test.current != nil {
+            let sourceLocation = SourceLocation(fileID: fileID, filePath: "\(filePath)", line: Int(line), column: column)
+            if OutsideTool.inCI { Issue.record(Comment(rawValue: reason + " (CI=true: a failure)"), sourceLocation: sourceLocation) }
+            try Test.cancel(Comment(rawValue: reason), sourceLocation: sourceLocation)
+        }
+        if OutsideTool.inCI { XCTFail(reason + " (CI=true: a failure)", file: filePath, line: line) }
+        throw XCTSkip(reason)
     }
 
     /// The render-test cases, found as `glmap test` finds them (empty when the suite is absent).

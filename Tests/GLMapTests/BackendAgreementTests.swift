@@ -96,7 +96,9 @@ import GLMapTestSupport
         }
     }
 
-    @Test func suitesArePresent() {
+    @Test func suitesArePresent() throws {
+        try SharedData.require("render tests", at: SharedData.renderTests.appendingPathComponent("cases"))
+        try SharedData.require("the six scenes", at: SharedData.scenes)
         #expect(!SharedData.renderCases.isEmpty, "\(SharedData.missing("render tests", at: SharedData.renderTests))")
         #expect(SharedData.sceneNames.count == 6, "\(SharedData.missing("the six scenes", at: SharedData.scenes))")
     }
@@ -109,6 +111,7 @@ import GLMapTestSupport
     }
 
     @Test func renderCasesHoldTheFloor() throws {
+        try SharedData.require("render tests", at: SharedData.renderTests.appendingPathComponent("cases"))
         let known = try KnownFailures(contentsOf: Self.knownFile.path)
         let outcomes = Self.renderCaseOutcomes.values.compactMap { try? $0.get() }
         let agreeing = outcomes.filter { $0.fraction <= Self.allowed }.count

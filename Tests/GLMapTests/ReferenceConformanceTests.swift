@@ -24,7 +24,8 @@ import GLMapTestSupport
         return Dictionary(uniqueKeysWithValues: runner.run(SharedData.renderCases).map { ($0.testCase.name, $0) })
     }()
 
-    @Test func suiteIsPresent() {
+    @Test func suiteIsPresent() throws {
+        try SharedData.require("render tests", at: SharedData.renderTests.appendingPathComponent("cases"))
         #expect(!SharedData.renderCases.isEmpty, "\(SharedData.missing("render tests", at: SharedData.renderTests))")
     }
 
@@ -37,6 +38,7 @@ import GLMapTestSupport
     }
 
     @Test func passCountHoldsTheFloor() throws {
+        try SharedData.require("render tests", at: SharedData.renderTests.appendingPathComponent("cases"))
         let known = try KnownFailures(contentsOf: Self.knownFailuresFile.path)
         let passed = RenderConformanceTests.printCounts(SharedData.renderCases.compactMap { Self.cpuRun[$0.name] },
                                                         label: "reference render conformance")

@@ -50,6 +50,7 @@ import GLMapTestSupport
     }()
 
     @Test func suiteIsPresent() throws {
+        try SharedData.require("render tests", at: Self.casesRoot)
         #expect(FileManager.default.fileExists(atPath: Self.casesRoot.path),
                 "render tests not found at \(Self.casesRoot.path) (set GLMAP_RENDER_TESTS or provide ../shared/render-tests)")
         #expect(Self.testCases.count > 0, "no cases under \(Self.casesRoot.path)")
@@ -63,6 +64,7 @@ import GLMapTestSupport
     }
 
     @Test func passCountHoldsTheFloor() throws {
+        try SharedData.require("render tests", at: Self.casesRoot)
         let known = try Self.knownFailures()
         let passed = Self.printCounts(Self.testCases.compactMap { Self.gpuRun[$0.name] }, label: "render conformance")
         #expect(passed >= known.floor, "pass count \(passed) fell below the floor \(known.floor) in \(Self.knownFailuresFile.lastPathComponent)")
@@ -103,7 +105,7 @@ import GLMapTestSupport
     /// `glmap test ../shared/render-tests --known <this suite's list>` reports exactly this suite's
     /// count: the same cases, the same passes, the same failures, and exit 0 (no unexpected failure).
     @Test func glmapTestGivesTheSameCount() throws {
-        guard !Self.testCases.isEmpty else { Issue.record("no render tests at \(Self.suiteRoot.path)"); return }
+        try SharedData.require("render tests", at: Self.casesRoot)
         let junit = makeTempDir().appendingPathComponent("junit.xml")
         defer { try? FileManager.default.removeItem(at: junit.deletingLastPathComponent()) }
         let run = CommandLineRun(["test", Self.suiteRoot.path, "--known", Self.knownFailuresFile.path, "--jobs", "2",

@@ -63,9 +63,7 @@ struct SceneNativeAgreementTests {
 
     @Test("scene agrees with MapLibre Native (circles left out)", arguments: frames)
     func scene(_ f: Frame) throws {
-        guard FileManager.default.fileExists(atPath: Self.scenesDir.path) else {
-            Issue.record("scenes not found at \(Self.scenesDir.path)"); return
-        }
+        try SharedData.require("the six scenes", at: Self.scenesDir)
         let dir = FileManager.default.temporaryDirectory
             .appendingPathComponent("glmap-scene-native-\(ProcessInfo.processInfo.processIdentifier)/\(f.testDescription)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

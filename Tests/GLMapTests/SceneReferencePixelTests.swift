@@ -145,7 +145,8 @@ import GLMapTestSupport
         return out
     }
 
-    @Test func scenesArePresent() {
+    @Test func scenesArePresent() throws {
+        try SharedData.require("the six scenes", at: SharedData.scenes)
         #expect(SharedData.sceneNames.count == 6, "\(SharedData.missing("the six scenes", at: SharedData.scenes))")
     }
 

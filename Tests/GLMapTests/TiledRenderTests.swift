@@ -153,9 +153,7 @@ final class TiledRenderTests: XCTestCase {
         let root = SharedData.root.appendingPathComponent("render-tests/cases")
         let names = ["fill-outline-color/fill", "line-dasharray/default", "line-join/round",
                      "circle-stroke-width/default", "circle-pitch-alignment/map-scale-viewport"]
-        guard FileManager.default.fileExists(atPath: root.path) else {
-            return XCTFail("../shared/render-tests is missing (looked in \(root.path)); these tiled cases did not run")
-        }
+        try SharedData.require("render tests", at: root)
         for name in names {
             let dir = root.appendingPathComponent(name)
             let json = try JSONParser.parse([UInt8](Data(contentsOf: dir.appendingPathComponent("style.json"))))

@@ -112,9 +112,7 @@ final class ViewCullingTests: XCTestCase {
     /// The shared scenes (real data) at their own cameras and the close-ups.
     func testScenes() throws {
         let dir = SharedData.scenes
-        guard FileManager.default.fileExists(atPath: dir.path) else {
-            throw XCTSkip("\(dir.path) not found (the shared scenes are needed)")
-        }
+        try SharedData.require("the shared scenes", at: dir)
         let gl = try renderer()
         for name in ["world", "montreal", "us_states"] {
             let s = try Scene(styleFile: dir.appendingPathComponent("\(name).style.json").path)
