@@ -25,10 +25,13 @@ places. A failure counts as a Native quirk only when a variant verifies it:
     Polygon feature per part (same properties and id): GL JS fills every part on its own either way.
   - `circle-tile-edge`: circle layers read a copy of their source with `"buffer": 0` (point-only
     sources, or with the next removal): each point then lies in one tile only, as GL JS draws it.
-  - `native-circle-clip-points`: circle layers over lines and polygons read a copy whose
-    geometries are MultiPoints of their vertices (rings with their closing point), only where the
-    tile zoom is the source's maxzoom (GL JS keeps every vertex there) and the layer never asks for
-    the geometry type: the points geojson-vt adds where it cuts a line at a tile buffer are gone.
+  - `native-circle-clip-points`: circle layers over lines and polygons read a copy with one
+    feature per geometry (GeometryCollections split, as geojson-vt splits them) whose geometry is
+    a MultiPoint of the vertices GL JS keeps at the tile zoom (geojson-vt's Douglas-Peucker
+    importances and tolerance reproduced below; every vertex at the maxzoom; rings with their
+    closing point), the geometry type kept in a property `__gt` that the layer's `geometry-type`
+    and `$type` read instead: the points geojson-vt adds where it cuts a line at a tile buffer,
+    which Native draws circles at, are gone.
 - `native-outline-width` (Native draws the fill-antialias outline as 2-px GL lines, GL JS 1 px):
   both renderers draw the style with `fill-antialias` false on every fill layer and must agree;
   and every pixel where the original pair differs (after the other removals) must lie within 2 px
@@ -134,11 +137,9 @@ def candidates(style):
         if l["type"] == "fill" and l.get("paint", {}).get("fill-antialias", True) is not False:
             out.add("aa")
         if l["type"] == "circle":
-            if non_point and not uses_geometry_type(l):
+            if non_point:
                 out.add("cv")
-                out.add("cb")
-            if not non_point:
-                out.add("cb")
+            out.add("cb")
     return out
 
 
@@ -152,11 +153,29 @@ def valid(subset, style):
             continue
         src = style["sources"][l["source"]]
         kinds = {g["type"] for f in features(src) for g in leaves(f.get("geometry"))}
-        if kinds - {"Point", "MultiPoint"} and "cv" in subset and not uses_geometry_type(l):
+        if kinds - {"Point", "MultiPoint"} and "cv" in subset:
             return True     # its vertices become points: fine
         if not (kinds - {"Point", "MultiPoint"}):
             return True
     return False
+
+
+SINGULAR = {"Point": "Point", "MultiPoint": "Point", "LineString": "LineString", "MultiLineString": "LineString",
+            "Polygon": "Polygon", "MultiPolygon": "Polygon"}
+
+
+def read_type_from_property(node):
+    """`["geometry-type"]` → `["get", "__gt"]` and legacy `"$type"` → `"__gt"` (the converted
+    features carry their tile geometry type, the singular form GL JS reports, in __gt)."""
+    if node == ["geometry-type"]:
+        return ["get", "__gt"]
+    if node == "$type":
+        return "__gt"
+    if isinstance(node, list):
+        return [read_type_from_property(k) for k in node]
+    if isinstance(node, dict):
+        return {k: read_type_from_property(v) for k, v in node.items()}
+    return node
 
 
 def own_source(style, layer, suffix, cache):
@@ -326,23 +345,31 @@ def variant(style, subset):
                 continue
             src0 = s["sources"][l["source"]]
             kinds = {g["type"] for f in features(src0) for g in leaves(f.get("geometry"))}
-            convert = "cv" in subset and kinds - {"Point", "MultiPoint"} and not uses_geometry_type(l)
+            convert = "cv" in subset and bool(kinds - {"Point", "MultiPoint"})
             buffer0 = "cb" in subset and (not (kinds - {"Point", "MultiPoint"}) or convert)
             if not (convert or buffer0):
                 continue
             suffix = ("pts" if convert else "") + ("b0" if buffer0 else "")
             src = own_source(s, l, suffix, None)
             if convert:
-                kept = []
-                for f in features(src):
-                    g = f.get("geometry")
-                    if g and g["type"] not in ("Point", "MultiPoint"):
-                        pts = js_vertices(g, src, z)
-                        if not pts:
-                            continue    # GL JS draws no vertex of it at this tile zoom
-                        f["geometry"] = {"type": "MultiPoint", "coordinates": pts}
-                    kept.append(f)
-                src["data"]["features"] = kept
+                # One feature per leaf geometry (as geojson-vt splits a GeometryCollection), its
+                # kept vertices as a MultiPoint, its tile geometry type kept in a property that
+                # the layer's filter and values read instead of the geometry type.
+                if "__gt" not in json.dumps(src["data"]):
+                    kept = []
+                    for f in features(src):
+                        for g in leaves(f.get("geometry")):
+                            pts = js_vertices(g, src, z)
+                            if not pts:
+                                continue    # GL JS draws no vertex of it at this tile zoom
+                            nf = {k: v for k, v in f.items() if k != "geometry"}
+                            nf["properties"] = dict(f.get("properties") or {}, __gt=SINGULAR[g["type"]])
+                            nf["geometry"] = {"type": "MultiPoint", "coordinates": pts} if g["type"] != "Point" else g
+                            kept.append(nf)
+                    src["data"]["features"] = kept
+                for part in ("filter", "paint", "layout"):
+                    if part in l:
+                        l[part] = read_type_from_property(l[part])
             if buffer0:
                 src["buffer"] = 0
     if "aa" in subset:
