@@ -217,8 +217,9 @@ def write_known_failures(rows, path, header):
 
 KNOWN_HEADER = """# Differential cases (DifferentialTests: Benchmarks/differential, seed 1, 300 cases of at most
 # 256 device pixels a side) where glmap differs from MapLibre Native, each with its divergence class.
-# Written by `classify.py CASES RESULTS --known-failures THIS_FILE` (see Benchmarks/README.md,
-# "Differential testing against MapLibre Native"); regenerate it when the generator changes.
+# Written by `classify.py CASES RESULTS --second-opinion SECOND --known-failures THIS_FILE` (see
+# Benchmarks/README.md, "Differential testing against MapLibre Native"); regenerate it when the
+# generator changes. A "Native quirk, verified" class was verified by second_opinion.py for that case.
 # generator: the generate.py + oracle.py hash the list was measured with (the tests refuse a stale list).
 # floor: the number of cases measured to agree; the floor test fails below it.
 """
