@@ -3,7 +3,7 @@
 
     .venv/bin/python Benchmarks/differential/second_opinion.py RUN_DIR --bench PATH/glmap-bench [--jobs 2]
 
-RUN_DIR is a run of run.sh (cases/<id>/style.json + expected.png, results.tsv, failures/<id>/actual.png).
+RUN_DIR is a run of run.sh (cases/<id>/style.json + expected.png, results.tsv).
 For every case that fails the render tests' rule (over 0.00025 of the pixels differ) it finds the
 places in the style where MapLibre Native (pymgl's 2024 build) is known to draw differently from
 MapLibre GL JS, which glmap follows, and draws *variants* of the style that remove exactly those
@@ -480,12 +480,11 @@ class Step:
         for cid, style, subset, inv, need in plan:
             k = key(subset)
             base_native = os.path.join(need["inv"], "expected.png") if inv else os.path.join(orig_dir, cid, "expected.png")
-            glmap_orig = os.path.join(self.run, "failures", cid, "actual.png")
             # glmap draws the original style, compared with Native's drawing of the base variant.
             self._pair(pairs, f"{cid}~{k}~orig", os.path.join(orig_dir, cid, "style.json"), base_native)
-            if inv and os.path.exists(glmap_orig):
-                # glmap draws the GL-JS-invariant variant, compared with its own original image.
-                self._pair(pairs, f"{cid}~{k}~inv", os.path.join(need["inv"], "style.json"), glmap_orig)
+            if inv:
+                # glmap draws the GL-JS-invariant variant (its image is then compared with the one above).
+                self._pair(pairs, f"{cid}~{k}~inv", os.path.join(need["inv"], "style.json"), base_native)
             if "aa" in subset:
                 self._pair(pairs, f"{cid}~{k}~all", os.path.join(need["all"], "style.json"), os.path.join(need["all"], "expected.png"))
         tsv = os.path.join(self.root, f"pairs-{round_no}.tsv")
@@ -522,10 +521,10 @@ class Step:
             # GL JS draws the variant as the original: so must glmap, pixel for pixel.
             drawn = os.path.join(saved, f"{cid}~{k}~inv", "actual.png")
             if frac("inv") is None or not os.path.exists(drawn):
-                notes.append("glmap's variant image not compared")
+                return {"ok": False, "fraction": orig, "notes": notes + ["glmap failed on the variant"]}
             else:
                 import numpy as np
-                delta = np.abs(load_rgba(drawn) - load_rgba(os.path.join(self.run, "failures", cid, "actual.png"))).max(axis=2)
+                delta = np.abs(load_rgba(drawn) - load_rgba(os.path.join(saved, f"{cid}~{k}~orig", "actual.png"))).max(axis=2)
                 big, small = int((delta > 2).sum()), int(((delta > 0) & (delta <= 2)).sum())
                 if big:
                     # Then the variant is not what glmap (or GL JS) draws for the original: no verdict.
