@@ -258,17 +258,26 @@ def main():
     if second:
         s["classes"] = {label: members[label] for label, _ in order}
         print()
-        print("failing cases per class (fraction; a Native-quirk tag that the second opinion did not verify in brackets):")
+        print("failing cases per class (fraction; a Native-quirk tag that the second opinion did not verify in brackets;")
+        print("  for a failure it did not verify, the fraction with all the suspected quirks removed: mz maxzoom points,")
+        print("  mp MultiPoints, mpo MultiPolygon parts, cv circle vertices as points, cb circle buffer 0, aa outlines off):")
         for label, _ in order:
             print(f"  {label}:")
             items = []
             for k in members[label]:
                 v = rows[k]
                 f = "error" if v["status"] == "glmap-error" else f"{v['fraction']:.5f}"
-                untagged = [t for t in v["tags"] if t in QUIRKS and not (verified(v) and t in v["second_opinion"]["quirks"])]
-                items.append(f"{k} {f}" + (f" [{','.join(untagged)}]" if untagged and not verified(v) else ""))
-            for i in range(0, len(items), 4):
-                print("    " + "; ".join(items[i:i + 4]))
+                so = v.get("second_opinion") or {}
+                untagged = [t for t in v["tags"] if t in QUIRKS and not (verified(v) and t in so["quirks"])]
+                note = ""
+                if not verified(v) and so.get("variant_fraction"):
+                    note = f" (→ {float(so['variant_fraction']):.5f} without {so['candidates']}"
+                    if so.get("notes") and (float(so["variant_fraction"]) <= RULE or "not an exact removal" in so["notes"]):
+                        note += ", but " + so["notes"].split("; ")[-1]   # why it still did not verify
+                    note += ")"
+                items.append(f"{k} {f}" + (f" [{','.join(untagged)}]" if untagged and not verified(v) else "") + note)
+            for i in range(0, len(items), 3):
+                print("    " + "; ".join(items[i:i + 3]))
     if a.known_failures:
         agree, _ = write_known_failures(rows, a.known_failures, KNOWN_HEADER)
         print(f"classify: wrote {a.known_failures} (floor {agree})")

@@ -548,7 +548,7 @@ class Step:
         near = dilate(changed(g0, g1), OUTLINE_RADIUS) & dilate(changed(n0, n1), OUTLINE_RADIUS)
         stray = int((d & ~near).sum())
         limit = RULE * d.size
-        notes.append(f"{int(d.sum())} differing px, {stray} away from both outlines")
+        notes.append(f"{int(d.sum())} differing px, {stray} of them not within {OUTLINE_RADIUS} px of both renderers' outlines")
         return {"ok": stray <= limit, "fraction": fa, "notes": notes}
 
 
