@@ -566,6 +566,13 @@ def main():
     except ImportError as e:
         print(f"second_opinion: {e} for {sys.executable}; run bash .ci/install-deps", file=sys.stderr)
         return 3
+    for need in (os.path.join(a.run, "results.tsv"), os.path.join(a.run, "cases")):
+        if not os.path.exists(need):
+            print(f"second_opinion: {need} is missing: RUN must be a run of run.sh (cases/, results.tsv)", file=sys.stderr)
+            return 2
+    if not os.access(a.bench, os.X_OK):
+        print(f"second_opinion: {a.bench} is not an executable glmap-bench (swift build --product glmap-bench)", file=sys.stderr)
+        return 2
     results = read_results(os.path.join(a.run, "results.tsv"))
     failing = sorted(c for c, (st, f) in results.items() if st == "ok" and f is not None and f > RULE)
     if a.only:
