@@ -13,6 +13,12 @@ once; native-circle-clip-points, circles Native draws at the points geojson-vt a
 or ring is cut at a tile buffer border; native-multipoint-joined, MultiPoints under fill/line layers, which Native joins into a line and
 GL JS does not draw) are counted apart: there GL JS is the reference and glmap follows it.
 
+With --second-opinion FILE (second_opinion.py's verdicts, which run.sh writes), the tags no
+longer decide what is a Native quirk: a failing case counts as one only when a variant of its style
+without the suspected quirk verified it, whatever its tags; the report gives all cases, the cases
+without verified quirks, and every class with its count and its cases (a tagged case that did not
+verify is classified by the rules below it, with its tag named).
+
 For every tag: the cases carrying it, how many of them fail at 0.00025 and at 0.002, and the
 failure rate against the rate of the cases without it (lift), so the classes that explain the
 failures come first.
@@ -50,12 +56,33 @@ def pct(n, d):
     return f"{100.0 * n / d:.1f} %" if d else "n/a"
 
 
-def summarise(rows):
+def load_second_opinion(path):
+    """id → (verdict, quirks list, candidates, variant fraction, notes) from second_opinion.py."""
+    out = {}
+    with open(path, encoding="utf-8") as fh:
+        next(fh)
+        for line in fh:
+            p = line.rstrip("\n").split("\t")
+            if len(p) >= 7:
+                out[p[0]] = {"verdict": p[3], "quirks": [q for q in p[4].split(",") if q], "candidates": p[2],
+                             "variant_fraction": p[5], "notes": p[6]}
+    return out
+
+
+def verified(v):
+    so = v.get("second_opinion")
+    return bool(so and so["verdict"] == "verified")
+
+
+def summarise(rows, second=False):
     compared = {k: v for k, v in rows.items() if v["status"] != "oracle-error"}
     oracle_errors = len(rows) - len(compared)
     def fails(v, limit):
         return v["status"] == "glmap-error" or v["fraction"] > limit
-    edge = {k: v for k, v in compared.items() if any(t in QUIRKS for t in v["tags"])}
+    if second:
+        edge = {k: v for k, v in compared.items() if verified(v)}
+    else:
+        edge = {k: v for k, v in compared.items() if any(t in QUIRKS for t in v["tags"])}
     main = {k: v for k, v in compared.items() if k not in edge}
     out = {"cases": len(rows), "oracle_errors": oracle_errors, "compared": len(compared),
            "glmap_errors": sum(1 for v in compared.values() if v["status"] == "glmap-error")}
@@ -79,16 +106,21 @@ def summarise(rows):
     return out
 
 
-def print_report(s):
+def print_report(s, second=False):
     print(f"differential: {s['cases']} cases, {s['oracle_errors']} without a MapLibre Native image, "
           f"{s['compared']} compared, {s['glmap_errors']} glmap errors")
-    for name, label in (("all", "all compared cases"), ("without_native_quirks", "without Native-quirk cases"),
-                        ("native_quirks", "Native-quirk cases (" + ", ".join(QUIRKS) + "; GL JS wins)")):
+    groups = (("all", "all compared cases"), ("without_native_quirks", "without Native-quirk cases"),
+              ("native_quirks", "Native-quirk cases (" + ", ".join(QUIRKS) + "; GL JS wins)"))
+    if second:
+        groups = (("all", "all compared cases"),
+                  ("without_native_quirks", "without verified Native quirks"),
+                  ("native_quirks", "failures verified as Native quirks by the second opinion (GL JS wins)"))
+    for name, label in groups:
         g = s[name]
         print(f"  {label}: {g['count']}: within 0.00025 {g['within_0.00025']} ({pct(g['within_0.00025'], g['count'])}), "
               f"within 0.002 {g['within_0.002']} ({pct(g['within_0.002'], g['count'])})")
     print()
-    print("failures by tag (cases without Native quirks; fail = over 0.00025; lift = fail rate with the tag / without it)")
+    print("failures by tag (cases without " + ("verified " if second else "") + "Native quirks; fail = over 0.00025; lift = fail rate with the tag / without it)")
     print(f"  {'tag':40s} {'cases':>6s} {'fail':>6s} {'>0.002':>7s} {'rate':>7s} {'lift':>6s}")
     groups = [("layer types", lambda t: t.startswith("layer:")),
               ("layer × geometry", lambda t: t.startswith("geom:")),
@@ -136,7 +168,29 @@ CLASSES = [
 ]
 
 
+QUIRK_LABELS = {
+    "native-maxzoom-simplification": "points dropped at the source's maxzoom (geojson-vt-cpp keeps importance > 0 only; GL JS keeps all)",
+    "native-outline-width": "fill-antialias outline drawn 2 px wide (GL JS: 1 px)",
+    "native-multipoint-joined": "MultiPoint under fill/line joined into one line or ring (GL JS: nothing)",
+    "native-multipolygon-overlap": "overlapping MultiPolygon parts, overlap left unfilled (GL JS: both filled)",
+    "circle-tile-edge": "circles in another drawn tile's buffer drawn twice (GL JS: once)",
+    "native-circle-clip-points": "circles at the points geojson-vt adds at tile buffer borders (GL JS: none)",
+}
+
+
 def class_of(v):
+    so = v.get("second_opinion")
+    if so is not None or v.get("second_opinion_run"):
+        if verified(v):
+            return "Native quirk, verified, GL JS wins: " + " + ".join(
+                f"{q} ({QUIRK_LABELS.get(q, q)})" for q in so["quirks"])
+        # Not verified: the tags do not make it a quirk; the other rules classify it.
+        for label, pred in CLASSES:
+            if label.startswith("Native quirk"):
+                continue
+            if pred(v["status"], v["message"], v["tags"]):
+                return label
+        return "unclassified"
     for label, pred in CLASSES:
         if pred(v["status"], v["message"], v["tags"]):
             return label
@@ -163,8 +217,9 @@ def write_known_failures(rows, path, header):
 
 KNOWN_HEADER = """# Differential cases (DifferentialTests: Benchmarks/differential, seed 1, 300 cases of at most
 # 256 device pixels a side) where glmap differs from MapLibre Native, each with its divergence class.
-# Written by `classify.py CASES RESULTS --known-failures THIS_FILE` (see Benchmarks/README.md,
-# "Differential testing against MapLibre Native"); regenerate it when the generator changes.
+# Written by `classify.py CASES RESULTS --second-opinion SECOND --known-failures THIS_FILE` (see
+# Benchmarks/README.md, "Differential testing against MapLibre Native"); regenerate it when the
+# generator changes. A "Native quirk, verified" class was verified by second_opinion.py for that case.
 # generator: the generate.py + oracle.py hash the list was measured with (the tests refuse a stale list).
 # floor: the number of cases measured to agree; the floor test fails below it.
 """
@@ -176,18 +231,53 @@ def main():
     ap.add_argument("results")
     ap.add_argument("--json")
     ap.add_argument("--known-failures", help="write the failing cases with their classes and the floor to this file")
+    ap.add_argument("--second-opinion", help="second_opinion.py's TSV: a failure is a Native quirk only when verified there")
     a = ap.parse_args()
     rows = load(a.cases, a.results)
-    s = summarise(rows)
-    print_report(s)
-    counts = {}
-    for v in rows.values():
+    second = bool(a.second_opinion)
+    if second:
+        so = load_second_opinion(a.second_opinion)
+        for k, v in rows.items():
+            v["second_opinion_run"] = True
+            if k in so:
+                v["second_opinion"] = so[k]
+    s = summarise(rows, second)
+    print_report(s, second)
+    counts, members = {}, {}
+    for k, v in sorted(rows.items()):
         if v["status"] == "glmap-error" or (v["status"] == "ok" and v["fraction"] > RULE):
-            counts[class_of(v)] = counts.get(class_of(v), 0) + 1
+            c = class_of(v)
+            counts[c] = counts.get(c, 0) + 1
+            members.setdefault(c, []).append(k)
     print()
-    print("failures by class (first matching rule in classify.py CLASSES):")
-    for label, n in sorted(counts.items(), key=lambda kv: -kv[1]):
+    print("failures by class (" + ("verified Native quirks first, then " if second else "") + "the first matching rule in classify.py CLASSES):")
+    order = sorted(counts.items(), key=lambda kv: (not kv[0].startswith("Native quirk, verified"), -kv[1])) if second \
+        else sorted(counts.items(), key=lambda kv: -kv[1])
+    for label, n in order:
         print(f"  {n:5d}  {label}")
+    if second:
+        s["classes"] = {label: members[label] for label, _ in order}
+        print()
+        print("failing cases per class (fraction; a Native-quirk tag that the second opinion did not verify in brackets;")
+        print("  for a failure it did not verify, the fraction with all the suspected quirks removed: mz maxzoom points,")
+        print("  mp MultiPoints, mpo MultiPolygon parts, cv circle vertices as points, cb circle buffer 0, aa outlines off):")
+        for label, _ in order:
+            print(f"  {label}:")
+            items = []
+            for k in members[label]:
+                v = rows[k]
+                f = "error" if v["status"] == "glmap-error" else f"{v['fraction']:.5f}"
+                so = v.get("second_opinion") or {}
+                untagged = [t for t in v["tags"] if t in QUIRKS and not (verified(v) and t in so["quirks"])]
+                note = ""
+                if not verified(v) and so.get("variant_fraction"):
+                    note = f" (→ {float(so['variant_fraction']):.5f} without {so['candidates']}"
+                    if so.get("notes") and (float(so["variant_fraction"]) <= RULE or "not an exact removal" in so["notes"]):
+                        note += ", but " + so["notes"].split("; ")[-1]   # why it still did not verify
+                    note += ")"
+                items.append(f"{k} {f}" + (f" [{','.join(untagged)}]" if untagged and not verified(v) else "") + note)
+            for i in range(0, len(items), 3):
+                print("    " + "; ".join(items[i:i + 3]))
     if a.known_failures:
         agree, _ = write_known_failures(rows, a.known_failures, KNOWN_HEADER)
         print(f"classify: wrote {a.known_failures} (floor {agree})")

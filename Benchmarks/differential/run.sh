@@ -3,17 +3,20 @@
 # against MapLibre Native"):
 #
 #   bash Benchmarks/differential/run.sh --count 1000 --seed 1 [--max-size 1024] [--jobs 2]
-#        [--config release|debug] [--out DIR] [--reduce N]
+#        [--config release|debug] [--out DIR] [--reduce N] [--no-second-opinion]
 #
 # generates the seeded styles (generate.py), draws them with MapLibre Native through pymgl
 # (oracle.py; cached: a case that already has expected.png for this generator hash is not redrawn),
-# draws and compares them with glmap (`glmap-bench differential`), and prints the agreement at
-# 0.00025 and 0.002 with the failures classified by tag (classify.py). --reduce N also shrinks the
-# N worst failures outside the Native-quirk classes with reduce.py into OUT/reduced/.
+# draws and compares them with glmap (`glmap-bench differential`), asks for a second opinion on
+# every failure (second_opinion.py: variants of the style without each suspected MapLibre Native
+# quirk, drawn by both; a failure is a Native quirk only when such a variant verifies it; Native's
+# variant images are kept too), and prints the agreement at 0.00025 and 0.002 with the failures
+# classified (classify.py). --reduce N also shrinks the N worst failures that are not verified
+# Native quirks with reduce.py into OUT/reduced/. --no-second-opinion: classify by tags only.
 # Needs .venv with pymgl (bash .ci/install-deps) or GLMAP_PYTHON.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-count=1000 seed=1 max_size=1024 jobs=2 config=release out="" reduce=0
+count=1000 seed=1 max_size=1024 jobs=2 config=release out="" reduce=0 second=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --count) count=$2; shift 2 ;;
@@ -23,6 +26,7 @@ while [ $# -gt 0 ]; do
     --config) config=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --reduce) reduce=$2; shift 2 ;;
+    --no-second-opinion) second=0; shift ;;
     *) echo "run.sh: unknown option $1 (see the header of $0)" >&2; exit 2 ;;
   esac
 done
@@ -43,7 +47,14 @@ bench=$(swift build -c "$config" --show-bin-path)/glmap-bench
 rm -rf "$out/failures"
 "$bench" differential --cases "$out/cases" --out "$out/results.tsv" --save "$out/failures"
 echo
-"$py" Benchmarks/differential/classify.py "$out/cases" "$out/results.tsv" --json "$out/summary.json"
+if [ "$second" = 1 ]; then
+  "$py" Benchmarks/differential/second_opinion.py "$out" --bench "$bench" --jobs "$jobs"
+  echo
+  "$py" Benchmarks/differential/classify.py "$out/cases" "$out/results.tsv" --second-opinion "$out/second-opinion.tsv" --json "$out/summary.json"
+else
+  rm -f "$out/second-opinion.tsv"
+  "$py" Benchmarks/differential/classify.py "$out/cases" "$out/results.tsv" --json "$out/summary.json"
+fi
 echo
 echo "run.sh: per-case results $out/results.tsv; glmap's actual.png and diff.png of each failure in $out/failures"
 if [ "$reduce" -gt 0 ]; then
@@ -56,8 +67,14 @@ sys.path.insert(0, "Benchmarks/differential")
 from generate import NATIVE_QUIRKS as quirks
 def tags(cid):
     return json.load(open(os.path.join(out, "cases", cid, "style.json")))["metadata"]["differential"]["tags"]
+so = os.path.join(out, "second-opinion.tsv")
+verified = {l.split("\t")[0] for l in open(so)} if os.path.exists(so) else None
 bad = [(float(r[2]) if r[2] else 1.0, r[0]) for r in rows if r[1] != "oracle-error" and (r[1] == "glmap-error" or float(r[2]) > 0.00025)]
-bad = [b for b in sorted(bad, reverse=True) if not any(t in quirks for t in tags(b[1]))]
+if verified is None:
+    bad = [b for b in sorted(bad, reverse=True) if not any(t in quirks for t in tags(b[1]))]
+else:
+    verified = {l.rstrip("\n").split("\t")[0] for l in open(so) if l.split("\t")[3:4] == ["verified"]}
+    bad = [b for b in sorted(bad, reverse=True) if b[1] not in verified]
 for _, cid in bad[:n]:
     print(cid)
 EOF

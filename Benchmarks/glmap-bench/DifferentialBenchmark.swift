@@ -4,17 +4,19 @@ import GLMapCore
 import GLMapPNG
 import GLMapTesting
 
-/// `glmap-bench differential --cases DIR [--out FILE.tsv] [--save DIR] [--backend gpu|cpu]`
+/// `glmap-bench differential --cases DIR [--out FILE.tsv] [--save DIR | --save-all DIR] [--backend gpu|cpu]`
 /// Draws every DIR/<case>/style.json that has MapLibre Native's expected.png (see
 /// Benchmarks/differential) through the library path `glmap render` uses, compares with the
 /// project's pixelmatch port under the render tests' rule (threshold 0.1285 unless the case sets
 /// one) and writes one TSV row per case: id, status (ok, glmap-error, oracle-error), mismatch
-/// fraction, message. --save keeps actual.png and diff.png of each case over 0.00025.
+/// fraction, message. --save keeps actual.png and diff.png of each case over 0.00025, --save-all
+/// of every case (the second-opinion step of Benchmarks/differential needs glmap's images).
 /// Prints the agreement at 0.00025 and 0.002 at the end.
 func runDifferentialBenchmark(_ args: [String]) throws {
     let a = try BenchArgs(args)
     let root = URL(fileURLWithPath: try a.string("cases"))
-    let save = a.values["save"].map { URL(fileURLWithPath: $0) }
+    let saveAll = a.values["save-all"] != nil
+    let save = (a.values["save-all"] ?? a.values["save"]).map { URL(fileURLWithPath: $0) }
     let backend: Backend = a.values["backend"] == "cpu" ? .cpu : .gpu
     let names = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
         .filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).appendingPathComponent("style.json").path) }
@@ -36,7 +38,7 @@ func runDifferentialBenchmark(_ args: [String]) throws {
             if result.fraction <= 0.00025 { within1 += 1 }
             if result.fraction <= 0.002 { within2 += 1 }
             rows.append("\(name)\tok\t\(String(format: "%.6f", result.fraction))\t")
-            if let save, result.fraction > 0.00025 {
+            if let save, saveAll || result.fraction > 0.00025 {
                 let out = save.appendingPathComponent(name)
                 try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
                 try PNGEncoder.write(result.actual, to: out.appendingPathComponent("actual.png").path)

@@ -1,0 +1,639 @@
+#!/usr/bin/env python3
+"""Second opinion on a differential run's failures: which of them are MapLibre Native quirks.
+
+    .venv/bin/python Benchmarks/differential/second_opinion.py RUN_DIR --bench PATH/glmap-bench [--jobs 2]
+
+RUN_DIR is a run of run.sh (cases/<id>/style.json + expected.png, results.tsv).
+For every case that fails the render tests' rule (over 0.00025 of the pixels differ) it finds the
+places in the style where MapLibre Native (pymgl's 2024 build) is known to draw differently from
+MapLibre GL JS, which glmap follows, and draws *variants* of the style that remove exactly those
+places. A failure counts as a Native quirk only when a variant verifies it:
+
+- removals that GL JS draws identically (the variant's GL JS image is the original's): MapLibre
+  Native draws the variant, and glmap's ORIGINAL image must agree with that drawing under the rule;
+  glmap also draws the variant, which must give its original image again (no pixel more than 2
+  levels off; else the removal is not exact for glmap and the case is not verified);
+  - `native-maxzoom-simplification`: `"tolerance": 0` on every source whose tile zoom is its
+    maxzoom (floor(zoom) >= maxzoom, 18 by default). geojson-vt (GL JS) keeps every point at the
+    maxzoom; geojson-vt-cpp keeps only the points whose simplification importance exceeds 0 there,
+    which drops what the maxzoom simplification ranked 0; with tolerance 0 it drops only collinear
+    points.
+  - `native-multipoint-joined`: MultiPoints (and MultiPoint members of GeometryCollections) left
+    out of the sources of fill and line layers (a copy of the source where other layers use it):
+    GL JS makes each point its own one-point ring, which no fill or line draws.
+  - `native-multipolygon-overlap`: each MultiPolygon of a fill layer's source split into one
+    Polygon feature per part (same properties and id): GL JS fills every part on its own either way.
+  - `circle-tile-edge`: circle layers read a copy of their source with `"buffer": 0` (point-only
+    sources, or with the next removal): each point then lies in one tile only, as GL JS draws it.
+  - `native-circle-clip-points`: circle layers over lines and polygons read a copy with one
+    feature per geometry (GeometryCollections split, as geojson-vt splits them) whose geometry is
+    a MultiPoint of the vertices GL JS keeps at the tile zoom (geojson-vt's Douglas-Peucker
+    importances and tolerance reproduced below; every vertex at the maxzoom; rings with their
+    closing point), the geometry type kept in a property `__gt` that the layer's `geometry-type`
+    and `$type` read instead: the points geojson-vt adds where it cuts a line at a tile buffer,
+    which Native draws circles at, are gone.
+- `native-outline-width` (Native draws the fill-antialias outline as 2-px GL lines, GL JS 1 px):
+  both renderers draw the style with `fill-antialias` false on every fill layer and must agree;
+  and every pixel where the original pair differs (after the other removals) must lie within 2 px
+  of a pixel that glmap's outline changes AND of one that Native's outline changes, except for as
+  many stray pixels as the rule allows (so a missing, extra or misplaced glmap outline still fails).
+
+All suspected removals of a case are applied together first; for a case that verifies with two or
+more, every smaller combination is drawn too and the smallest that still verifies is reported.
+Writes RUN_DIR/second-opinion.tsv (id, fraction, candidates, verdict, quirks, variant fraction,
+notes), read by classify.py --second-opinion. Images: RUN_DIR/second-opinion/native/<id>~<key>/
+(the variant's style.json and Native's expected.png; kept between runs, redrawn only when the
+variant's style changes) and RUN_DIR/second-opinion/pairs-<round>/ (what glmap drew, its diff).
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import itertools
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import oracle  # noqa: E402  (MapLibre Native's worker pool; never destroys a Map)
+
+RULE = 0.00025
+OUTLINE_RADIUS = 2
+
+# (code, quirk name, invariant under GL JS). Order = the order the removals are applied and named.
+REMOVALS = [
+    ("mz", "native-maxzoom-simplification", True),
+    ("mp", "native-multipoint-joined", True),
+    ("mpo", "native-multipolygon-overlap", True),
+    ("cv", "native-circle-clip-points", True),
+    ("cb", "circle-tile-edge", True),
+    ("aa", "native-outline-width", False),
+]
+NAME = {c: n for c, n, _ in REMOVALS}
+INVARIANT = {c for c, _, inv in REMOVALS if inv}
+ORDER = [c for c, _, _ in REMOVALS]
+
+
+# --- the style -----------------------------------------------------------------------------------
+
+def leaves(geom):
+    if geom is None:
+        return []
+    if geom["type"] == "GeometryCollection":
+        return [g for k in geom.get("geometries", []) for g in leaves(k)]
+    return [geom]
+
+
+def features(src):
+    data = src.get("data")
+    if isinstance(data, dict) and data.get("type") == "FeatureCollection":
+        return data.get("features", [])
+    if isinstance(data, dict) and data.get("type") == "Feature":
+        return [data]
+    return []
+
+
+def visible(layer, zoom):
+    if layer.get("layout", {}).get("visibility") == "none":
+        return False
+    return layer.get("minzoom", 0) <= zoom < layer.get("maxzoom", 1e9)
+
+
+def at_maxzoom(src, zoom):
+    return math.floor(zoom) >= src.get("maxzoom", 18)
+
+
+def uses_geometry_type(layer):
+    text = json.dumps([layer.get("filter"), layer.get("paint"), layer.get("layout")])
+    return "$type" in text or "geometry-type" in text
+
+
+def drawn_layers(style):
+    z = float(style.get("zoom", 0))
+    return [l for l in style["layers"] if l["type"] != "background" and visible(l, z) and l.get("source") in style["sources"]]
+
+
+def candidates(style):
+    """The removals that apply to this style (codes), each a place where Native may draw differently."""
+    z = float(style.get("zoom", 0))
+    srcs = style["sources"]
+    layers = drawn_layers(style)
+    out = set()
+    for l in layers:
+        src = srcs[l["source"]]
+        kinds = {g["type"] for f in features(src) for g in leaves(f.get("geometry"))}
+        non_point = kinds - {"Point", "MultiPoint"}
+        if non_point and at_maxzoom(src, z):
+            out.add("mz")
+        if l["type"] in ("fill", "line") and "MultiPoint" in kinds:
+            out.add("mp")
+        if l["type"] == "fill" and any(f.get("geometry", {}) and f["geometry"]["type"] == "MultiPolygon"
+                                       and len(f["geometry"]["coordinates"]) > 1 for f in features(src)):
+            out.add("mpo")
+        if l["type"] == "fill" and l.get("paint", {}).get("fill-antialias", True) is not False:
+            out.add("aa")
+        if l["type"] == "circle":
+            if non_point:
+                out.add("cv")
+            out.add("cb")
+    return out
+
+
+def valid(subset, style):
+    """A set of removals is exact when every circle layer given buffer 0 reads only points."""
+    if "cb" not in subset:
+        return True
+    z = float(style.get("zoom", 0))
+    for l in drawn_layers(style):
+        if l["type"] != "circle":
+            continue
+        src = style["sources"][l["source"]]
+        kinds = {g["type"] for f in features(src) for g in leaves(f.get("geometry"))}
+        if kinds - {"Point", "MultiPoint"} and "cv" in subset:
+            return True     # its vertices become points: fine
+        if not (kinds - {"Point", "MultiPoint"}):
+            return True
+    return False
+
+
+SINGULAR = {"Point": "Point", "MultiPoint": "Point", "LineString": "LineString", "MultiLineString": "LineString",
+            "Polygon": "Polygon", "MultiPolygon": "Polygon"}
+
+
+def read_type_from_property(node):
+    """`["geometry-type"]` → `["get", "__gt"]` and legacy `"$type"` → `"__gt"` (the converted
+    features carry their tile geometry type, the singular form GL JS reports, in __gt)."""
+    if node == ["geometry-type"]:
+        return ["get", "__gt"]
+    if node == "$type":
+        return "__gt"
+    if isinstance(node, list):
+        return [read_type_from_property(k) for k in node]
+    if isinstance(node, dict):
+        return {k: read_type_from_property(v) for k, v in node.items()}
+    return node
+
+
+def own_source(style, layer, suffix, cache):
+    """Points `layer` at a copy of its source (one copy per source and suffix) and returns it."""
+    sid = layer["source"]
+    new = f"{sid}~{suffix}"
+    if new not in style["sources"]:
+        style["sources"][new] = copy.deepcopy(style["sources"][sid])
+    layer["source"] = new
+    return style["sources"][new]
+
+
+# geojson-vt (GL JS's GeoJSON tiler), as far as it decides which vertices a tile keeps: positions
+# are projected to [0, 1]², every line and ring gets Douglas-Peucker importances at the source's
+# maxzoom tolerance (first and last position 1), and a tile at zoom z < maxzoom keeps a position
+# when its importance exceeds the squared tolerance at z, dropping lines shorter than the tolerance
+# and rings of smaller area; at the maxzoom it keeps every position. GL JS's source passes
+# tolerance (0.375 by default) × 16 and extent 8192 (EXTENT / tile size 512).
+EXTENT = 8192
+
+
+def project_x(lon):
+    return lon / 360 + 0.5
+
+
+def project_y(lat):
+    s = math.sin(lat * math.pi / 180)
+    y = 0.5 - 0.25 * math.log((1 + s) / (1 - s)) / math.pi
+    return 0.0 if y < 0 else 1.0 if y > 1 else y
+
+
+def sq_seg_dist(px, py, x, y, bx, by):
+    dx, dy = bx - x, by - y
+    if dx != 0 or dy != 0:
+        t = ((px - x) * dx + (py - y) * dy) / (dx * dx + dy * dy)
+        if t > 1:
+            x, y = bx, by
+        elif t > 0:
+            x += dx * t
+            y += dy * t
+    dx, dy = px - x, py - y
+    return dx * dx + dy * dy
+
+
+def importances(xs, ys, sq_tol):
+    """Douglas-Peucker importance of every position (geojson-vt's simplify, its tie-break included)."""
+    imp = [0.0] * len(xs)
+    stack = [(0, len(xs) - 1)]
+    while stack:
+        first, last = stack.pop()
+        # (geojson-vt counts in a flat x, y, importance array: three entries a position)
+        max_d, mid, min_pos, index = sq_tol, 3 * first + ((3 * last - 3 * first) >> 1), 3 * (last - first), None
+        for i in range(first + 1, last):
+            d = sq_seg_dist(xs[i], ys[i], xs[first], ys[first], xs[last], ys[last])
+            if d > max_d:
+                index, max_d = i, d
+            elif d == max_d:
+                pos = abs(3 * i - mid)
+                if pos < min_pos:
+                    index, min_pos = i, pos
+        if max_d > sq_tol:
+            imp[index] = max_d
+            if index - first > 1:
+                stack.append((first, index))
+            if last - index > 1:
+                stack.append((index, last))
+    if imp:
+        imp[0] = imp[-1] = 1.0
+    return imp
+
+
+def kept_positions(ring, polygon, src, z):
+    maxzoom = src.get("maxzoom", 18)
+    if z >= maxzoom:
+        return list(ring)
+    opt = src.get("tolerance", 0.375) * 16
+    xs = [project_x(p[0]) for p in ring]
+    ys = [project_y(p[1]) for p in ring]
+    imp = importances(xs, ys, (opt / ((1 << maxzoom) * EXTENT)) ** 2)
+    size = 0.0
+    for j in range(1, len(ring)):
+        if polygon:
+            size += (xs[j - 1] * ys[j] - xs[j] * ys[j - 1]) / 2
+        else:
+            size += math.sqrt((xs[j] - xs[j - 1]) ** 2 + (ys[j] - ys[j - 1]) ** 2)
+    size = abs(size)
+    tol = opt / ((1 << z) * EXTENT)
+    sq = tol * tol
+    if tol > 0 and size < (sq if polygon else tol):
+        return []
+    return [p for p, i in zip(ring, imp) if tol == 0 or i > sq]
+
+
+def js_vertices(geom, src, zoom):
+    """The vertices of a geometry that GL JS's circle layer draws at this zoom (rings keep their
+    closing position, which geojson-vt keeps: GL JS draws a circle there twice)."""
+    z = min(math.floor(zoom), src.get("maxzoom", 18))
+    pts = []
+    for g in leaves(geom):
+        t, c = g["type"], g["coordinates"]
+        if t == "Point":
+            pts.append(c)
+        elif t == "MultiPoint":
+            pts.extend(c)
+        elif t == "LineString":
+            pts.extend(kept_positions(c, False, src, z))
+        elif t == "MultiLineString":
+            pts.extend(p for line in c for p in kept_positions(line, False, src, z))
+        elif t == "Polygon":
+            pts.extend(p for ring in c for p in kept_positions(ring, True, src, z))
+        elif t == "MultiPolygon":
+            pts.extend(p for poly in c for ring in poly for p in kept_positions(ring, True, src, z))
+    return pts
+
+
+def variant(style, subset):
+    """The style with the removals in `subset` applied (a new dict)."""
+    s = copy.deepcopy(style)
+    z = float(s.get("zoom", 0))
+    s.setdefault("metadata", {})["second-opinion"] = {"removals": [NAME[c] for c in ORDER if c in subset]}
+    layers = drawn_layers(s)
+    if "mz" in subset:
+        for l in layers:
+            src = s["sources"][l["source"]]
+            if at_maxzoom(src, z):
+                src["tolerance"] = 0
+    if "mp" in subset:
+        for l in layers:
+            if l["type"] not in ("fill", "line"):
+                continue
+            if not any("MultiPoint" in {g["type"] for g in leaves(f.get("geometry"))} for f in features(s["sources"][l["source"]])):
+                continue
+            src = own_source(s, l, "nomp", None) if not l["source"].endswith("~nomp") else s["sources"][l["source"]]
+            kept = []
+            for f in features(src):
+                g = f.get("geometry")
+                if g and g["type"] == "MultiPoint":
+                    continue
+                if g and g["type"] == "GeometryCollection":
+                    members = [k for k in g.get("geometries", []) if k["type"] != "MultiPoint"]
+                    if not members:
+                        continue
+                    g["geometries"] = members
+                kept.append(f)
+            src["data"]["features"] = kept
+    if "mpo" in subset:
+        for l in layers:
+            if l["type"] != "fill":
+                continue
+            if not any(f.get("geometry") and f["geometry"]["type"] == "MultiPolygon" for f in features(s["sources"][l["source"]])):
+                continue
+            src = s["sources"][l["source"]] if l["source"].endswith("~split") else own_source(s, l, "split", None)
+            out = []
+            for f in features(src):
+                g = f.get("geometry")
+                if g and g["type"] == "MultiPolygon":
+                    for part in g["coordinates"]:
+                        nf = {k: v for k, v in f.items() if k != "geometry"}
+                        nf["geometry"] = {"type": "Polygon", "coordinates": part}
+                        out.append(nf)
+                else:
+                    out.append(f)
+            src["data"]["features"] = out
+    if "cv" in subset or "cb" in subset:
+        for l in layers:
+            if l["type"] != "circle":
+                continue
+            src0 = s["sources"][l["source"]]
+            kinds = {g["type"] for f in features(src0) for g in leaves(f.get("geometry"))}
+            convert = "cv" in subset and bool(kinds - {"Point", "MultiPoint"})
+            buffer0 = "cb" in subset and (not (kinds - {"Point", "MultiPoint"}) or convert)
+            if not (convert or buffer0):
+                continue
+            suffix = ("pts" if convert else "") + ("b0" if buffer0 else "")
+            src = own_source(s, l, suffix, None)
+            if convert:
+                # One feature per leaf geometry (as geojson-vt splits a GeometryCollection), its
+                # kept vertices as a MultiPoint, its tile geometry type kept in a property that
+                # the layer's filter and values read instead of the geometry type.
+                if "__gt" not in json.dumps(src["data"]):
+                    kept = []
+                    for f in features(src):
+                        for g in leaves(f.get("geometry")):
+                            pts = js_vertices(g, src, z)
+                            if not pts:
+                                continue    # GL JS draws no vertex of it at this tile zoom
+                            nf = {k: v for k, v in f.items() if k != "geometry"}
+                            nf["properties"] = dict(f.get("properties") or {}, __gt=SINGULAR[g["type"]])
+                            nf["geometry"] = {"type": "MultiPoint", "coordinates": pts} if g["type"] != "Point" else g
+                            kept.append(nf)
+                    src["data"]["features"] = kept
+                for part in ("filter", "paint", "layout"):
+                    if part in l:
+                        l[part] = read_type_from_property(l[part])
+            if buffer0:
+                src["buffer"] = 0
+    if "aa" in subset:
+        for l in s["layers"]:
+            if l["type"] == "fill":
+                l.setdefault("paint", {})["fill-antialias"] = False
+    # Sources nobody reads any more (all their layers moved to copies) are dropped.
+    used = {l.get("source") for l in s["layers"]}
+    for sid in list(s["sources"]):
+        if sid not in used:
+            del s["sources"][sid]
+    return s
+
+
+def key(subset):
+    return "+".join(c for c in ORDER if c in subset)
+
+
+# --- images --------------------------------------------------------------------------------------
+
+def load_rgba(path):
+    import numpy as np
+    from PIL import Image
+    a = np.asarray(Image.open(path).convert("RGBA"), dtype=np.int32)
+    return np.concatenate([a[..., :3] * a[..., 3:4] // 255, a[..., 3:4]], axis=2)   # premultiplied
+
+
+def changed(a, b):
+    import numpy as np
+    return np.any(a != b, axis=2)
+
+
+def dilate(mask, r):
+    import numpy as np
+    h, w = mask.shape
+    p = np.pad(mask, r)
+    out = np.zeros_like(mask)
+    for dy in range(-r, r + 1):
+        for dx in range(-r, r + 1):
+            out |= p[r + dy:r + dy + h, r + dx:r + dx + w]
+    return out
+
+
+def red(diff_png):
+    import numpy as np
+    from PIL import Image
+    a = np.asarray(Image.open(diff_png).convert("RGB"), dtype=np.int32)
+    return (a[..., 0] == 255) & (a[..., 1] == 0) & (a[..., 2] == 0)
+
+
+# --- the run -------------------------------------------------------------------------------------
+
+def read_results(path):
+    rows = {}
+    with open(path, encoding="utf-8") as fh:
+        next(fh)
+        for line in fh:
+            p = line.rstrip("\n").split("\t")
+            if len(p) >= 3:
+                rows[p[0]] = (p[1], float(p[2]) if p[2] else None)
+    return rows
+
+
+def write_if_changed(path, text):
+    """Writes `text` unless the file already holds it; True when it was (re)written."""
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as fh:
+            if fh.read() == text:
+                return False
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    return True
+
+
+class Step:
+    def __init__(self, run, bench, jobs):
+        self.run, self.bench, self.jobs = run, bench, jobs
+        self.root = os.path.join(run, "second-opinion")
+        self.native = os.path.join(self.root, "native")
+        os.makedirs(self.native, exist_ok=True)
+
+    def native_dir(self, cid, subset, style):
+        """The folder where Native draws the variant (Native's image is redrawn only when it changed)."""
+        d = os.path.join(self.native, f"{cid}~{key(subset)}")
+        os.makedirs(d, exist_ok=True)
+        if write_if_changed(os.path.join(d, "style.json"), json.dumps(variant(style, subset), separators=(",", ":"))):
+            for f in ("expected.png", "oracle-error.txt"):
+                if os.path.exists(os.path.join(d, f)):
+                    os.remove(os.path.join(d, f))
+        return d
+
+    def evaluate(self, round_no, jobs_list):
+        """jobs_list: [(cid, style, subset)]. Draws what is needed and returns {(cid, key): result}."""
+        pairs = os.path.join(self.root, f"pairs-{round_no}")
+        shutil.rmtree(pairs, ignore_errors=True)
+        os.makedirs(pairs)
+        plan = []
+        for cid, style, subset in jobs_list:
+            inv = frozenset(subset & INVARIANT)
+            need = {}
+            if inv:
+                need["inv"] = self.native_dir(cid, inv, style)
+            if "aa" in subset:
+                need["all"] = self.native_dir(cid, subset, style)
+            plan.append((cid, style, subset, inv, need))
+        oracle.drive(self.native, self.jobs, 40, False)
+        orig_dir = os.path.join(self.run, "cases")
+        for cid, style, subset, inv, need in plan:
+            k = key(subset)
+            base_native = os.path.join(need["inv"], "expected.png") if inv else os.path.join(orig_dir, cid, "expected.png")
+            # glmap draws the original style, compared with Native's drawing of the base variant.
+            self._pair(pairs, f"{cid}~{k}~orig", os.path.join(orig_dir, cid, "style.json"), base_native)
+            if inv:
+                # glmap draws the GL-JS-invariant variant (its image is then compared with the one above).
+                self._pair(pairs, f"{cid}~{k}~inv", os.path.join(need["inv"], "style.json"), base_native)
+            if "aa" in subset:
+                self._pair(pairs, f"{cid}~{k}~all", os.path.join(need["all"], "style.json"), os.path.join(need["all"], "expected.png"))
+        tsv = os.path.join(self.root, f"pairs-{round_no}.tsv")
+        saved = os.path.join(self.root, f"pairs-{round_no}-glmap")
+        shutil.rmtree(saved, ignore_errors=True)
+        subprocess.run([self.bench, "differential", "--cases", pairs, "--out", tsv, "--save-all", saved],
+                       check=True, stdout=subprocess.DEVNULL)
+        got = read_results(tsv)
+        out = {}
+        for cid, style, subset, inv, need in plan:
+            out[(cid, key(subset))] = self._judge(cid, subset, inv, need, got, saved)
+        return out
+
+    @staticmethod
+    def _pair(pairs, name, style_path, expected_path):
+        if not os.path.exists(expected_path):
+            return      # Native refused or crashed on the variant: no pair, not verified
+        d = os.path.join(pairs, name)
+        os.makedirs(d)
+        shutil.copyfile(style_path, os.path.join(d, "style.json"))
+        shutil.copyfile(expected_path, os.path.join(d, "expected.png"))
+
+    def _judge(self, cid, subset, inv, need, got, saved):
+        k = key(subset)
+        notes = []
+
+        def frac(kind):
+            st, f = got.get(f"{cid}~{k}~{kind}", ("missing", None))
+            return f if st == "ok" else None
+        orig = frac("orig")
+        if orig is None:
+            return {"ok": False, "fraction": None, "notes": ["no comparison (Native or glmap failed on the variant)"]}
+        if inv:
+            # GL JS draws the variant as the original: so must glmap, pixel for pixel.
+            drawn = os.path.join(saved, f"{cid}~{k}~inv", "actual.png")
+            if frac("inv") is None or not os.path.exists(drawn):
+                return {"ok": False, "fraction": orig, "notes": notes + ["glmap failed on the variant"]}
+            else:
+                import numpy as np
+                delta = np.abs(load_rgba(drawn) - load_rgba(os.path.join(saved, f"{cid}~{k}~orig", "actual.png"))).max(axis=2)
+                big, small = int((delta > 2).sum()), int(((delta > 0) & (delta <= 2)).sum())
+                if big:
+                    # Then the variant is not what glmap (or GL JS) draws for the original: no verdict.
+                    return {"ok": False, "fraction": orig, "notes": notes + [
+                        f"glmap's own image changes under the removal ({big} px by more than 2 levels): not an exact removal"]}
+                if small:
+                    notes.append(f"glmap's own image changes by 1-2 levels in {small} px under the removal (rounding)")
+        if "aa" not in subset:
+            return {"ok": orig <= RULE, "fraction": orig, "notes": notes}
+        fa = frac("all")
+        if fa is None:
+            return {"ok": False, "fraction": None, "notes": notes + ["outline-off variant not compared"]}
+        if fa > RULE:
+            return {"ok": False, "fraction": fa, "notes": notes + [f"outlines off: still {fa:.6f}"]}
+        # Where the original pair differs must be where the outlines are, on both sides.
+        d = red(os.path.join(saved, f"{cid}~{k}~orig", "diff.png"))
+        g0 = load_rgba(os.path.join(saved, f"{cid}~{k}~orig", "actual.png"))
+        g1 = load_rgba(os.path.join(saved, f"{cid}~{k}~all", "actual.png"))
+        n0 = load_rgba(os.path.join(need["inv"], "expected.png") if inv else os.path.join(self.run, "cases", cid, "expected.png"))
+        n1 = load_rgba(os.path.join(need["all"], "expected.png"))
+        near = dilate(changed(g0, g1), OUTLINE_RADIUS) & dilate(changed(n0, n1), OUTLINE_RADIUS)
+        stray = int((d & ~near).sum())
+        limit = RULE * d.size
+        notes.append(f"{int(d.sum())} differing px, {stray} of them not within {OUTLINE_RADIUS} px of both renderers' outlines")
+        return {"ok": stray <= limit, "fraction": fa, "notes": notes}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("run")
+    ap.add_argument("--bench", required=True, help="glmap-bench executable")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--only", help="comma-separated case ids (default: every failing case)")
+    a = ap.parse_args()
+    try:
+        import numpy  # noqa: F401
+        import PIL  # noqa: F401
+        import pymgl  # noqa: F401
+    except ImportError as e:
+        print(f"second_opinion: {e} for {sys.executable}; run bash .ci/install-deps", file=sys.stderr)
+        return 3
+    for need in (os.path.join(a.run, "results.tsv"), os.path.join(a.run, "cases")):
+        if not os.path.exists(need):
+            print(f"second_opinion: {need} is missing: RUN must be a run of run.sh (cases/, results.tsv)", file=sys.stderr)
+            return 2
+    if not os.access(a.bench, os.X_OK):
+        print(f"second_opinion: {a.bench} is not an executable glmap-bench (swift build --product glmap-bench)", file=sys.stderr)
+        return 2
+    results = read_results(os.path.join(a.run, "results.tsv"))
+    failing = sorted(c for c, (st, f) in results.items() if st == "ok" and f is not None and f > RULE)
+    if a.only:
+        failing = [c for c in failing if c in set(a.only.split(","))]
+    styles, cands = {}, {}
+    for cid in failing:
+        with open(os.path.join(a.run, "cases", cid, "style.json"), encoding="utf-8") as fh:
+            styles[cid] = json.load(fh)
+        cands[cid] = frozenset(candidates(styles[cid]))
+    step = Step(a.run, a.bench, a.jobs)
+    # Round 1: every suspected removal at once.
+    first = [(c, styles[c], cands[c]) for c in failing if cands[c] and valid(cands[c], styles[c])]
+    r1 = step.evaluate(1, first) if first else {}
+    # Round 2: for the verified cases with several removals, every smaller valid combination.
+    second = []
+    for c in failing:
+        s = cands[c]
+        if len(s) > 1 and r1.get((c, key(s)), {}).get("ok"):
+            for n in range(1, len(s)):
+                for sub in itertools.combinations([x for x in ORDER if x in s], n):
+                    if valid(frozenset(sub), styles[c]):
+                        second.append((c, styles[c], frozenset(sub)))
+    r2 = step.evaluate(2, second) if second else {}
+    rows = []
+    for c in failing:
+        s = cands[c]
+        res = r1.get((c, key(s))) if s else None
+        if not s:
+            rows.append((c, results[c][1], "", "no-candidate", "", "", ""))
+            continue
+        if res is None:
+            rows.append((c, results[c][1], key(s), "not-verified", "", "", "no exact removal for this combination"))
+            continue
+        if not res["ok"]:
+            rows.append((c, results[c][1], key(s), "not-verified", "", fmt(res["fraction"]), "; ".join(res["notes"])))
+            continue
+        best = (len(s), [x for x in ORDER if x in s], res)
+        for sub in (sub for (cc, _, sub) in second if cc == c):
+            r = r2.get((c, key(sub)))
+            if r and r["ok"] and len(sub) < best[0]:
+                best = (len(sub), [x for x in ORDER if x in sub], r)
+        _, codes, r = best
+        rows.append((c, results[c][1], key(s), "verified", ",".join(NAME[x] for x in codes), fmt(r["fraction"]), "; ".join(r["notes"])))
+    out = os.path.join(a.run, "second-opinion.tsv")
+    with open(out + ".tmp", "w", encoding="utf-8") as fh:
+        fh.write("id\tfraction\tcandidates\tverdict\tquirks\tvariant_fraction\tnotes\n")
+        for r in rows:
+            fh.write("\t".join("" if v is None else (fmt(v) if isinstance(v, float) else str(v)) for v in r) + "\n")
+    os.replace(out + ".tmp", out)
+    verified = [r for r in rows if r[3] == "verified"]
+    counts = {}
+    for r in verified:
+        counts[r[4]] = counts.get(r[4], 0) + 1
+    print(f"second opinion: {len(failing)} failing cases, {sum(1 for r in rows if r[3] != 'no-candidate')} with a suspected "
+          f"Native quirk, {len(verified)} verified ({', '.join(f'{k} {v}' for k, v in sorted(counts.items(), key=lambda kv: -kv[1]))}); {out}")
+    return 0
+
+
+def fmt(v):
+    return "" if v is None else f"{v:.6f}"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
