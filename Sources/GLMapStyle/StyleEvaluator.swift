@@ -282,18 +282,21 @@ struct CircleTileGrid {
 }
 
 extension StyleEvaluator {
-    /// A `line` layer: paint per feature, plus the integer-zoom values dashes need (MapLibre
-    /// evaluates `line-dasharray` and the dash `floorwidth` at integer zooms and cross-fades).
+    /// A `line` layer: paint per feature, plus the values dashes need (MapLibre evaluates the
+    /// dash `floorwidth` at the integer zoom and cross-fades `line-dasharray` between its values
+    /// at the zoom and one zoom level away).
     func evaluateLine(_ layer: Layer, features: [ProjectedFeature]) -> EvaluatedLineLayer {
         typealias P = LineProperties
         let dashed = layer.values[P.dasharray.name] != nil
         let floorZoom = zoom.rounded(.down)
         // MapLibre's first frame has lastIntegerZoom = floor(zoom): between integer zooms it is
-        // "zooming in" (from = floor(z) - 1, scale 2), on one it is "zooming out" (floor(z) + 1, 0.5).
+        // "zooming in" (from = the value at zoom − 1, scale 2), on one "zooming out" (zoom + 1,
+        // 0.5). The "to" pattern is the value at the zoom itself, not at floor(zoom)
+        // (CrossFadedProperty.possiblyEvaluate in GL JS, CrossFadedPropertyEvaluator in Native).
         let zoomingIn = zoom > floorZoom
         var atFloor = self, atFrom = self
         atFloor.zoom = floorZoom
-        atFrom.zoom = zoomingIn ? floorZoom - 1 : floorZoom + 1
+        atFrom.zoom = zoomingIn ? zoom - 1 : zoom + 1
         func pattern(_ e: StyleEvaluator, _ c: FeatureContext) -> [Double]? {
             guard let a = e.value(P.dasharray, in: layer, feature: c).array else { return nil }
             let numbers = a.compactMap(\.number)
@@ -329,7 +332,7 @@ extension StyleEvaluator {
                 parts: parts, join: LineJoinStyle(rawValue: joinOf(c)) ?? .miter,
                 color: colorOf(c), opacity: opacityOf(c), width: widthOf(c), gapWidth: gapWidthOf(c),
                 offset: offsetOf(c), blur: blurOf(c), dasharray: nil)
-            if dashed, let to = pattern(atFloor, c) {
+            if dashed, let to = pattern(self, c) {
                 line.dasharray = to
                 line.dasharrayFrom = pattern(atFrom, c) ?? to
                 line.floorWidth = atFloor.number(P.width, layer, c)
