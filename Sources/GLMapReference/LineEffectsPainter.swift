@@ -164,7 +164,8 @@ struct LineEffectsPainter {
             var linesofar = [Double](repeating: 0, count: d.count)
             var progress = [Double](repeating: 0, count: d.count)
             for k in 0..<d.count {
-                let p = length > 0 ? min(1, max(0, d[k] / length)) : 0
+                // Rings have no line metrics: GL JS reads their gradient at progress 0.
+                let p = length > 0 && !closed ? min(1, max(0, d[k] / length)) : 0
                 progress[k] = p
                 if let r = range {
                     linesofar[k] = LineTiling.storedLineSoFar((r.start + (r.end - r.start) * p) * LineTiling.metricsLineDistance)
@@ -174,7 +175,7 @@ struct LineEffectsPainter {
             }
             var ramp = 0
             if gradient {
-                longestTiles = max(longestTiles, length / worldSize * grid.tilesPerUnit)
+                if !closed { longestTiles = max(longestTiles, length / worldSize * grid.tilesPerUnit) }
                 ramp = rampIndex(range ?? RangeKey(start: 0, end: 1))
             }
             return Piece(strokes: first..<strokes.count, linesofar: linesofar, progress: progress, tile: nil, ramp: ramp)

@@ -19,10 +19,12 @@ struct StrokeGeometry {
     private var pts: [Double] = []
     private var dirs: [Double] = []
     /// Distance along the line (input units, before `line-offset`) of each vertex of the last
-    /// `append`, from its first point; a closed ring repeats its first vertex at the end (index
-    /// n) with the ring's full length. Sharp-corner stations follow the vertices.
+    /// `append`, from its first point; a closed ring starts at its closing segment's length
+    /// (MapLibre's) and repeats its first vertex at the end (index n) with that plus the ring's
+    /// length. Sharp-corner stations follow the vertices.
     private(set) var vertexDistances: [Double] = []
-    /// Length of the line of the last `append` (input units).
+    /// Distance at the end of the line of the last `append` (input units; a ring's includes its
+    /// closing segment twice, see `vertexDistances`).
     private(set) var lineLength = 0.0
     /// Corner shifts of each vertex (see `Corner`).
     private var corners: [Corner] = []
@@ -108,8 +110,14 @@ struct StrokeGeometry {
             dirs.append(dx / len); dirs.append(dy / len)
         }
         vertexDistances.removeAll(keepingCapacity: true)
+        // A ring is entered from its last point: MapLibre counts the closing segment first.
         var travelled = 0.0
-        vertexDistances.append(0)
+        if line.closed {
+            let s = line.segCount - 1
+            let dx = pts[0] - pts[2 * s], dy = pts[1] - pts[2 * s + 1]
+            travelled = (dx * dx + dy * dy).squareRoot()
+        }
+        vertexDistances.append(travelled)
         for s in 0..<line.segCount {
             let j = line.end(s)
             let dx = pts[2 * j] - pts[2 * s], dy = pts[2 * j + 1] - pts[2 * s + 1]

@@ -200,7 +200,12 @@ extension StyleEvaluator {
         let strokeWidthOf = numberGetter(P.strokeWidth, layer), strokeColorOf = colorGetter(P.strokeColor, layer)
         let strokeOpacityOf = numberGetter(P.strokeOpacity, layer)
         let sorting = layer.values[P.sortKey.name] != nil
-        for f in features where passes(layer, f) {
+        let buffer = (layer.source.flatMap { sources[$0]?.buffer } ?? 128) / 512
+        for f in features {
+            // MapLibre filters the tile's piece of a feature: a MultiPoint's `within` sees only the
+            // points geojson-vt kept in that tile (its buffered square), so it is decided per tile.
+            let perTile = layer.filter != nil && grid.perTileGeometry(f) != nil
+            guard perTile || passes(layer, f) else { continue }
             let c = f.context
             let proto = EvaluatedCircle(
                 centers: [], radius: radiusOf(c), color: colorOf(c), blur: blurOf(c), opacity: opacityOf(c),
@@ -213,6 +218,11 @@ extension StyleEvaluator {
                 continue
             }
             for (t, centers) in grid.groups(f.allVertices) {
+                if perTile, let piece = grid.perTileGeometry(f, tile: t, buffer: buffer) {
+                    var clipped = f
+                    clipped.context.geometry = piece
+                    guard passes(layer, clipped) else { continue }
+                }
                 var e = proto
                 e.centers = centers
                 items.append((key, t, e))
@@ -249,6 +259,24 @@ struct CircleTileGrid {
         return ty.isFinite && tx.isFinite ? ty * tiles + tx : 0
     }
 
+    /// The MultiPoint positions of `f` that geojson-vt hands tile `tile` (those inside its square
+    /// widened by `buffer`, a fraction of the side), or without a tile the whole MultiPoint; nil
+    /// when `f` is not a MultiPoint whose positions match its projected points one to one.
+    func perTileGeometry(_ f: ProjectedFeature, tile: Double? = nil, buffer: Double = 0) -> Geometry? {
+        guard f.type == .point, case .multiPoint(let positions)? = f.context.geometry,
+              positions.count > 1, positions.count * 2 == f.points.count else { return nil }
+        guard let tile else { return f.context.geometry }
+        let tx = tile.truncatingRemainder(dividingBy: tiles), ty = (tile / tiles).rounded(.down)
+        var kept: [Position] = []
+        for (i, p) in positions.enumerated() {
+            var x = f.points[2 * i].truncatingRemainder(dividingBy: 1)
+            if x < 0 { x += 1 }
+            let u = x * tiles - tx, v = f.points[2 * i + 1] * tiles - ty
+            if u >= -buffer && u <= 1 + buffer && v >= -buffer && v <= 1 + buffer { kept.append(p) }
+        }
+        return .multiPoint(kept)
+    }
+
     /// The points of `v` (x, y pairs) grouped by tile, groups in the order their first point comes.
     func groups(_ v: [Double]) -> [(tile: Double, centers: [Double])] {
         var groups: [Double: [Double]] = [:]
@@ -282,18 +310,21 @@ struct CircleTileGrid {
 }
 
 extension StyleEvaluator {
-    /// A `line` layer: paint per feature, plus the integer-zoom values dashes need (MapLibre
-    /// evaluates `line-dasharray` and the dash `floorwidth` at integer zooms and cross-fades).
+    /// A `line` layer: paint per feature, plus the values dashes need (MapLibre evaluates the
+    /// dash `floorwidth` at the integer zoom and cross-fades `line-dasharray` between its values
+    /// at the zoom and one zoom level away).
     func evaluateLine(_ layer: Layer, features: [ProjectedFeature]) -> EvaluatedLineLayer {
         typealias P = LineProperties
         let dashed = layer.values[P.dasharray.name] != nil
         let floorZoom = zoom.rounded(.down)
         // MapLibre's first frame has lastIntegerZoom = floor(zoom): between integer zooms it is
-        // "zooming in" (from = floor(z) - 1, scale 2), on one it is "zooming out" (floor(z) + 1, 0.5).
+        // "zooming in" (from = the value at zoom − 1, scale 2), on one "zooming out" (zoom + 1,
+        // 0.5). The "to" pattern is the value at the zoom itself, not at floor(zoom)
+        // (CrossFadedProperty.possiblyEvaluate in GL JS, CrossFadedPropertyEvaluator in Native).
         let zoomingIn = zoom > floorZoom
         var atFloor = self, atFrom = self
         atFloor.zoom = floorZoom
-        atFrom.zoom = zoomingIn ? floorZoom - 1 : floorZoom + 1
+        atFrom.zoom = zoomingIn ? zoom - 1 : zoom + 1
         func pattern(_ e: StyleEvaluator, _ c: FeatureContext) -> [Double]? {
             guard let a = e.value(P.dasharray, in: layer, feature: c).array else { return nil }
             let numbers = a.compactMap(\.number)
@@ -329,7 +360,7 @@ extension StyleEvaluator {
                 parts: parts, join: LineJoinStyle(rawValue: joinOf(c)) ?? .miter,
                 color: colorOf(c), opacity: opacityOf(c), width: widthOf(c), gapWidth: gapWidthOf(c),
                 offset: offsetOf(c), blur: blurOf(c), dasharray: nil)
-            if dashed, let to = pattern(atFloor, c) {
+            if dashed, let to = pattern(self, c) {
                 line.dasharray = to
                 line.dasharrayFrom = pattern(atFrom, c) ?? to
                 line.floorWidth = atFloor.number(P.width, layer, c)

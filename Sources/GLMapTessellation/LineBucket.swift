@@ -162,10 +162,11 @@ public struct LineBucket {
                 let length = local.withUnsafeBufferPointer { tess.append($0, closed: closed, into: &geometry) }
                 guard !geometry.vertices.isEmpty else { return }
                 let range = clip ?? (0, 1)
-                if layer.gradient != nil { maxLineTiles = max(maxLineTiles, length * tilesPerUnit) }
+                // MapLibre's longest line (step ramp resolution) counts lines with metrics only.
+                if layer.gradient != nil && !closed { maxLineTiles = max(maxLineTiles, length * tilesPerUnit) }
                 let rampRow = layer.gradient != nil ? row(range.start, range.end) : 0
                 appendPaint(geometry, values, shift: tile == nil ? (0, 0) : (Float(ox - origin.x), Float(oy - origin.y)))
-                appendFx(geometry, length: length, metrics: clip, rampRow: rampRow, floorWidth: f.floorWidth,
+                appendFx(geometry, length: closed ? 0 : length, metrics: clip, rampRow: rampRow, floorWidth: f.floorWidth,
                          dash: (to, from), tile: tile != nil, tileUnitsPerUnit: tileUnitsPerUnit, tilesPerUnit: tilesPerUnit)
             }
             for part in f.parts {
@@ -192,6 +193,8 @@ public struct LineBucket {
     /// Appends the fx block of each vertex of one tessellated piece (see `fxLayout`). `metrics`:
     /// the line progress range the piece covers (linesofar from progress) or nil (linesofar in
     /// tile units); `tile`: the piece is clipped to its tile (positions in tiles follow).
+    /// `length` 0 puts every vertex at progress 0: polygon rings have no line metrics, so
+    /// MapLibre GL JS's gradient reads them at progress 0 (its progress attribute is unbound).
     private mutating func appendFx(_ geometry: LineGeometry, length: Double, metrics: (start: Double, end: Double)?,
                                    rampRow: Int, floorWidth: Double, dash: (to: DashEntry, from: DashEntry), tile: Bool,
                                    tileUnitsPerUnit: Double, tilesPerUnit: Double) {

@@ -106,11 +106,14 @@ extension LineTessellator {
         }
 
         /// A closed ring: the join at the first point starts the first segment and closes the last.
+        /// Distances start at the closing segment's length (MapLibre's); returns the last one.
         mutating func walkRing(into out: inout LineGeometry) -> Double {
             let closing = segment(count - 1, 0)
             let first = segment(0, 1)
-            var distance = 0.0
-            join(at: 0, distance: 0, -closing.dy, closing.dx, -first.dy, first.dx,
+            // MapLibre's line bucket enters a ring's first point from its last one, and counts
+            // that closing segment: the distance starts at its length, not at 0.
+            var distance = closing.length
+            join(at: 0, distance: distance, -closing.dy, closing.dx, -first.dy, first.dx,
                  nextLength: first.length, part: .startOnly, into: &out)
             var seg = first
             walkJoins(1..<count, seg: &seg, distance: &distance, into: &out)

@@ -36,7 +36,9 @@
 // (1 on straight parts, √2 at cap corners); ny = ±1 and nx ∈ {−1, 0, 1} at every vertex, so the
 // interpolated length(n)·halfWidth is the distance from the centre line (from the end point
 // inside round caps); `distance` is non-decreasing in vertex order within one line and equals
-// the running length at each input point. The union of the triangles, cut at length(n) ≤ 1, is
+// the running length at each input point — for a closed ring plus the closing segment's length,
+// as MapLibre's line bucket enters a ring's first point from its last one (so its dash pattern
+// starts there). The union of the triangles, cut at length(n) ≤ 1, is
 // the exact stroke (segment rectangles ∪ joins ∪ caps; a flip bevel cuts the outer corner along
 // its chord through the vertex) for segments longer than the inner-join
 // reach above; fakeround joins are their chord polygon (≤ 20° per chord).
@@ -105,7 +107,8 @@ public struct LineTessellator {
     }
 
     /// Appends one polyline (x0, y0, x1, y1, …); `closed` = polygon ring (joins at the start
-    /// point, no caps). Returns the line's length in input units (0 when nothing was appended).
+    /// point, no caps). Returns the distance at the line's end in input units (its length; for a
+    /// ring, its length plus the closing segment's, see the contract; 0 when nothing was appended).
     @discardableResult
     public mutating func append(_ points: UnsafeBufferPointer<Double>, closed: Bool,
                                 into out: inout LineGeometry) -> Double {

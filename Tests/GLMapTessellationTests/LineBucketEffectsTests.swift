@@ -6,8 +6,8 @@ import XCTest
 /// Dash and gradient vertex data of line buckets.
 final class LineBucketEffectsTests: XCTestCase {
     func layer(zoom: Double, dash: [Double]?, gradient: String? = nil, metrics: Bool = false,
-               parts: [[Double]]) throws -> EvaluatedLineLayer {
-        var line = EvaluatedLine(parts: parts.map { ($0, false) }, join: .miter, color: .black, opacity: 1,
+               parts: [[Double]], closed: Bool = false) throws -> EvaluatedLineLayer {
+        var line = EvaluatedLine(parts: parts.map { ($0, closed) }, join: .miter, color: .black, opacity: 1,
                                  width: 2, gapWidth: 0, offset: 0, blur: 0, dasharray: dash)
         line.dasharrayFrom = dash
         line.floorWidth = 2
@@ -79,5 +79,28 @@ final class LineBucketEffectsTests: XCTestCase {
         XCTAssertTrue(step.ramp!.nearest)
         XCTAssertFalse(b.ramp!.nearest)
         XCTAssertGreaterThan(step.ramp!.width, 256)
+    }
+
+    func testRingDashDistancesStartAtTheClosingSegment() throws {
+        // A square ring of side 0.001 (32.768 tile units at zoom 2) inside one tile: MapLibre enters
+        // the first point from the last one, so linesofar starts at one side, not at 0, and ends
+        // at five sides.
+        let side = 0.001, tu = side * 4 * 8192
+        let ring = [0.3, 0.3, 0.3 + side, 0.3, 0.3 + side, 0.3 + side, 0.3, 0.3 + side]
+        let b = LineBucket(try layer(zoom: 2, dash: [2, 1], parts: [ring], closed: true), origin: (0.3, 0.3))
+        let linesofar = fx(b).map { Double($0[0]) }
+        XCTAssertEqual(linesofar.min()!, tu, accuracy: 2)
+        XCTAssertEqual(linesofar.max()!, 5 * tu, accuracy: 2)
+    }
+
+    func testRingsReadTheGradientAtProgressZero() throws {
+        // geojson-vt gives line metrics to lines only: a ring's vertices all sit at progress 0.
+        let ring = [0.3, 0.3, 0.301, 0.3, 0.301, 0.301, 0.3, 0.301]
+        let b = LineBucket(try layer(zoom: 2, dash: nil,
+                                     gradient: #"["interpolate", ["linear"], ["line-progress"], 0, "blue", 1, "red"]"#,
+                                     metrics: true, parts: [ring], closed: true), origin: (0.3, 0.3))
+        let rows = fx(b)
+        XCTAssertFalse(rows.isEmpty)
+        XCTAssertTrue(rows.allSatisfy { $0[2] == 0 })
     }
 }

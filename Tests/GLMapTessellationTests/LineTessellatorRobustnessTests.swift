@@ -67,10 +67,13 @@ final class LineTessellatorRobustnessTests: XCTestCase {
                 XCTAssertEqual(last, 19)
             }
         }
-        let (ring, perimeter) = tessellate([0, 0, 10, 0, 10, 10], closed: true, join: .round)
-        XCTAssertEqual(perimeter, 20 + 200.0.squareRoot(), accuracy: 1e-12)
-        XCTAssertEqual(ring.vertices.first?.distance, 0)
-        XCTAssertEqual(ring.vertices.last?.distance, Float(perimeter))
+        // A ring is entered from its last point (MapLibre's line bucket): distances start at the
+        // closing segment's length and end at that plus the perimeter.
+        let (ring, end) = tessellate([0, 0, 10, 0, 10, 10], closed: true, join: .round)
+        let closing = 200.0.squareRoot()
+        XCTAssertEqual(end, closing + 20 + closing, accuracy: 1e-12)
+        XCTAssertEqual(ring.vertices.first?.distance, Float(closing))
+        XCTAssertEqual(ring.vertices.last?.distance, Float(end))
     }
 
     func testSharpCornerExtraPairsNeedPixelsPerUnit() {
@@ -89,9 +92,10 @@ final class LineTessellatorRobustnessTests: XCTestCase {
         let (ring, _) = tessellate([0, 0, 100, 0, 100, 100, 0, 100], closed: true, pixelsPerUnit: 1)
         XCTAssertEqual(ring.vertices.count, 10 + 4 * 4)
         XCTAssertEqual(LineCoverage(ring, halfWidth: 3).area, 106 * 106 - 94 * 94, accuracy: 1e-5 * 2400)
-        XCTAssertEqual(ring.vertices.first.map { [$0.x, $0.y, $0.distance] }, [0, 0, 0])
-        XCTAssertTrue(ring.vertices.contains { $0.x == 15 && $0.y == 0 && $0.distance == 15 })
-        XCTAssertTrue(ring.vertices.contains { $0.x == 0 && $0.y == 15 && $0.distance == 385 })
+        // Distances start after the closing segment (100 long).
+        XCTAssertEqual(ring.vertices.first.map { [$0.x, $0.y, $0.distance] }, [0, 0, 100])
+        XCTAssertTrue(ring.vertices.contains { $0.x == 15 && $0.y == 0 && $0.distance == 115 })
+        XCTAssertTrue(ring.vertices.contains { $0.x == 0 && $0.y == 15 && $0.distance == 485 })
         // Segments shorter than two offsets get no extra pair; gentle corners get none.
         XCTAssertEqual(tessellate([0, 0, 20, 0, 20, 20], pixelsPerUnit: 1).0.vertices.count, 6)
         XCTAssertEqual(tessellate([0, 0, 100, 0, 200, 50], pixelsPerUnit: 1).0.vertices.count, 6)

@@ -241,6 +241,18 @@ final class LineTessellatorTests: XCTestCase {
         assertShape(tessellate(ring, closed: true, cap: .round), area: 80, reference: frame)
     }
 
+    func testRingDistancesStartAtTheClosingSegmentsLength() {
+        // MapLibre's line bucket enters a ring's first point from its last one: the closing
+        // segment (here 10 long) is counted before the first vertex, and the ring ends at 10 + 40.
+        var geometry = LineGeometry()
+        var tess = LineTessellator()
+        let end = tess.append([0.0, 0, 10, 0, 10, 10, 0, 10], closed: true, into: &geometry)
+        XCTAssertEqual(end, 50, accuracy: 1e-9)
+        let distances = geometry.vertices.map { Double($0.distance) }
+        XCTAssertEqual(distances.min()!, 10, accuracy: 1e-6)
+        XCTAssertEqual(distances.max()!, 50, accuracy: 1e-6)
+    }
+
     func testClosedRingWithBevelAndRoundJoins() {
         let ring = [0.0, 0, 10, 0, 10, 10, 0, 10]
         let corners = [v(0, 0), v(10, 0), v(10, 10), v(0, 10)]
