@@ -192,8 +192,12 @@ extension StyleEvaluator {
     /// `CircleTileGrid`), in MapLibre's drawing order.
     func evaluateCircle(_ layer: Layer, features: [ProjectedFeature]) -> EvaluatedCircleLayer {
         typealias P = CircleProperties
-        let maxzoom = layer.source.flatMap { sources[$0]?.maxzoom } ?? 18
+        let source = layer.source.flatMap { sources[$0] }
+        let maxzoom = source?.maxzoom ?? 18
         let grid = CircleTileGrid(tiles: exp2(max(0, min(floor(zoom), maxzoom))))
+        // Centres snapped to the tile grid (8192 units a tile side at the tile zoom), as the
+        // circle bucket reads them from MapLibre's tiles: visible when the source is over-zoomed.
+        let tiler = FillTiler(frameZoom: zoom, sourceMaxzoom: maxzoom, sourceBuffer: source?.buffer ?? 128)
         var items: [CircleTileGrid.Item] = []
         let radiusOf = numberGetter(P.radius, layer), colorOf = colorGetter(P.color, layer)
         let blurOf = numberGetter(P.blur, layer), opacityOf = numberGetter(P.opacity, layer)
@@ -208,13 +212,13 @@ extension StyleEvaluator {
             let key = sorting ? sortKey(P.sortKey, layer, c) : nil
             if f.type == .point && f.points.count == 2 {   // one position: one group, no grouping
                 var e = proto
-                e.centers = f.points
+                e.centers = tiler.snap(f.points)
                 items.append((key, grid.tile(f.points[0], f.points[1]), e))
                 continue
             }
             for (t, centers) in grid.groups(f.allVertices) {
                 var e = proto
-                e.centers = centers
+                e.centers = tiler.snap(centers)
                 items.append((key, t, e))
             }
         }
