@@ -172,7 +172,8 @@ extension StyleEvaluator {
             if polygons.isEmpty && !lines { continue }
             var fill = EvaluatedFill(polygons: polygons, color: fillColor, opacity: opacityOf(c),
                                      outlineColor: outlineOf?(c) ?? fillColor)
-            fill.tiles = lines ? tiler.tiles(lines: f.lines) : tiler.tiles(polygons: f.polygons)
+            fill.tiles = lines ? tiler.tiles(lines: f.lines, shifts: f.lineShifts)
+                : tiler.tiles(polygons: f.polygons, shifts: f.polygonShifts)
             if fill.tiles.isEmpty { continue }
             items.append((sortKey(P.sortKey, layer, c), fill))
         }
