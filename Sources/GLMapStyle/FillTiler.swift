@@ -70,7 +70,7 @@ public struct FillTiler: Sendable {
             for i in stride(from: 0, to: q.coords.count, by: 2) { q.coords[i] += d }
             return q
         }
-        if let copies = worldCopies(original.lazy.map(\.coords), cut: { (world: TileLineClipper) -> [[ProjectedPolygon]]? in
+        if let copies = worldCopies(moved: shifts.contains { $0 != 0 }, cut: { (world: TileLineClipper) -> [[ProjectedPolygon]]? in
             var out: [[ProjectedPolygon]] = [[], [], []]
             for poly in original {
                 var parts: [[[Double]]] = [[], [], []]
@@ -106,7 +106,7 @@ public struct FillTiler: Sendable {
     /// polygons); `shifts` as for polygons (`ProjectedFeature.lineShifts`).
     public func tiles(lines: [[Double]], shifts: [Double] = []) -> [FillTile] {
         let original = Self.unshifted(lines, shifts) { Self.moved($0, by: $1) }
-        if let copies = worldCopies(original.lazy, cut: { (world: TileLineClipper) -> [[[Double]]]? in
+        if let copies = worldCopies(moved: shifts.contains { $0 != 0 }, cut: { (world: TileLineClipper) -> [[[Double]]]? in
             var out: [[[Double]]] = [[], [], []]
             for part in original {
                 guard world.clip(part, closed: false, { p in
@@ -131,15 +131,11 @@ public struct FillTiler: Sendable {
     /// −0.25 … 1.25 of the world) and, as separate features, the parts within 0.25 world past
     /// either side moved by one world (left copy, centre, right copy, in geojson-vt's order); each
     /// tile of the grid (columns 0 ..< 2^zoom only) then takes its pieces from every copy. Nil
-    /// when the feature needs none of that (nothing moved, nothing within a tile buffer of
-    /// x = 0 or x = 1): it is cut as it is.
-    private func worldCopies<S: Sequence, T>(_ parts: S, cut: (TileLineClipper) -> [[T]]?) -> [[T]]? where S.Element == [Double] {
-        let b = buffer / scale
-        var minX = Double.infinity, maxX = -Double.infinity
-        for c in parts {
-            for i in stride(from: 0, to: c.count, by: 2) { minX = min(minX, c[i]); maxX = max(maxX, c[i]) }
-        }
-        guard minX.isFinite, maxX.isFinite, minX < b || maxX > 1 - b else { return nil }
+    /// when no part was moved by the projection: then every tile draws what it would draw from
+    /// the copies (a copy's pieces land in other tiles' buffers, outside their squares, as
+    /// separate features), and the feature is cut as it is, which costs less.
+    private func worldCopies<T>(moved: Bool, cut: (TileLineClipper) -> [[T]]?) -> [[T]]? {
+        guard moved else { return nil }
         return cut(TileLineClipper(zoom: 0, buffer: 0.25))
     }
 
