@@ -32,6 +32,9 @@ public struct FillTile: Sendable {
 /// border); lines are clipped as open lines (a new piece each time the line leaves the buffered
 /// square) and each tile's pieces are then grouped into polygons by winding
 /// (`RingClassification`). A feature inside one tile is not cut (`clipped` false), only snapped.
+/// Near the antimeridian the tiles take what geojson-vt's `wrap` gives them: a feature with a part
+/// the projection moved by whole worlds is cut where its GeoJSON puts it, plus one-world copies
+/// (see `worldCopies`), so parts on both sides of lon 180 share that tile's rings as in MapLibre.
 public struct FillTiler: Sendable {
     /// Zoom of the tile grid.
     public let zoom: Int
