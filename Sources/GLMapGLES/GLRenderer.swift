@@ -173,7 +173,11 @@ public final class GLRenderer {
         // clear colour — the same float → unorm conversion as the shader's output, without a
         // full-frame pass (several ms per 1024² frame on llvmpipe).
         var layers = scene.layers[...]
-        if case .background(let b)? = layers.first {
+        // Under pitch a view can see past the world's north or south edge, where MapLibre draws
+        // no background (it draws it over the covering tiles): then every background is the
+        // polygon of the part that shows the world (WorldBand) and nothing becomes the clear colour.
+        let band = view.worldBand
+        if band.coversView, case .background(let b)? = layers.first {
             let o = Float(b.opacity)
             glClearColor(Float(b.color.r) * o, Float(b.color.g) * o, Float(b.color.b) * o, Float(b.color.a) * o)
             layers = layers.dropFirst()
@@ -186,7 +190,7 @@ public final class GLRenderer {
             try stopIfAsked("before layer \(i + 1) of \(layers.count)")
             resetAttributes()
             switch layer {
-            case .background(let b): drawBackground(b)
+            case .background(let b): drawBackground(b, band: band)
             case .fill(let f): try drawFill(f, view: view, ratio: ratio, viewport: (Float(Double(w) / clipFold.sx), Float(Double(h) / clipFold.sy)))
             case .line(let l): try drawLine(l, view: view, ratio: ratio)
             case .circle(let c): try drawCircle(c, view: view, ratio: ratio)
@@ -282,11 +286,28 @@ public final class GLRenderer {
         glUniformMatrix4fv(program.uniform("u_matrix"), 1, GLboolean(GL_FALSE), f)
     }
 
-    func drawBackground(_ b: EvaluatedBackground) {
+    /// A background over the viewport, or over the part of it that shows the world.
+    func drawBackground(_ b: EvaluatedBackground, band: WorldBand) {
         glUseProgram(background.id)
         glUniform4f(background.uniform("u_color"), Float(b.color.r), Float(b.color.g), Float(b.color.b), Float(b.color.a))
         glUniform1f(background.uniform("u_opacity"), Float(b.opacity))
-        glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+        if band.coversView {
+            glUniform1i(background.uniform("u_count"), 0)
+            glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+            return
+        }
+        let poly = band.polygon.prefix(8)
+        guard poly.count >= 3, let view = band.viewSize else { return }
+        // screen CSS px → the frame's clip space → the tile's (ClipFold)
+        var xy: [Float] = []
+        for p in poly {
+            let nx = 2 * p.x / view.width - 1, ny = 1 - 2 * p.y / view.height
+            xy.append(Float(clipFold.sx * nx + clipFold.tx))
+            xy.append(Float(clipFold.sy * ny + clipFold.ty))
+        }
+        glUniform1i(background.uniform("u_count"), GLint(poly.count))
+        glUniform2fv(background.uniform("u_polygon"), GLsizei(poly.count), xy)
+        glDrawArrays(GLenum(GL_TRIANGLES), 0, GLsizei(3 * (poly.count - 2)))
     }
 
     func drawFill(_ g: GPUScene.Fill, view: ViewTransform, ratio: Double, viewport: (Float, Float)) throws {

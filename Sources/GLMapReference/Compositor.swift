@@ -42,6 +42,15 @@ struct Compositor {
         }
     }
 
+    /// Blends one colour over the pixels (column, row) for which `inside` holds.
+    mutating func fill(_ src: SIMD4<Float>, where inside: (Int, Int) -> Bool) {
+        guard src != .zero else { return }
+        let q = quantizeEachDraw, w = width
+        pixels.withUnsafeMutableBufferPointer { buf in
+            for i in 0..<buf.count where inside(i % w, i / w) { Compositor.blend(buf.baseAddress! + i, src, quantize: q) }
+        }
+    }
+
     /// Blends `src · coverage[i]` over a run of pixels of row `y` starting at column `x0`.
     mutating func blendRow(y: Int, x0: Int, coverage: UnsafeBufferPointer<Float>, color src: SIMD4<Float>) {
         let q = quantizeEachDraw

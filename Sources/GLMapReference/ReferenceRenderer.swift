@@ -48,10 +48,18 @@ public struct ReferenceRenderer: Sendable {
         var fills = FillPainter()
         var lines = LinePainter()
         let circles = CirclePainter()
+        let band = view.worldBand
         for layer in layers {
             switch layer {
             case .background(let b):
-                canvas.fillAll(Compositor.premultiplied(b.color, opacity: b.opacity))
+                // only where the view shows the world (a pitched view can see past its edges)
+                if band.coversView {
+                    canvas.fillAll(Compositor.premultiplied(b.color, opacity: b.opacity))
+                } else {
+                    canvas.fill(Compositor.premultiplied(b.color, opacity: b.opacity)) { x, y in
+                        band.contains(x: (Double(x) + 0.5) / ratio, y: (Double(y) + 0.5) / ratio)
+                    }
+                }
             case .fill(let f):
                 fills.paint(f, view: view, ratio: ratio, into: &canvas)
             case .line(let l):

@@ -32,6 +32,9 @@ public struct FillTile: Sendable {
 /// border); lines are clipped as open lines (a new piece each time the line leaves the buffered
 /// square) and each tile's pieces are then grouped into polygons by winding
 /// (`RingClassification`). A feature inside one tile is not cut (`clipped` false), only snapped.
+/// Near the antimeridian the tiles take what geojson-vt's `wrap` gives them: a feature with a part
+/// the projection moved by whole worlds is cut where its GeoJSON puts it, plus one-world copies
+/// (see `worldCopies`), so parts on both sides of lon 180 share that tile's rings as in MapLibre.
 public struct FillTiler: Sendable {
     /// Zoom of the tile grid.
     public let zoom: Int
@@ -62,17 +65,116 @@ public struct FillTiler: Sendable {
         return coords.map { ($0 * k + 0.5).rounded(.down) / k }
     }
 
-    /// The tiles of a polygon feature.
-    public func tiles(polygons: [ProjectedPolygon]) -> [FillTile] {
-        guard let single = singleTile(polygons.lazy.map(\.coords)) else {
-            return cut(polygons)
+    /// The tiles of a polygon feature; `shifts`: the worlds each polygon was moved by when
+    /// projected (`ProjectedFeature.polygonShifts`, empty when none moved).
+    public func tiles(polygons: [ProjectedPolygon], shifts: [Double] = []) -> [FillTile] {
+        let original = Self.unshifted(polygons, shifts) { p, d in
+            var q = p
+            for i in stride(from: 0, to: q.coords.count, by: 2) { q.coords[i] += d }
+            return q
         }
+        if let copies = worldCopies(moved: shifts.contains { $0 != 0 }, cut: { (world: TileLineClipper) -> [[ProjectedPolygon]]? in
+            var out: [[ProjectedPolygon]] = [[], [], []]
+            for poly in original {
+                var parts: [[[Double]]] = [[], [], []]
+                for (k, r) in poly.ringRanges.enumerated() {
+                    let ring = Array(poly.coords[(r.lowerBound * 2)..<(r.upperBound * 2)])
+                    guard world.clip(ring, closed: true, { p in
+                        // geojson-vt's clip keeps a polygon in a copy from its outer ring on
+                        if p.y == 0, (-1...1).contains(p.x), k == 0 || !parts[p.x + 1].isEmpty { parts[p.x + 1].append(Self.moved(p.coords, by: -Double(p.x))) }
+                    }) else { return nil }
+                }
+                for c in 0..<3 where !parts[c].isEmpty {
+                    var coords: [Double] = [], holes: [Int] = []
+                    for (i, r) in parts[c].enumerated() {
+                        if i > 0 { holes.append(coords.count / 2) }
+                        coords.append(contentsOf: r)
+                    }
+                    out[c].append(ProjectedPolygon(coords: coords, holeIndices: holes))
+                }
+            }
+            return out
+        }) {
+            var result: [FillTile] = []
+            for polys in copies where !polys.isEmpty {
+                guard let t = tilesInGrid(polygons: polys, gridOnly: true) else { return tilesInGrid(polygons: polygons) ?? [] }
+                result += t
+            }
+            return result
+        }
+        return tilesInGrid(polygons: polygons) ?? []
+    }
+
+    /// The tiles of a line feature under a fill layer (each tile's pieces classified into
+    /// polygons); `shifts` as for polygons (`ProjectedFeature.lineShifts`).
+    public func tiles(lines: [[Double]], shifts: [Double] = []) -> [FillTile] {
+        let original = Self.unshifted(lines, shifts) { Self.moved($0, by: $1) }
+        if let copies = worldCopies(moved: shifts.contains { $0 != 0 }, cut: { (world: TileLineClipper) -> [[[Double]]]? in
+            var out: [[[Double]]] = [[], [], []]
+            for part in original {
+                guard world.clip(part, closed: false, { p in
+                    if p.y == 0, (-1...1).contains(p.x) { out[p.x + 1].append(Self.moved(p.coords, by: -Double(p.x))) }
+                }) else { return nil }
+            }
+            return out
+        }) {
+            var result: [FillTile] = []
+            for parts in copies where !parts.isEmpty {
+                guard let t = tilesInGrid(lines: parts, gridOnly: true) else { return tilesInGrid(lines: lines) ?? [] }
+                result += t
+            }
+            return result
+        }
+        return tilesInGrid(lines: lines) ?? []
+    }
+
+    /// geojson-vt's `wrap` (the zoom-0 tile row 0 of a clipper with its 0.25 buffer: column 0 is
+    /// the centre, −1 and 1 the copies): a feature within a tile buffer of the antimeridian (or moved across
+    /// it by the projection) is cut into the copy where its GeoJSON puts it (x within
+    /// −0.25 … 1.25 of the world) and, as separate features, the parts within 0.25 world past
+    /// either side moved by one world (left copy, centre, right copy, in geojson-vt's order); each
+    /// tile of the grid (columns 0 ..< 2^zoom only) then takes its pieces from every copy. Nil
+    /// when no part was moved by the projection: then every tile draws what it would draw from
+    /// the copies (a copy's pieces land in other tiles' buffers, outside their squares, as
+    /// separate features), and the feature is cut as it is, which costs less.
+    private func worldCopies<T>(moved: Bool, cut: (TileLineClipper) -> [[T]]?) -> [[T]]? {
+        guard moved else { return nil }
+        return cut(TileLineClipper(zoom: 0, buffer: 0.25))
+    }
+
+    /// Parts moved back to where the GeoJSON puts them.
+    private static func unshifted<T>(_ parts: [T], _ shifts: [Double], _ move: (T, Double) -> T) -> [T] {
+        guard shifts.count == parts.count else { return parts }
+        return zip(parts, shifts).map { $1 == 0 ? $0 : move($0, $1) }
+    }
+
+    /// Flat x,y coordinates moved by `d` worlds along x.
+    private static func moved(_ c: [Double], by d: Double) -> [Double] {
+        guard d != 0 else { return c }
+        var c = c
+        for i in stride(from: 0, to: c.count, by: 2) { c[i] += d }
+        return c
+    }
+
+    /// The columns of this grid (0 ..< 2^zoom); a piece in another column lies in a tile
+    /// geojson-vt does not make (its copy in the other world is the one drawn).
+    private func inGrid(_ x: Int) -> Bool { x >= 0 && x < (1 << zoom) }
+
+    /// A feature's polygon tiles. `gridOnly` (a world copy): only columns 0 ..< 2^zoom, and nil
+    /// when it spans too many tiles; otherwise every column its parts reach (a column past the
+    /// grid is drawn by the neighbouring world copy) and a too-large feature whole.
+    private func tilesInGrid(polygons: [ProjectedPolygon], gridOnly: Bool = false) -> [FillTile]? {
+        guard let single = singleTile(polygons.lazy.map(\.coords)) else {
+            return cut(polygons, gridOnly: gridOnly)
+        }
+        if gridOnly && !inGrid(single.x) { return [] }
         return [FillTile(x: single.x, y: single.y, zoom: zoom, clipped: false, polygons: polygons.map(snapped))]
     }
 
-    /// The tiles of a line feature under a fill layer (each tile's pieces classified into polygons).
-    public func tiles(lines: [[Double]]) -> [FillTile] {
+    /// A feature's line tiles, `gridOnly` as for polygons.
+    private func tilesInGrid(lines: [[Double]], gridOnly: Bool = false) -> [FillTile]? {
         if let single = singleTile(lines.lazy) {
+            if gridOnly && !inGrid(single.x) { return [] }
             let polys = RingClassification.polygons(fromLines: lines.map(snap))
             return polys.isEmpty ? [] : [FillTile(x: single.x, y: single.y, zoom: zoom, clipped: false, polygons: polys)]
         }
@@ -81,11 +183,13 @@ public struct FillTiler: Sendable {
         var pieces: [TileKey: [[Double]]] = [:]
         for part in lines {
             let ok = clipper.clip(part, closed: false) { p in
+                guard !gridOnly || inGrid(p.x) else { return }
                 let key = TileKey(x: p.x, y: p.y)
                 if pieces[key] == nil { order.append(key) }
                 pieces[key, default: []].append(snap(p.coords))
             }
             if !ok {   // too many tiles: the whole feature, uncut
+                if gridOnly { return nil }
                 let polys = RingClassification.polygons(fromLines: lines.map(snap))
                 let t = tileOf(lines.lazy)
                 return polys.isEmpty ? [] : [FillTile(x: t.x, y: t.y, zoom: zoom, clipped: false, polygons: polys)]
@@ -153,8 +257,9 @@ public struct FillTiler: Sendable {
         return (0, 0)
     }
 
-    /// Cuts polygons ring by ring; a tile keeps a polygon when its outer ring reaches the tile.
-    private func cut(_ polygons: [ProjectedPolygon]) -> [FillTile] {
+    /// Cuts polygons ring by ring; a tile keeps a polygon when its outer ring reaches the tile
+    /// (`gridOnly` as for `tilesInGrid`).
+    private func cut(_ polygons: [ProjectedPolygon], gridOnly: Bool) -> [FillTile]? {
         let clipper = TileLineClipper(zoom: zoom, buffer: buffer)
         var order: [TileKey] = []
         var out: [TileKey: [ProjectedPolygon]] = [:]
@@ -170,6 +275,7 @@ public struct FillTiler: Sendable {
                     return snap(c)
                 }
                 let ok = clipper.clip(ring, closed: true) { p in
+                    guard !gridOnly || inGrid(p.x) else { return }
                     let key = TileKey(x: p.x, y: p.y)
                     if k == 0 {
                         if rings[key] == nil { ringOrder.append(key) }
@@ -179,6 +285,7 @@ public struct FillTiler: Sendable {
                     }
                 }
                 if !ok {   // too many tiles: every polygon of the feature whole, uncut
+                    if gridOnly { return nil }
                     let t = tileOf(polygons.lazy.map(\.coords))
                     return [FillTile(x: t.x, y: t.y, zoom: zoom, clipped: false, polygons: polygons.map(snapped))]
                 }

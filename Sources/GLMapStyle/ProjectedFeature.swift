@@ -54,6 +54,12 @@ public struct ProjectedFeature: Sendable {
     public var polygons: [ProjectedPolygon] = []
     /// Simplification ranks per line part (empty until ranked; see Simplification.swift).
     public var lineRanks: [SimplificationRanks] = []
+    /// Whole worlds each line part was moved by when projected (its GeoJSON position is x +
+    /// shift); empty when no part moved. MapLibre's source keeps every part where the GeoJSON puts
+    /// it, which decides what each tile holds near the antimeridian (`FillTiler` reads this).
+    public var lineShifts: [Double] = []
+    /// The same for each polygon (empty when none moved).
+    public var polygonShifts: [Double] = []
 
     /// Every vertex of the geometry (circle layers draw one circle per vertex), flat.
     public var allVertices: [Double] {
@@ -122,9 +128,10 @@ public struct ProjectedFeature: Sendable {
             for i in stride(from: 0, to: a.count, by: 2) { a[i] -= a[i].rounded(.down) }
             return a
         }
+        var shifts: [Double] = []
         func line(_ ps: [Position]) -> [Double] {
             var a = flat(ps)
-            wrap(&a)
+            shifts.append(wrap(&a))
             return a
         }
         func polygon(_ rings: [[Position]]) -> ProjectedPolygon {
@@ -134,24 +141,28 @@ public struct ProjectedFeature: Sendable {
                 if i > 0 { holes.append(coords.count / 2) }
                 coords.append(contentsOf: flat(r))
             }
-            wrap(&coords)
+            shifts.append(wrap(&coords))
             return ProjectedPolygon(coords: coords, holeIndices: holes)
         }
+        func moved() -> [Double] { shifts.allSatisfy { $0 == 0 } ? [] : shifts }
         switch g {
         case .point(let p):
             out.append(ProjectedFeature(index: index, context: ctx(g), type: .point, points: points([p])))
         case .multiPoint(let ps):
             out.append(ProjectedFeature(index: index, context: ctx(g), type: .point, points: points(ps)))
         case .lineString(let ps):
-            out.append(ProjectedFeature(index: index, context: ctx(g), type: .lineString, lines: [line(ps)]))
+            let l = [line(ps)]
+            out.append(ProjectedFeature(index: index, context: ctx(g), type: .lineString, lines: l, lineShifts: moved()))
         case .multiLineString(let ls):
-            out.append(ProjectedFeature(index: index, context: ctx(g), type: .lineString, lines: ls.map(line)))
+            let l = ls.map(line)
+            out.append(ProjectedFeature(index: index, context: ctx(g), type: .lineString, lines: l, lineShifts: moved()))
         case .polygon(let rings):
             guard !rings.isEmpty else { return }
-            out.append(ProjectedFeature(index: index, context: ctx(g), type: .polygon, polygons: [polygon(rings)]))
+            let p = [polygon(rings)]
+            out.append(ProjectedFeature(index: index, context: ctx(g), type: .polygon, polygons: p, polygonShifts: moved()))
         case .multiPolygon(let polys):
             let ps = polys.filter { !$0.isEmpty }.map(polygon)
-            out.append(ProjectedFeature(index: index, context: ctx(g), type: .polygon, polygons: ps))
+            out.append(ProjectedFeature(index: index, context: ctx(g), type: .polygon, polygons: ps, polygonShifts: moved()))
         case .geometryCollection(let gs):
             for m in gs { append(m, feature: f, index: index, into: &out) }
         }
@@ -167,12 +178,15 @@ public struct ProjectedFeature: Sendable {
         }
     }
 
-    /// Moves flat x,y coordinates by whole worlds so the smallest x lies in 0 ..< 1.
-    static func wrap(_ a: inout [Double]) {
+    /// Moves flat x,y coordinates by whole worlds so the smallest x lies in 0 ..< 1; returns the
+    /// worlds moved by (the original x is x + shift).
+    @discardableResult
+    static func wrap(_ a: inout [Double]) -> Double {
         var minX = Double.infinity
         for i in stride(from: 0, to: a.count, by: 2) where a[i] < minX { minX = a[i] }
-        guard minX.isFinite, minX < 0 || minX >= 1 else { return }
+        guard minX.isFinite, minX < 0 || minX >= 1 else { return 0 }
         let shift = minX.rounded(.down)
         for i in stride(from: 0, to: a.count, by: 2) { a[i] -= shift }
+        return shift
     }
 }

@@ -156,17 +156,25 @@ extension ProjectedFeature {
         case .lineString:
             guard lineRanks.count == lines.count else { return self }
             out.lines = []
-            for (line, r) in zip(lines, lineRanks) where r.size >= t {
+            out.lineShifts = []
+            for (k, (line, r)) in zip(lines, lineRanks).enumerated() where r.size >= t {
                 var kept: [Double] = []
                 kept.reserveCapacity(line.count)
                 Simplification.filter(line, from: 0, r, sqTolerance: sq, into: &kept)
                 out.lines.append(kept)
+                if !lineShifts.isEmpty { out.lineShifts.append(lineShifts[k]) }
             }
             return out.lines.isEmpty ? nil : out
         case .polygon:
             out.polygons = []
-            for poly in polygons {
-                guard poly.ringRanks.count == poly.holeIndices.count + 1 else { out.polygons.append(poly); continue }
+            out.polygonShifts = []
+            for (k, poly) in polygons.enumerated() {
+                let shift = polygonShifts.isEmpty ? nil : polygonShifts[k]
+                guard poly.ringRanks.count == poly.holeIndices.count + 1 else {
+                    out.polygons.append(poly)
+                    if let shift { out.polygonShifts.append(shift) }
+                    continue
+                }
                 var kept = ProjectedPolygon(coords: [], holeIndices: [])
                 kept.coords.reserveCapacity(poly.coords.count)
                 for (i, (range, r)) in zip(poly.ringRanges, poly.ringRanks).enumerated() {
@@ -176,7 +184,10 @@ extension ProjectedFeature {
                     if i > 0 { kept.holeIndices.append(kept.coords.count / 2) }
                     Simplification.filter(poly.coords, from: range.lowerBound, r, sqTolerance: sq, into: &kept.coords)
                 }
-                if !kept.coords.isEmpty { out.polygons.append(kept) }
+                if !kept.coords.isEmpty {
+                    out.polygons.append(kept)
+                    if let shift { out.polygonShifts.append(shift) }
+                }
             }
             return out.polygons.isEmpty ? nil : out
         }

@@ -172,7 +172,8 @@ extension StyleEvaluator {
             if polygons.isEmpty && !lines { continue }
             var fill = EvaluatedFill(polygons: polygons, color: fillColor, opacity: opacityOf(c),
                                      outlineColor: outlineOf?(c) ?? fillColor)
-            fill.tiles = lines ? tiler.tiles(lines: f.lines) : tiler.tiles(polygons: f.polygons)
+            fill.tiles = lines ? tiler.tiles(lines: f.lines, shifts: f.lineShifts)
+                : tiler.tiles(polygons: f.polygons, shifts: f.polygonShifts)
             if fill.tiles.isEmpty { continue }
             items.append((sortKey(P.sortKey, layer, c), fill))
         }
@@ -192,8 +193,12 @@ extension StyleEvaluator {
     /// `CircleTileGrid`), in MapLibre's drawing order.
     func evaluateCircle(_ layer: Layer, features: [ProjectedFeature]) -> EvaluatedCircleLayer {
         typealias P = CircleProperties
-        let maxzoom = layer.source.flatMap { sources[$0]?.maxzoom } ?? 18
+        let source = layer.source.flatMap { sources[$0] }
+        let maxzoom = source?.maxzoom ?? 18
         let grid = CircleTileGrid(tiles: exp2(max(0, min(floor(zoom), maxzoom))))
+        // Centres snapped to the tile grid (8192 units a tile side at the tile zoom), as the
+        // circle bucket reads them from MapLibre's tiles: visible when the source is over-zoomed.
+        let tiler = FillTiler(frameZoom: zoom, sourceMaxzoom: maxzoom, sourceBuffer: source?.buffer ?? 128)
         var items: [CircleTileGrid.Item] = []
         let radiusOf = numberGetter(P.radius, layer), colorOf = colorGetter(P.color, layer)
         let blurOf = numberGetter(P.blur, layer), opacityOf = numberGetter(P.opacity, layer)
@@ -213,7 +218,7 @@ extension StyleEvaluator {
             let key = sorting ? sortKey(P.sortKey, layer, c) : nil
             if f.type == .point && f.points.count == 2 {   // one position: one group, no grouping
                 var e = proto
-                e.centers = f.points
+                e.centers = tiler.snap(f.points)
                 items.append((key, grid.tile(f.points[0], f.points[1]), e))
                 continue
             }
@@ -224,7 +229,7 @@ extension StyleEvaluator {
                     guard passes(layer, clipped) else { continue }
                 }
                 var e = proto
-                e.centers = centers
+                e.centers = tiler.snap(centers)
                 items.append((key, t, e))
             }
         }

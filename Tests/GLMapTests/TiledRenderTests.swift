@@ -165,6 +165,35 @@ final class TiledRenderTests: XCTestCase {
         }
             }
 
+    /// A pitched view that sees past the world's north and south edges: the background covers
+    /// only the part showing the world (WorldBand), in tiles (viewports and the clip fold) as in
+    /// one pass.
+    func testBackgroundPastTheWorldEdgeTiledMatchesOnePass() throws {
+        let style = """
+        {"version": 8, "center": [-113.9, -48.0], "zoom": 0.5, "pitch": 58.3,
+         "sources": {"l": {"type": "geojson", "data": {"type": "LineString", "coordinates": [[-150, -40], [-80, -60]]}}},
+         "layers": [{"id": "line", "type": "line", "source": "l", "paint": {"line-width": 3}},
+                    {"id": "bg", "type": "background", "paint": {"background-color": "#3a6ea5", "background-opacity": 0.9}}]}
+        """
+        let scene = try Scene(style: StyleDocument.parse(Array(style.utf8), file: nil))
+        let options = RenderOptions(width: 64, height: 512, ratio: 1)
+        let whole = try gpuRenderer().render(scene, options: options)
+        let rows = (0..<whole.height).map { whole.pixels[(($0 * whole.width) + 32) * 4 + 3] }
+        XCTAssertEqual(rows.first, 0, "the top row looks past the north edge: no background")
+        XCTAssertEqual(rows.last, 0, "the bottom row looks past the south edge: no background")
+        XCTAssertEqual(rows[256], 230, "the middle row shows the world")
+        try assertTiledMatches(scene, options, tiles: [40, 100], "background past the world edge")
+        let gl = try GLRenderer()
+        _ = gl.sizeLimits
+        gl.sizeLimits.viewportWidth = 100
+        gl.sizeLimits.viewportHeight = 100
+        let camera = options.camera(default: scene.style.camera)
+        let view = ViewTransform(camera: camera, width: Double(options.width), height: Double(options.height))
+        try gl.draw(try gl.upload(scene.evaluatedLayers(zoom: camera.zoom).map { Bucket.make($0) }), view: view, ratio: options.ratio)
+        XCTAssertTrue(gl.lastFrameWasTiled)
+        try assertSame(whole, try gl.readback(), "background past the world edge, clip-fold tiles of 100")
+    }
+
     /// Past GL_MAX_VIEWPORT_DIMS the tile's viewport cannot be the full frame: the clip-space fold
     /// is used instead. Simulated by lowering the renderer's recorded limits to 100 pixels. The
     /// fold is exact in real arithmetic without pitch; with pitch, line.vert's perspective width
