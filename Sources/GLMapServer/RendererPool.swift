@@ -1,6 +1,6 @@
 // Renderer pool — contract
 // Input: render jobs (a style, the render options, a cache key) from the HTTP threads. Output: each
-// job's PNG (encoded exactly as `glmap tiles` encodes, libdeflate's default level) and its ETag,
+// job's PNG (encoded exactly as `glmap tiles` encodes: PNGEncoder's default compression) and its ETag,
 // or the error, handed back to the one HTTP thread waiting for it.
 // Workers: `workers` threads, each owning one `BatchRenderer` per style, created on that thread
 // when it starts (the threading contract: one GL context per renderer per thread). Scenes are
