@@ -58,9 +58,10 @@ run_glmap() {   # $1: the variant (see VARIANTS)
   local cull="$1" bin="$GLMAP" culling=1
   [ "$cull" = off ] && culling=0
   [ "$cull" = before ] && bin="${GLMAP_BEFORE:?VARIANTS has before: set GLMAP_BEFORE to that glmap binary}"
+rm -f "$TMP/server.log"   # not the previous variant's log: wait for this server's own line
 GLMAP_VIEW_CULLING="$culling" "$bin" serve --style "world=$STYLE" --port 0 --jobs "$JOBS" --cache 0 --max-queue 100000 --timeout 600 2> "$TMP/server.log" &
 server=$!
-for _ in $(seq 1 600); do grep -q "workers)" "$TMP/server.log" && break; sleep 0.1; done
+for _ in $(seq 1 600); do grep -qs "workers)" "$TMP/server.log" && break; sleep 0.1; done
 port="$(sed -n 's|.*http://127.0.0.1:\([0-9]*\).*|\1|p' "$TMP/server.log" | head -1)"
 [ -n "$port" ] || { echo "serve-load: the server did not start:" >&2; cat "$TMP/server.log" >&2; exit 1; }
 
