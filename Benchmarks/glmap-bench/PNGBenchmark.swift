@@ -11,22 +11,24 @@ func runPNGBenchmark(_ args: [String]) throws {
     let scene = try Scene(styleFile: try a.string("style"))
     let image = try MapRenderer().render(scene, options: RenderOptions(width: try a.int("width", 1024), height: try a.int("height", 1024))).unpremultiplied()
     let runs = try a.int("runs", 5)
-    let methods: [(String, () throws -> [UInt8])] = [
+    let frame = try MapRenderer().render(scene, options: RenderOptions(width: try a.int("width", 1024), height: try a.int("height", 1024)))
+    var methods: [(String, () throws -> [UInt8])] = [
         ("libpng default (adaptive, zlib 6)", { try PNGEncoder.encodeWithLibPNG(image, fast: false) }),
         ("libpng fast (none, zlib 3)", { try PNGEncoder.encodeWithLibPNG(image, fast: true) }),
-        ("libdeflate 1, up", { try DeflatePNGWriter.encode(image, level: 1, filter: .up) }),
-        ("libdeflate 3, up", { try DeflatePNGWriter.encode(image, level: 3, filter: .up) }),
-        ("libdeflate 6, up", { try DeflatePNGWriter.encode(image, level: 6, filter: .up) }),
-        ("libdeflate 1, adaptive", { try DeflatePNGWriter.encode(image, level: 1, filter: .adaptive) }),
-        ("libdeflate 6, adaptive", { try DeflatePNGWriter.encode(image, level: 6, filter: .adaptive) }),
-        ("libdeflate 1, none, one stream", { try DeflatePNGWriter.encode(image, level: 1, filter: .none, singleStream: true) }),
-        ("libdeflate 4, none, one stream", { try DeflatePNGWriter.encode(image, level: 4, filter: .none, singleStream: true) }),
-        ("libdeflate 6, none, one stream", { try DeflatePNGWriter.encode(image, level: 6, filter: .none, singleStream: true) }),
-        ("libdeflate 9, none, one stream", { try DeflatePNGWriter.encode(image, level: 9, filter: .none, singleStream: true) }),
-        ("libdeflate 6, none, 1 MiB pieces, 1 thread", { try DeflatePNGWriter.encode(image, level: 6, filter: .none, threads: 1) }),
-        ("libdeflate 6, none, 1 MiB pieces, \(PNGEncoder.allCores) threads", { try DeflatePNGWriter.encode(image, level: 6, filter: .none, threads: PNGEncoder.allCores) }),
-        ("libdeflate 1, none, 1 MiB pieces, \(PNGEncoder.allCores) threads", { try DeflatePNGWriter.encode(image, level: 1, filter: .none, threads: PNGEncoder.allCores) }),
+        ("libdeflate 6, adaptive, RGBA", { try DeflatePNGWriter.encode(image, level: 6, filter: .adaptive, rgbWhenOpaque: false) }),
+        ("libdeflate 6, up, RGBA", { try DeflatePNGWriter.encode(image, level: 6, filter: .up, rgbWhenOpaque: false) }),
+        ("libdeflate 9, none, RGBA, one stream", { try DeflatePNGWriter.encode(image, level: 9, filter: .none, singleStream: true, rgbWhenOpaque: false) }),
+        ("libdeflate 6, none, RGBA, 1 MiB pieces, \(PNGEncoder.allCores) threads", { try DeflatePNGWriter.encode(image, level: 6, filter: .none, threads: PNGEncoder.allCores, rgbWhenOpaque: false) }),
     ]
+    // The levels, RGBA against RGB when opaque, from the premultiplied frame as the renderers
+    // hand it over (unpremultiplied on the way), one stream, one thread.
+    for level: Int32 in [1, 2, 3, 4, 5, 6] {
+        methods.append(("libdeflate \(level), none, RGBA, premultiplied in", { try DeflatePNGWriter.encode(frame, level: level, filter: .none, singleStream: true, rgbWhenOpaque: false) }))
+        methods.append(("libdeflate \(level), none, RGB when opaque, premultiplied in", { try DeflatePNGWriter.encode(frame, level: level, filter: .none, singleStream: true) }))
+    }
+    methods.append(("libdeflate 4, up, RGB when opaque, premultiplied in", { try DeflatePNGWriter.encode(frame, level: 4, filter: .up, singleStream: true) }))
+    methods.append(("default (PNGEncoder, 1 thread)", { try PNGEncoder.encode(frame) }))
+    print("# opaque: \(DeflatePNGWriter.isOpaque(frame.pixels, count: frame.pixels.count))")
     print("method\tmedian-ms\tbytes")
     for (name, f) in methods {
         var times: [Double] = []

@@ -9,7 +9,8 @@
 
 /// Starts a daemon on an IPv4 ("127.0.0.1", "0.0.0.0") or IPv6 ("::1"; "::" listens on every
 /// interface, IPv4 too where the system allows dual-stack sockets) address and a port (0: an
-/// ephemeral one): one thread per connection (a handler may block while its frame renders), at
+/// ephemeral one): one internal polling thread for every connection (epoll where the system has it),
+/// connections that may be suspended while their image renders and resumed from another thread, at
 /// most `connection_limit` connections, idle or slow connections closed after
 /// `connection_timeout` seconds, at most `memory_limit` bytes per connection for the request line
 /// and headers. NULL on failure (an address that is neither, or the socket could not be bound).
@@ -20,8 +21,7 @@ static inline struct MHD_Daemon *glmap_mhd_start(const char *address, uint16_t p
     struct sockaddr_in addr;
     struct sockaddr_in6 addr6;
     struct sockaddr *bound;
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION
-        | MHD_USE_POLL | MHD_USE_ITC;
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_ALLOW_SUSPEND_RESUME;
     memset(&addr, 0, sizeof addr);
     memset(&addr6, 0, sizeof addr6);
     if (inet_pton(AF_INET, address, &addr.sin_addr) == 1) {

@@ -28,7 +28,7 @@ public enum RenderCommand {
         .init("backend", help: "auto (default: GPU through EGL, else CPU), gpu or cpu"),
         .init("strict", value: false, help: "treat warnings (unusable source data, what glmap skips) as errors (exit 2)"),
         .init("frames", help: "JSON Lines file: one frame a line (lon, lat, zoom, bearing, pitch, width, height, ratio, output); missing fields come from these options"),
-        .init("png-level", help: "PNG compression: default (libdeflate level 6) or fast (libdeflate level 1)"),
+        .init("png-level", help: "PNG compression: default (libdeflate level 3) or fast (libdeflate level 1)"),
         .init("jobs", "j", help: "PNG encoder threads for --frames (default: the number of cores)"),
         .init("quiet", "q", value: false, help: "no progress bar or summary on stderr"),
         .init("help", value: false, help: "show this help"),

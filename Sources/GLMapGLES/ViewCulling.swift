@@ -45,10 +45,12 @@ struct CullMargin {
 
 enum ViewCulling {
     /// Triangles per range: small enough that a tile of a large source draws little of it,
-    /// large enough that the per-frame test and the draw calls stay cheap.
-    static let trianglesPerRange = 512
+    /// large enough that the per-frame test and the draw calls stay cheap (adjacent visible
+    /// ranges merge into one draw). 128 by measurement: `glmap serve` CPU per world tile, z0–6,
+    /// fell ~20 % from 512 (Benchmarks/README.md, "glmap serve under load"); 64 was no better.
+    static let trianglesPerRange = 128
     /// Instances per range (circles).
-    static let instancesPerRange = 256
+    static let instancesPerRange = 64
 
     /// Splits a triangle index buffer into ranges. `positions`: float offsets, within a vertex of
     /// `stride` floats, of the x,y pairs the vertex is drawn from (several for outline quads);

@@ -3,7 +3,9 @@ import GLMapCore
 
 /// Writes 8-bit RGBA PNGs with its own row filtering and libdeflate's zlib compressor, which is
 /// several times faster than zlib at the same ratio (see Benchmarks/README.md, "PNG encoding").
-/// The output is a plain PNG: signature, IHDR, sRGB, one IDAT, IEND.
+/// The output is a plain PNG: signature, IHDR, sRGB, one IDAT, IEND. An image whose every pixel
+/// is opaque is written as 8-bit RGB (colour type 2; it decodes to the same pixels with alpha 255):
+/// a quarter less data to compress and no alpha conversion; any other as 8-bit RGBA (type 6).
 public enum DeflatePNGWriter {
     /// Row filter strategy.
     public enum Filter: Sendable {
@@ -20,53 +22,88 @@ public enum DeflatePNGWriter {
     /// (`ChunkedDeflate`, as pigz does), `threads` of them at once; the result is one valid
     /// stream, and the same bytes whatever `threads` is. `singleStream` compresses it as one
     /// stream instead (the baseline the benchmark compares pieces with).
+    /// `rgbWhenOpaque: false` keeps RGBA for opaque images too (the benchmark's baseline).
     public static func encode(_ image: StraightImage, level: Int32, filter: Filter,
-                              threads: Int = 1, singleStream: Bool = false) throws -> [UInt8] {
+                              threads: Int = 1, singleStream: Bool = false, rgbWhenOpaque: Bool = true) throws -> [UInt8] {
         try encode(image.pixels, width: image.width, height: image.height, level: level, filter: filter,
-                   unpremultiply: false, threads: threads, singleStream: singleStream)
+                   unpremultiply: false, threads: threads, singleStream: singleStream, rgbWhenOpaque: rgbWhenOpaque)
     }
 
     /// Encodes a premultiplied frame as `encode(image.unpremultiplied(), …)` would: each row is
     /// converted to straight alpha (truncating, as `PremultipliedImage.unpremultiplied`) on its
     /// way into the PNG rows, without a second full image.
     public static func encode(_ image: PremultipliedImage, level: Int32, filter: Filter,
-                              threads: Int = 1, singleStream: Bool = false) throws -> [UInt8] {
+                              threads: Int = 1, singleStream: Bool = false, rgbWhenOpaque: Bool = true) throws -> [UInt8] {
         try encode(image.pixels, width: image.width, height: image.height, level: level, filter: filter,
-                   unpremultiply: true, threads: threads, singleStream: singleStream)
+                   unpremultiply: true, threads: threads, singleStream: singleStream, rgbWhenOpaque: rgbWhenOpaque)
+    }
+
+    /// Whether every pixel's alpha is 255 (RGBA bytes; a premultiplied opaque pixel is its straight self).
+    public static func isOpaque(_ pixels: [UInt8], count: Int) -> Bool {
+        pixels.withUnsafeBytes { raw -> Bool in
+            // Four pixels (16 bytes) at a time: AND of their words, alpha in the top byte of each.
+            var acc: UInt32 = 0xFFFF_FFFF
+            var i = 0
+            let n = count / 4
+            while i + 4 <= n {
+                let o = 4 * i
+                acc &= raw.loadUnaligned(fromByteOffset: o, as: UInt32.self) & raw.loadUnaligned(fromByteOffset: o + 4, as: UInt32.self)
+                    & raw.loadUnaligned(fromByteOffset: o + 8, as: UInt32.self) & raw.loadUnaligned(fromByteOffset: o + 12, as: UInt32.self)
+                if i & 1023 == 0 && acc & 0xFF00_0000 != 0xFF00_0000 { return false }
+                i += 4
+            }
+            while i < n { acc &= raw.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self); i += 1 }
+            return acc & 0xFF00_0000 == 0xFF00_0000
+        }
     }
 
     /// The PNG scanlines of `pixels`: each row behind its filter-type byte, filtered as `filter`
-    /// says (premultiplied rows converted to straight alpha first with `unpremultiply`).
+    /// says (premultiplied rows converted to straight alpha first with `unpremultiply`; with
+    /// `channels` 3 the image is opaque and each pixel's alpha byte is left out).
     private static func filteredRows(_ pixels: [UInt8], width: Int, height: Int, filter: Filter,
-                                     unpremultiply: Bool) -> [UInt8] {
-        let stride = width * 4
+                                     unpremultiply: Bool, channels: Int) -> [UInt8] {
+        let stride = width * channels
         let rowLength = stride + 1
+        let rgb = channels == 3
+        let convert = unpremultiply && !rgb
         // Every byte is written below, so the buffers start uninitialised (no zero-fill pass).
         return [UInt8](unsafeUninitializedCapacity: rowLength * height) { dst, initialized in
             let zeroRow = [UInt8](repeating: 0, count: stride)
-            var rows = [UInt8](repeating: 0, count: stride * (filter == .adaptive ? 4 : 0) + (unpremultiply ? 2 * stride : 0))
+            let adaptiveRows = filter == .adaptive ? 4 : 0
+            // Converted rows go to a scratch pair (alternating, so the previous one stays for Up
+            // and Paeth), unless unfiltered: then straight into the output row.
+            let needsScratch = (convert || rgb) && filter != .none
+            var rows = [UInt8](repeating: 0, count: stride * adaptiveRows + (needsScratch ? 2 * stride : 0))
             pixels.withUnsafeBufferPointer { src in
               zeroRow.withUnsafeBufferPointer { zero in
                 rows.withUnsafeMutableBufferPointer { tmp in
-                    let straight = unpremultiply ? tmp.baseAddress! + stride * (filter == .adaptive ? 4 : 0) : nil
+                    let scratch = needsScratch ? tmp.baseAddress! + stride * adaptiveRows : nil
                     var prev: UnsafePointer<UInt8> = zero.baseAddress!
                     for y in 0..<height {
-                        var cur = src.baseAddress! + y * stride
-                        if let straight {   // alternate two rows so the previous one stays for Up/Paeth
-                            let row = straight + (y & 1) * stride
-                            PremultipliedImage.unpremultiply(cur, into: row, count: stride)
+                        let source = src.baseAddress! + y * width * 4
+                        let out = dst.baseAddress! + y * rowLength
+                        var cur = source
+                        if filter == .none {
+                            out[0] = 0
+                            if rgb { dropAlpha(source, into: out + 1, pixels: width) }
+                            else if convert { PremultipliedImage.unpremultiply(source, into: out + 1, count: stride) }
+                            else { (out + 1).update(from: source, count: stride) }
+                            continue
+                        }
+                        if let scratch {
+                            let row = scratch + (y & 1) * stride
+                            if rgb { dropAlpha(source, into: row, pixels: width) }
+                            else { PremultipliedImage.unpremultiply(source, into: row, count: stride) }
                             cur = UnsafePointer(row)
                         }
-                        let out = dst.baseAddress! + y * rowLength
                         switch filter {
                         case .none:
-                            out[0] = 0
-                            (out + 1).update(from: cur, count: stride)
+                            break
                         case .up:
                             out[0] = 2
                             up(cur, prev, out + 1, stride)
                         case .adaptive:
-                            adaptive(cur, prev, out, stride, scratch: tmp.baseAddress!)
+                            adaptive(cur, prev, out, stride, bpp: channels, scratch: tmp.baseAddress!)
                         }
                         prev = cur
                     }
@@ -77,10 +114,20 @@ public enum DeflatePNGWriter {
         }
     }
 
+    /// RGBA pixels to RGB (the alpha byte of each left out).
+    @inline(__always)
+    static func dropAlpha(_ src: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>, pixels: Int) {
+        for i in 0..<pixels {
+            dst[3 * i] = src[4 * i]; dst[3 * i + 1] = src[4 * i + 1]; dst[3 * i + 2] = src[4 * i + 2]
+        }
+    }
+
     /// The PNG of `pixels` (straight, or premultiplied and converted per row with `unpremultiply`).
     private static func encode(_ pixels: [UInt8], width: Int, height: Int, level: Int32, filter: Filter,
-                               unpremultiply: Bool, threads: Int, singleStream: Bool) throws -> [UInt8] {
-        let filtered = filteredRows(pixels, width: width, height: height, filter: filter, unpremultiply: unpremultiply)
+                               unpremultiply: Bool, threads: Int, singleStream: Bool, rgbWhenOpaque: Bool) throws -> [UInt8] {
+        let rgb = rgbWhenOpaque && isOpaque(pixels, count: width * height * 4)
+        let filtered = filteredRows(pixels, width: width, height: height, filter: filter, unpremultiply: unpremultiply,
+                                    channels: rgb ? 3 : 4)
         guard let compressor = libdeflate_alloc_compressor(level) else {
             throw PNGError(.encode, path: nil, message: "libdeflate could not allocate a compressor (out of memory?)")
         }
@@ -89,7 +136,7 @@ public enum DeflatePNGWriter {
 
         var ihdr: [UInt8] = []
         append32(&ihdr, UInt32(width)); append32(&ihdr, UInt32(height))
-        ihdr += [8, 6, 0, 0, 0]  // 8-bit, RGBA, deflate, adaptive filtering, no interlace
+        ihdr += [8, rgb ? 2 : 6, 0, 0, 0]  // 8-bit, RGB or RGBA, deflate, adaptive filtering, no interlace
         var head: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         chunk(&head, "IHDR", ihdr[...])
         chunk(&head, "sRGB", [0][...])  // perceptual rendering intent, like libpng's writer
@@ -133,7 +180,7 @@ public enum DeflatePNGWriter {
     /// Tries Sub, Up, Average and Paeth (and None) and keeps the row with the smallest sum of
     /// absolute values of the bytes read as signed.
     static func adaptive(_ cur: UnsafePointer<UInt8>, _ prev: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>,
-                         _ n: Int, scratch: UnsafeMutablePointer<UInt8>) {
+                         _ n: Int, bpp: Int, scratch: UnsafeMutablePointer<UInt8>) {
         @inline(__always) func cost(_ p: UnsafePointer<UInt8>) -> Int {
             var s = 0
             for i in 0..<n { let v = Int(Int8(bitPattern: p[i])); s += v < 0 ? -v : v }
@@ -141,9 +188,9 @@ public enum DeflatePNGWriter {
         }
         let sub = scratch, upRow = scratch + n, avg = scratch + 2 * n, paeth = scratch + 3 * n
         for i in 0..<n {
-            let a = i >= 4 ? Int(cur[i - 4]) : 0
+            let a = i >= bpp ? Int(cur[i - bpp]) : 0
             let b = Int(prev[i])
-            let c = i >= 4 ? Int(prev[i - 4]) : 0
+            let c = i >= bpp ? Int(prev[i - bpp]) : 0
             let x = cur[i]
             sub[i] = x &- UInt8(a)
             upRow[i] = x &- UInt8(b)

@@ -1,21 +1,24 @@
 // Renderer pool — contract
-// Input: render jobs (a style, the render options, a cache key) from the HTTP threads. Output: each
-// job's PNG (encoded exactly as `glmap tiles` encodes, libdeflate's default level) and its ETag,
-// or the error, handed back to the one HTTP thread waiting for it.
+// Input: render jobs (a style, the render options, a cache key, a deadline, and what to call when
+// the job is finished) from the HTTP thread. Output: each job's PNG (encoded exactly as
+// `glmap tiles` encodes: PNGEncoder's default compression) and its ETag, or the error, or nothing
+// when the deadline passed first (a timeout); `onFinish` is then called exactly once, on the
+// thread that finished it (a worker, or the deadline watcher), with `result` set.
 // Workers: `workers` threads, each owning one `BatchRenderer` per style, created on that thread
 // when it starts (the threading contract: one GL context per renderer per thread). Scenes are
 // parsed and projected once for the server and shared read-only; each worker evaluates,
 // tessellates and uploads a style once per evaluation key and keeps the uploads (`zoomKeys` keys).
 // Queue: at most `capacity` jobs wait; `submit` returns nil when it is full (the caller answers
-// 503). A caller waits until its deadline; past it the job is cancelled: a worker that has not
-// started it skips it; one that has stops it at its next check (before each layer's draw and
-// before the read-back: `RenderInterrupted`, counted as `renders_interrupted`), and its renderer
-// goes on with the next job. A frame of one colour reuses its encoded bytes
-// (UniformImageCache.swift).
+// 503). Deadlines: one watcher thread sleeps until the oldest unfinished job's deadline (the server
+// has one timeout, so deadlines come in submission order); past it the job is finished as timed
+// out and cancelled: a worker that has not started it skips it; one that has stops it at its next
+// check (before each layer's draw and before the read-back: `RenderInterrupted`, counted as
+// `renders_interrupted`), and its renderer goes on with the next job. A frame of one colour
+// reuses its encoded bytes (UniformImageCache.swift).
 // GL failures: a frame failing with a GL failure (the renderer is then unusable) is drawn again
 // once; `BatchRenderer.render` replaces the renderer first (new context, scene uploaded again),
 // as batches do, and the replacement is counted. A second failure is the job's error (500).
-// Shutdown: `shutdown()` finishes the queued jobs, then stops and joins the workers.
+// Shutdown: `shutdown()` finishes the queued jobs, then stops and joins the workers and the watcher.
 import Foundation
 import GLMap
 import Synchronization
@@ -29,18 +32,42 @@ final class RendererPool: @unchecked Sendable {
         let style: Int
         let options: RenderOptions
         let key: String
-        // Guarded by the pool's condition.
-        var result: Result<EncodedTileCache.Entry, Error>?
+        /// When the job times out.
+        let deadline: Date
+        /// Called once the job is finished (`result` set): by the worker that rendered it or by
+        /// the deadline watcher. The server resumes the job's connection here.
+        let onFinish: @Sendable () -> Void
+        /// The image or the error; nil once finished means it timed out.
+        var result: Result<EncodedTileCache.Entry, Error>? { resultBox.value }
+        /// The result, dropped from the job (the deadline watcher's list may keep the job a while:
+        /// it need not keep the image too).
+        func takeResult() -> Result<EncodedTileCache.Entry, Error>? {
+            resultBox.withLock { r in defer { r = nil }; return r }
+        }
+        private let resultBox = Locked<Result<EncodedTileCache.Entry, Error>?>(nil)
+        /// 0 until finished, then 1 (set once, by whoever finishes it first).
+        private let state = Atomic<Int>(0)
+        var isFinished: Bool { state.load(ordering: .acquiring) == 1 }
+        /// Set when the job timed out; read by the worker mid-render without the lock.
         var cancelled: Bool {
             get { stop.load(ordering: .relaxed) }
             set { stop.store(newValue, ordering: .relaxed) }
         }
-        /// Set by the waiter when it gives up; read by the worker mid-render without the lock.
         let stop = Atomic<Bool>(false)
-        /// Signalled once the result is set: each waiter sleeps on its own job's semaphore, so a
-        /// finished job wakes only its own connection thread (not every waiting one).
-        let done = DispatchSemaphore(value: 0)
-        init(style: Int, options: RenderOptions, key: String) { self.style = style; self.options = options; self.key = key }
+        init(style: Int, options: RenderOptions, key: String, deadline: Date, onFinish: @escaping @Sendable () -> Void) {
+            self.style = style; self.options = options; self.key = key; self.deadline = deadline; self.onFinish = onFinish
+        }
+
+        /// Finishes the job with `result` (nil: timed out) unless it is already finished; true
+        /// when this call finished it (and called `onFinish`).
+        @discardableResult
+        func finish(_ result: Result<EncodedTileCache.Entry, Error>?) -> Bool {
+            guard state.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else { return false }
+            if result == nil { cancelled = true }
+            resultBox.withLock { $0 = result }
+            onFinish()
+            return true
+        }
     }
 
     private let condition = NSCondition()
@@ -49,6 +76,12 @@ final class RendererPool: @unchecked Sendable {
     private var running = 0
     private var started = 0
     private var threads: [Thread] = []
+    /// The deadline watcher's jobs, oldest first (finished ones are dropped lazily).
+    private let watch = NSCondition()
+    private var watched: [Job] = []
+    private var watchedAfterCompaction = 0
+    private var watcherDone = false
+    private var watcher: Thread?
     private let scenes: [SharedScene]
     private let backend: Backend
     let capacity: Int
@@ -80,7 +113,13 @@ final class RendererPool: @unchecked Sendable {
         }
     }
 
-    func start() { threads.forEach { $0.start() } }
+    func start() {
+        let w = Thread { [unowned self] in self.watchDeadlines() }
+        w.name = "glmap-deadlines"
+        watcher = w
+        w.start()
+        threads.forEach { $0.start() }
+    }
 
     /// Blocks until every worker has created its renderers (or failed to).
     func waitUntilReady() {
@@ -91,36 +130,68 @@ final class RendererPool: @unchecked Sendable {
     /// Jobs waiting for a worker.
     var depth: Int { condition.lock(); defer { condition.unlock() }; return queue.count }
 
-    /// Queues a job; nil when the queue is full or the pool is shutting down.
-    func submit(style: Int, options: RenderOptions, key: String) -> Job? {
-        condition.lock(); defer { condition.unlock() }
-        guard !closed, queue.count < capacity else { return nil }
-        let job = Job(style: style, options: options, key: key)
+    /// Queues a job; nil when the queue is full or the pool is shutting down. `onFinish` is called
+    /// once the job has its result or has timed out at `deadline` (see `Job.finish`).
+    func submit(style: Int, options: RenderOptions, key: String, deadline: Date,
+                onFinish: @escaping @Sendable () -> Void) -> Job? {
+        let job = Job(style: style, options: options, key: key, deadline: deadline, onFinish: onFinish)
+        condition.lock()
+        guard !closed, queue.count < capacity else { condition.unlock(); return nil }
         queue.append(job)
         condition.signal()   // one idle worker is enough
+        condition.unlock()
+        watch.lock()
+        watched.append(job)
+        if watched.count == 1 { watch.signal() }   // the watcher sleeps without a deadline when it has none
+        // Finished jobs leave the list lazily: compact it whenever it has doubled since the last time.
+        if watched.count > max(1024, 2 * watchedAfterCompaction) {
+            watched.removeAll { $0.isFinished }
+            watchedAfterCompaction = watched.count
+        }
+        watch.unlock()
         return job
     }
 
-    /// Waits for `job` until `deadline`; nil (and the job cancelled) when the deadline passes first.
-    func wait(_ job: Job, until deadline: Date) -> Result<EncodedTileCache.Entry, Error>? {
-        let seconds = max(0, deadline.timeIntervalSinceNow)
-        let signalled = job.done.wait(timeout: .now() + seconds) == .success
-        condition.lock(); defer { condition.unlock() }
-        if !signalled && job.result == nil {
-            job.cancelled = true
-            queue.removeAll { $0 === job }
-            return nil
+    /// Finishes timed-out jobs: sleeps until the oldest unfinished job's deadline (deadlines come
+    /// in submission order: one timeout for the server), then finishes it as timed out, takes it
+    /// out of the queue if no worker has it yet, and cancels it if one has.
+    private func watchDeadlines() {
+        watch.lock()
+        while true {
+            var head = 0
+            while head < watched.count && watched[head].isFinished { head += 1 }
+            if head > 0 { watched.removeFirst(head) }
+            if watcherDone && watched.isEmpty { break }
+            guard let first = watched.first else { watch.wait(); continue }
+            if first.deadline > Date() {
+                _ = watch.wait(until: first.deadline)
+                continue
+            }
+            watched.removeFirst()
+            watch.unlock()
+            if first.finish(nil) {
+                condition.lock()
+                queue.removeAll { $0 === first }
+                condition.unlock()
+            }
+            watch.lock()
         }
-        return job.result
+        watch.unlock()
     }
 
-    /// Finishes the queued jobs, then stops and joins the workers.
+    /// Finishes the queued jobs, then stops and joins the workers and the deadline watcher.
     func shutdown() {
         condition.lock()
         closed = true
         condition.broadcast()
         while running > 0 { condition.wait() }
         condition.unlock()
+        // Every job is finished now (the workers emptied the queue): the watcher has nothing left.
+        watch.lock()
+        watcherDone = true
+        watched.removeAll { $0.isFinished }
+        watch.signal()
+        watch.unlock()
     }
 
     private func work() {
@@ -146,13 +217,12 @@ final class RendererPool: @unchecked Sendable {
             while queue.isEmpty && !closed { condition.wait() }
             if queue.isEmpty { break }
             let job = queue.removeFirst()
-            if job.cancelled { continue }
+            if job.isFinished { continue }   // timed out while it waited
             condition.unlock()
             let result = render(job, renderers, uniform)
             if case .success(let entry) = result { cache.put(job.key, entry) }
+            job.finish(result)   // no-op when it timed out meanwhile
             condition.lock()
-            job.result = result
-            job.done.signal()
         }
         // Tear this thread's GL contexts down here, on their own thread, before `shutdown` can
         // return (and the process exit while a context is still being destroyed).

@@ -5,8 +5,10 @@
 // `glmap tiles` writes for it), TileJSON 3, /health and /metrics (Prometheus text).
 // Work: styles are parsed and their sources loaded once, at `init` (a bad style throws there:
 // exit 2); `start` starts the render workers (RendererPool.swift: one GL context per style per
-// worker thread) and the daemon (one thread per connection; a handler blocks until its image is
-// ready, so slow renders never stall other connections).
+// worker thread) and the daemon: one polling thread (epoll) for every connection; a request whose
+// image must be rendered suspends its connection (libmicrohttpd's suspend/resume) and hands the job
+// to the pool, whose worker resumes it when the image is ready, so slow renders never stall other
+// connections and no thread waits per connection.
 // Invariants per request: the URL is checked before any work (400/404 with a one-line reason);
 // GET and HEAD only (else 405); an image in the cache is answered from it; `If-None-Match`
 // matching the ETag gives 304; a full render queue gives 503 with `Retry-After: 1`; an image not
@@ -16,7 +18,8 @@
 // idle or slow connections close after `connectionTimeout` seconds.
 // Shutdown (`stop`, SIGTERM through `runUntilTerminated`): stop accepting, answer the requests in
 // flight (up to `drainTimeout` seconds; /health says "draining" meanwhile), then close.
-// Threading: `start`/`stop` from one thread; handlers run on libmicrohttpd's connection threads.
+// Threading: `start`/`stop` from one thread; handlers run on libmicrohttpd's polling thread (one:
+// a request's state is touched by that thread only; jobs resume connections from workers).
 import CMicroHTTPD
 import Foundation
 import GLMap
@@ -81,7 +84,7 @@ public final class TileServer: @unchecked Sendable {
         pool.waitUntilReady()
         let me = Unmanaged.passUnretained(self).toOpaque()
         guard let d = glmap_mhd_start(configuration.socketAddress, configuration.port, configuration.maxConnections,
-                                      configuration.connectionTimeout, 64 << 10, accessHandler, me, nil, nil) else {
+                                      configuration.connectionTimeout, 64 << 10, accessHandler, me, requestCompleted, nil) else {
             pool.shutdown()
             throw IOFailure(path: "\(configuration.urlHost):\(configuration.port)",
                             message: "cannot listen (address in use, not an IPv4 or IPv6 address of this machine, or no permission)")
@@ -117,9 +120,11 @@ public final class TileServer: @unchecked Sendable {
             if n == 0 { break }
             usleep(10_000)
         }
+        // Every suspended connection must be resumed before the daemon stops: the pool finishes
+        // (and so resumes) every job it has first.
+        pool.shutdown()
         MHD_stop_daemon(daemon)
         daemon = nil
-        pool.shutdown()
     }
 
     /// Blocks until SIGTERM or SIGINT, then drains and stops (`stop`). Returns the signal.
@@ -168,36 +173,50 @@ public final class TileServer: @unchecked Sendable {
         var host: String?
     }
 
-    /// Answers one request (also reached directly by tests).
-    func answer(method: String, path: String, headers: RequestHeaders) -> Answer {
+    /// What to do with one request: answer now, or render an image first.
+    enum Step {
+        case answer(Answer)
+        case render(Render)
+    }
+
+    /// An image to render for a request, and what its answer needs.
+    struct Render {
+        var style: Int
+        var options: RenderOptions
+        var key: String
+        var ifNoneMatch: String?
+    }
+
+    /// Answers one request, or says which image it needs (a cache miss).
+    func step(method: String, path: String, headers: RequestHeaders) -> Step {
         guard method == "GET" || method == "HEAD" else {
-            return .text(405, "method \(TileServer.printable(method)) not allowed: GET or HEAD", headers: [("Allow", "GET, HEAD")])
+            return .answer(.text(405, "method \(TileServer.printable(method)) not allowed: GET or HEAD", headers: [("Allow", "GET, HEAD")]))
         }
         let route: ServerRoute
         do { route = try router.route(path) } catch let e as RouteError {
-            return .text(e.status, e.reason)
+            return .answer(.text(e.status, e.reason))
         } catch {
-            return .text(400, "\(error)")
+            return .answer(.text(400, "\(error)"))
         }
         var styleIndex = 0
         if let id = route.style {
             guard let i = ids[id] else {
-                return .text(404, "no style \"\(TileServer.printable(id))\"; served: \(configuration.styles.map(\.id).joined(separator: ", "))")
+                return .answer(.text(404, "no style \"\(TileServer.printable(id))\"; served: \(configuration.styles.map(\.id).joined(separator: ", "))"))
             }
             styleIndex = i
         }
         switch route {
         case .health:
             lock.lock(); let d = draining; lock.unlock()
-            if d { return .text(503, "draining") }
-            if let f = pool.startupFailure { return .text(503, "renderer unavailable: \(TileServer.oneLine(f))") }
-            return .text(200, "ok")
+            if d { return .answer(.text(503, "draining")) }
+            if let f = pool.startupFailure { return .answer(.text(503, "renderer unavailable: \(TileServer.oneLine(f))")) }
+            return .answer(.text(200, "ok"))
         case .metrics:
-            return Answer(status: 200, body: Array(metricsText().utf8), headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")])
+            return .answer(Answer(status: 200, body: Array(metricsText().utf8), headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")]))
         case let .tileJSON(id, tileSize):
             let base = configuration.publicURL ?? "http://" + (headers.host.flatMap(TileServer.saneHost) ?? "\(configuration.urlHost):\(port)")
             let doc = TileJSON.document(id: id, style: scenes[styleIndex].style, tileSize: tileSize, baseURL: base, maxzoom: router.maxTileZoom)
-            return Answer(status: 200, body: Array(doc.utf8), headers: [("Content-Type", "application/json"), ("Cache-Control", "no-cache")])
+            return .answer(Answer(status: 200, body: Array(doc.utf8), headers: [("Content-Type", "application/json"), ("Cache-Control", "no-cache")]))
         case let .tile(_, tileSize, z, x, y, scale):
             // Unchecked is fine: the router checked z, x and y.
             let options = (try? TileAddress(z: z, x: x, y: y))!.renderOptions(tileSize: tileSize, ratio: Double(scale))
@@ -208,33 +227,40 @@ public final class TileServer: @unchecked Sendable {
         }
     }
 
-    func image(_ route: ServerRoute, style: Int, options: RenderOptions, headers: RequestHeaders) -> Answer {
+    /// A cached image's answer, or the render it needs.
+    func image(_ route: ServerRoute, style: Int, options: RenderOptions, headers: RequestHeaders) -> Step {
         let key = route.cacheKey
-        let entry: EncodedTileCache.Entry
-        var cacheState = "hit"
         if let hit = cache.get(key) {
             metrics.count("cache_hits")
-            entry = hit
-        } else {
-            metrics.count("cache_misses")
-            cacheState = "miss"
-            guard let job = pool.submit(style: style, options: options, key: key) else {
-                metrics.count("queue_rejections")
-                return .text(503, "the render queue is full (\(pool.capacity) waiting) or the server is stopping; retry later", headers: [("Retry-After", "1")])
-            }
-            switch pool.wait(job, until: Date().addingTimeInterval(configuration.timeout)) {
-            case nil:
-                metrics.count("timeouts")
-                return .text(504, "the image was not ready within \(configuration.timeout) s")
-            case .failure(let error)?:
-                let status = (error as? GLMapError)?.kind == .invalidInput ? 400 : 500
-                return .text(status, "render failed: \(TileServer.oneLine("\(error)"))")
-            case .success(let e)?:
-                entry = e
-            }
+            return .answer(imageAnswer(hit, cacheState: "hit", ifNoneMatch: headers.ifNoneMatch))
         }
+        metrics.count("cache_misses")
+        return .render(Render(style: style, options: options, key: key, ifNoneMatch: headers.ifNoneMatch))
+    }
+
+    /// The answer to a full render queue.
+    func queueFull() -> Answer {
+        metrics.count("queue_rejections")
+        return .text(503, "the render queue is full (\(pool.capacity) waiting) or the server is stopping; retry later", headers: [("Retry-After", "1")])
+    }
+
+    /// The answer once a render job is finished (nil result: it timed out).
+    func rendered(_ result: Result<EncodedTileCache.Entry, Error>?, _ render: Render) -> Answer {
+        switch result {
+        case nil:
+            metrics.count("timeouts")
+            return .text(504, "the image was not ready within \(configuration.timeout) s")
+        case .failure(let error)?:
+            let status = (error as? GLMapError)?.kind == .invalidInput ? 400 : 500
+            return .text(status, "render failed: \(TileServer.oneLine("\(error)"))")
+        case .success(let e)?:
+            return imageAnswer(e, cacheState: "miss", ifNoneMatch: render.ifNoneMatch)
+        }
+    }
+
+    func imageAnswer(_ entry: EncodedTileCache.Entry, cacheState: String, ifNoneMatch: String?) -> Answer {
         let common = [("ETag", entry.etag), ("Cache-Control", configuration.cacheControl), ("X-Cache", cacheState)]
-        if let inm = headers.ifNoneMatch, TileServer.matches(inm, entry.etag) {
+        if let inm = ifNoneMatch, TileServer.matches(inm, entry.etag) {
             return Answer(status: 304, body: [], headers: common)
         }
         return Answer(status: 200, body: entry.png, headers: [("Content-Type", "image/png")] + common)
@@ -267,14 +293,55 @@ public final class TileServer: @unchecked Sendable {
 
     // MARK: libmicrohttpd glue
 
-    fileprivate func handle(_ connection: OpaquePointer, url: String, method: String) -> MHD_Result {
-        let t0 = DispatchTime.now().uptimeNanoseconds
-        lock.lock(); inFlight += 1; let closing = draining; lock.unlock()
+    /// One request's state across its handler calls (libmicrohttpd's per-request pointer); touched
+    /// by the polling thread only.
+    final class RequestState {
+        let start = DispatchTime.now().uptimeNanoseconds
+        var counted = false
+        var closing = false
+        /// The job of a suspended request, and what its answer needs.
+        var job: RendererPool.Job?
+        var render: Render?
+        /// An answer decided before the connection was resumed (a full queue).
+        var pending: Answer?
+    }
+
+    fileprivate func handle(_ connection: OpaquePointer, state: RequestState, url: String, method: String) -> MHD_Result {
+        if let job = state.job, let render = state.render {   // resumed: the job is finished
+            state.job = nil
+            return send(connection, state, rendered(job.takeResult(), render))
+        }
+        if let a = state.pending { state.pending = nil; return send(connection, state, a) }
+        lock.lock(); inFlight += 1; state.closing = draining; lock.unlock()
+        state.counted = true
         func header(_ name: String) -> String? {
             glmap_mhd_header(connection, name).map { String(cString: $0) }
         }
-        var a = answer(method: method, path: url, headers: RequestHeaders(ifNoneMatch: header("If-None-Match"), host: header("Host")))
-        if closing { a.headers.append(("Connection", "close")) }
+        switch step(method: method, path: url, headers: RequestHeaders(ifNoneMatch: header("If-None-Match"), host: header("Host"))) {
+        case .answer(let a):
+            return send(connection, state, a)
+        case .render(let r):
+            // Suspended before the job exists, so its worker can only resume a suspended connection;
+            // the polling thread calls the handler again once it is resumed.
+            MHD_suspend_connection(connection)
+            let resumable = UnsafeSendable(connection)
+            if let job = pool.submit(style: r.style, options: r.options, key: r.key,
+                                     deadline: Date().addingTimeInterval(configuration.timeout),
+                                     onFinish: { MHD_resume_connection(resumable.value) }) {
+                state.job = job
+                state.render = r
+            } else {
+                state.pending = queueFull()
+                MHD_resume_connection(connection)
+            }
+            return .YES
+        }
+    }
+
+    /// Queues `a` on the connection and counts it.
+    private func send(_ connection: OpaquePointer, _ state: RequestState, _ answer: Answer) -> MHD_Result {
+        var a = answer
+        if state.closing { a.headers.append(("Connection", "close")) }
         let response = a.body.withUnsafeBytes { glmap_mhd_response($0.baseAddress, $0.count) }
         var result = MHD_Result.NO
         if let response {
@@ -282,20 +349,24 @@ public final class TileServer: @unchecked Sendable {
             result = MHD_queue_response(connection, UInt32(a.status), response)
             MHD_destroy_response(response)
         }
-        metrics.record(status: a.status, seconds: Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
-        lock.lock(); inFlight -= 1; lock.unlock()
+        metrics.record(status: a.status, seconds: Double(DispatchTime.now().uptimeNanoseconds - state.start) / 1e9)
+        if state.counted {
+            state.counted = false
+            lock.lock(); inFlight -= 1; lock.unlock()
+        }
         return result
     }
 }
 
-/// libmicrohttpd's request callback. It is called once when the headers are in (marked through
-/// `requestState`), again for each piece of a body (discarded: glmap takes none), and once more when
-/// the request is complete: only then is it answered, so the connection stays usable for the next
-/// (pipelined or keep-alive) request.
+/// libmicrohttpd's request callback. It is called once when the headers are in (the request's
+/// `RequestState` is made then), again for each piece of a body (discarded: glmap takes none), and
+/// once more when the request is complete: only then is it answered (or its connection suspended
+/// until its image is rendered, and the handler called again when it is resumed), so the
+/// connection stays usable for the next (pipelined or keep-alive) request.
 private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, _, uploadSize, requestState in
     guard let cls, let connection, let requestState else { return .NO }
-    if requestState.pointee == nil {
-        requestState.pointee = UnsafeMutableRawPointer(bitPattern: 1)
+    guard let raw = requestState.pointee else {
+        requestState.pointee = Unmanaged.passRetained(TileServer.RequestState()).toOpaque()
         return .YES
     }
     if let uploadSize, uploadSize.pointee != 0 {
@@ -303,5 +374,13 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
         return .YES
     }
     let server = Unmanaged<TileServer>.fromOpaque(cls).takeUnretainedValue()
-    return server.handle(connection, url: url.map { String(cString: $0) } ?? "/", method: method.map { String(cString: $0) } ?? "")
+    let state = Unmanaged<TileServer.RequestState>.fromOpaque(raw).takeUnretainedValue()
+    return server.handle(connection, state: state, url: url.map { String(cString: $0) } ?? "/", method: method.map { String(cString: $0) } ?? "")
+}
+
+/// libmicrohttpd's request-completed callback: releases the request's `RequestState`.
+private let requestCompleted: MHD_RequestCompletedCallback = { _, _, requestState, _ in
+    guard let requestState, let raw = requestState.pointee else { return }
+    Unmanaged<TileServer.RequestState>.fromOpaque(raw).release()
+    requestState.pointee = nil
 }

@@ -41,4 +41,34 @@ final class DeflatePNGWriterTests: XCTestCase {
             XCTAssertEqual(try PNGEncoder.encode(premultiplied), try PNGEncoder.encode(straight))
         }
     }
+
+    /// An opaque image is written as 8-bit RGB (colour type 2) and decodes to the same pixels
+    /// (alpha 255) with every filter and level; one pixel of alpha 254 keeps RGBA (type 6), and so
+    /// does `rgbWhenOpaque: false`. A premultiplied opaque frame gives the same bytes as its
+    /// straight self.
+    func testOpaqueImagesAreWrittenAsRGB() throws {
+        for (w, h) in [(1, 1), (3, 7), (64, 33), (257, 5)] {
+            var pixels = [UInt8](repeating: 255, count: w * h * 4)
+            for i in pixels.indices where i % 4 != 3 { pixels[i] = UInt8(truncatingIfNeeded: i % 13 == 0 ? i * 7 : i / 40) }
+            let image = StraightImage(width: w, height: h, pixels: pixels)
+            XCTAssertTrue(DeflatePNGWriter.isOpaque(image.pixels, count: image.pixels.count))
+            for filter in [DeflatePNGWriter.Filter.none, .up, .adaptive] {
+                for level: Int32 in [1, 3, 6, 12] {
+                    let png = try DeflatePNGWriter.encode(image, level: level, filter: filter)
+                    XCTAssertEqual(png[25], 2, "\(w)x\(h) \(filter) level \(level): colour type")
+                    XCTAssertEqual(try PNGDecoder.decode(png), image, "\(w)x\(h) \(filter) level \(level)")
+                    XCTAssertEqual(png, try DeflatePNGWriter.encode(PremultipliedImage(width: w, height: h, pixels: pixels), level: level, filter: filter))
+                }
+            }
+            XCTAssertEqual(try DeflatePNGWriter.encode(image, level: 6, filter: .none, rgbWhenOpaque: false)[25], 6)
+            for last in [false, true] {   // the translucent pixel first or last (the scan's two ends)
+                var translucent = image
+                translucent.pixels[last ? translucent.pixels.count - 1 : 3] = 254
+                XCTAssertFalse(DeflatePNGWriter.isOpaque(translucent.pixels, count: translucent.pixels.count))
+                let png = try DeflatePNGWriter.encode(translucent, level: 6, filter: .none)
+                XCTAssertEqual(png[25], 6, "\(w)x\(h) with one alpha 254")
+                XCTAssertEqual(try PNGDecoder.decode(png), translucent)
+            }
+        }
+    }
 }
