@@ -28,11 +28,13 @@ final class CircleWithinPerTileTests: XCTestCase {
         }
         // Zoom 3: tiles 45° wide, buffer 11.25°. The first MultiPoint's outside position (lon 20)
         // is in another tile, so its tile draws lon −20; the second's (lon −2) is in its own tile.
-        let x = { (lon: Double) in WebMercator.project(lon: lon, lat: 0).x }
+        // Centres lie on the tile grid (8192 units a tile side at zoom 3), as MapLibre's tiles hold them.
+        let grid = 8192.0 * 8
+        let x = { (lon: Double) in (WebMercator.project(lon: lon, lat: 0).x * grid + 0.5).rounded(.down) / grid }
         let xs = stride(from: 0, to: centers(zoom: 3).count, by: 2).map { centers(zoom: 3)[$0] }
         XCTAssertEqual(xs.count, 3)
-        XCTAssertEqual(xs[0], x(-20), accuracy: 1e-9)
-        XCTAssertEqual(Set(xs.dropFirst().map { ($0 * 1e6).rounded() }), Set([x(-28), x(-12)].map { ($0 * 1e6).rounded() }))
+        XCTAssertEqual(xs[0], x(-20), accuracy: 1e-12)
+        XCTAssertEqual(Set(xs.dropFirst().map { ($0 * grid).rounded() }), Set([x(-28), x(-12)].map { ($0 * grid).rounded() }))
         // Zoom 0: one tile holds every position, so the first two MultiPoints fail as wholes.
         XCTAssertEqual(centers(zoom: 0).count, 4)
     }
