@@ -17,7 +17,9 @@ import GLMapStyle
 ///   distance from the piece's first point in tile units (8192 per tile side at zoom z); with
 ///   them it is (start + (end − start) · p) · 32767, where [start, end] is the part of the whole
 ///   line's progress the piece covers and p the progress within the piece. Each vertex value is
-///   snapped down to even tile units and wraps at 32768 (MapLibre's 15-bit storage).
+///   snapped down to even tile units and wraps at 32768 (MapLibre's 15-bit storage). Without
+///   metrics it restarts at 0 at the first vertex past 16384 tile units since the last restart
+///   (MapLibre's reset): bodies leaving that vertex, and its join, start from 0.
 /// - Dashes: the pattern read at floor(zoom) (`EvaluatedLine.dasharray`) is `length` line widths
 ///   of width `floorWidth`; position in periods = linesofar · 2^(floor(camera zoom) − z) / 16 /
 ///   (length · floorWidth). The field (`DashPattern`, round caps → 2D round pattern read at the
@@ -39,7 +41,12 @@ struct LineEffectsPainter {
     /// A stroked piece of a feature: its pieces' range in `strokes` and per-vertex values.
     private struct Piece {
         var strokes: Range<Int>
+        /// Stored linesofar per vertex (line metrics), or without metrics the running distance in
+        /// tile units, unstored, read against `base`.
         var linesofar: [Double]
+        /// Without line metrics: per vertex, the running distance where linesofar last restarted
+        /// at or before it (MapLibre's reset, `LineTiling.lineSoFarResetDistance`); empty with metrics.
+        var base: [Double] = []
         var progress: [Double]
         var tile: (x: Int, y: Int)?
         var ramp: Int
@@ -170,7 +177,18 @@ struct LineEffectsPainter {
                 if let r = range {
                     linesofar[k] = LineTiling.storedLineSoFar((r.start + (r.end - r.start) * p) * LineTiling.metricsLineDistance)
                 } else {
-                    linesofar[k] = LineTiling.storedLineSoFar(d[k] / worldSize * LineTiling.tileExtent * grid.tilesPerUnit)
+                    linesofar[k] = d[k] / worldSize * LineTiling.tileExtent * grid.tilesPerUnit
+                }
+            }
+            // MapLibre walks the vertex pairs in distance order and restarts linesofar at 0 after
+            // the first one past the reset distance (counted from the last restart).
+            var base: [Double] = []
+            if range == nil {
+                base = [Double](repeating: 0, count: d.count)
+                var last = 0.0
+                for k in linesofar.indices.sorted(by: { linesofar[$0] < linesofar[$1] }) {
+                    if linesofar[k] - last > LineTiling.lineSoFarResetDistance { last = linesofar[k] }
+                    base[k] = last
                 }
             }
             var ramp = 0
@@ -178,7 +196,7 @@ struct LineEffectsPainter {
                 if !closed { longestTiles = max(longestTiles, length / worldSize * grid.tilesPerUnit) }
                 ramp = rampIndex(range ?? RangeKey(start: 0, end: 1))
             }
-            return Piece(strokes: first..<strokes.count, linesofar: linesofar, progress: progress, tile: nil, ramp: ramp)
+            return Piece(strokes: first..<strokes.count, linesofar: linesofar, base: base, progress: progress, tile: nil, ramp: ramp)
         }
 
         /// The index of the gradient ramp of a progress range, adding it on first use.
@@ -273,7 +291,14 @@ struct LineEffectsPainter {
 
         init(_ sp: StrokePiece, of piece: Piece, _ f: Feature, tiles: TileFrame, proj: PlaneProjection) {
             stroke = sp; line = f.ramp; dash = f.dash; dashScale = f.dashScale; gamma = f.gamma
-            l0 = piece.linesofar[sp.v0]; l1 = piece.linesofar[sp.v1]
+            if piece.base.isEmpty {
+                l0 = piece.linesofar[sp.v0]; l1 = piece.linesofar[sp.v1]
+            } else {
+                // Both ends against the start's restart: a body leaving a reset vertex starts at 0.
+                let b = piece.base[sp.v0]
+                l0 = LineTiling.storedLineSoFar(piece.linesofar[sp.v0] - b)
+                l1 = LineTiling.storedLineSoFar(piece.linesofar[sp.v1] - b)
+            }
             p0 = piece.progress[sp.v0]; p1 = piece.progress[sp.v1]
             tile = piece.tile
             self.tiles = tiles; self.proj = proj

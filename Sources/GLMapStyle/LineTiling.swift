@@ -7,6 +7,10 @@ public enum LineTiling {
     public static let tileExtent = 8192.0
     /// `linesofar` of a line's end with line metrics (MapLibre's MAX_LINE_DISTANCE − 1).
     public static let metricsLineDistance = 32767.0
+    /// Without line metrics, MapLibre's line bucket restarts `linesofar` at 0 after the first
+    /// vertex pair past this many tile units (MAX_LINE_DISTANCE / 2, so the stored 15 bits never
+    /// wrap), emitting that pair twice: at its distance and at 0.
+    public static let lineSoFarResetDistance = 16384.0
     /// Most distinct gradient progress ranges (ramp rows: the texture height) before one 0…1
     /// ramp is read at the whole-line progress instead.
     public static let maxRampRanges = 4096

@@ -21,8 +21,9 @@ import GLMapStyle
 /// (`TileLineClipper`), each tessellated on its own, and the fragment shader keeps each piece's
 /// fragments inside its tile (the fx tile position). Lines spanning more than
 /// `TileLineClipper.maxTiles` tiles, and polygon rings of gradient layers, are drawn whole.
-/// Not reproduced: geojson-vt's simplification and integer rounding of tile coordinates, and
-/// MapLibre's reset of `linesofar` past 16384 tile units within one piece.
+/// Without line metrics `linesofar` restarts at 0 past 16384 tile units within a piece, as
+/// MapLibre's does (`LineTessellator.distanceResetLimit`). Not reproduced: geojson-vt's
+/// simplification and integer rounding of tile coordinates.
 public struct LineBucket {
     /// The evaluated layer the bucket was built from.
     public let layer: EvaluatedLineLayer
@@ -159,6 +160,8 @@ public struct LineBucket {
                 }
                 geometry.vertices.removeAll(keepingCapacity: true)
                 geometry.indices.removeAll(keepingCapacity: true)
+                // Dashes without line metrics: MapLibre's linesofar reset (tile units → input units).
+                tess.distanceResetLimit = dash != nil && clip == nil ? LineTiling.lineSoFarResetDistance / tileUnitsPerUnit : nil
                 let length = local.withUnsafeBufferPointer { tess.append($0, closed: closed, into: &geometry) }
                 guard !geometry.vertices.isEmpty else { return }
                 let range = clip ?? (0, 1)

@@ -78,6 +78,12 @@ extension LineTessellator {
         private var pointDistance: Float = 0
         /// Length of the previous segment not yet used by a sharp-corner extra pair.
         private var prevRemaining = 0.0
+        /// MapLibre's distance reset (see `LineTessellator.distanceResetLimit`): the limit, the
+        /// running distance where the stamped distances last restarted, and the current point's
+        /// running (unreset) distance.
+        var resetLimit = Double.infinity
+        private var distanceBase = 0.0
+        private var pointRunning = 0.0
 
         init(points: UnsafeBufferPointer<Double>, count: Int, originX: Double, originY: Double,
              settings: Settings) {
@@ -223,12 +229,10 @@ extension LineTessellator {
                 jy = (c.sx / sl) * bevelLength * direction
             }
             if c.part != .startOnly {
-                let (a, b) = pair(jx, jy, 0, 0, round: false, into: &out)
-                connect(a, b, into: &out)
+                connectPair(jx, jy, 0, 0, round: false, into: &out)
             }
             if c.part != .endOnly {
-                let (a, b) = pair(-jx, -jy, 0, 0, round: false, into: &out)
-                connect(a, b, into: &out)
+                connectPair(-jx, -jy, 0, 0, round: false, into: &out)
             }
         }
 
@@ -243,8 +247,9 @@ extension LineTessellator {
                 connectPair(c.n2x, c.n2y, -endA, -endB, round: false, into: &out)
                 return
             }
-            let (ca, cb) = pair(c.n1x, c.n1y, endA, endB, round: false, into: &out)
+            var (ca, cb) = pair(c.n1x, c.n1y, endA, endB, round: false, into: &out)
             connect(ca, cb, into: &out)
+            (ca, cb) = resetIfFar(ca, cb, into: &out)
             let inner = c.turnsLeft ? ca : cb
             var outer = c.turnsLeft ? cb : ca
             if fakeround {
@@ -255,6 +260,8 @@ extension LineTessellator {
                 let (sa, sb) = pair(c.n2x, c.n2y, -endA, -endB, round: false, into: &out)
                 triangle(inner, outer, c.turnsLeft ? sb : sa, into: &out)
                 setOpen(sa, sb)
+                let (ra, rb) = resetIfFar(sa, sb, into: &out)
+                setOpen(ra, rb)
             } else {
                 let last = c.turnsLeft ? vertexB(c.n2x, c.n2y, -endB, round: false, into: &out)
                                        : vertexA(c.n2x, c.n2y, -endA, round: false, into: &out)
@@ -342,6 +349,24 @@ extension LineTessellator {
                                           into out: inout LineGeometry) {
             let (a, b) = pair(nx, ny, shiftA, shiftB, round: round, into: &out)
             connect(a, b, into: &out)
+            let (ra, rb) = resetIfFar(a, b, into: &out)
+            setOpen(ra, rb)
+        }
+
+        /// MapLibre's distance reset after the vertex pair (a, b) of the current point: past the
+        /// limit, the distance restarts at 0 and the pair is emitted again at 0 (returned; the
+        /// quad between the two copies is empty, so it is not drawn). Otherwise (a, b).
+        private mutating func resetIfFar(_ a: UInt32, _ b: UInt32, into out: inout LineGeometry) -> (UInt32, UInt32) {
+            guard pointRunning - distanceBase > resetLimit else { return (a, b) }
+            distanceBase = pointRunning
+            pointDistance = 0
+            var va = out.vertices[Int(a)], vb = out.vertices[Int(b)]
+            va.distance = 0
+            vb.distance = 0
+            let index = UInt32(truncatingIfNeeded: out.vertices.count)
+            out.vertices.append(va)
+            out.vertices.append(vb)
+            return (index, index + 1)
         }
 
         @inline(__always)
@@ -353,7 +378,8 @@ extension LineTessellator {
         private mutating func setPoint(_ x: Double, _ y: Double, _ distance: Double) {
             pointX = Float(x - originX)
             pointY = Float(y - originY)
-            pointDistance = Float(distance)
+            pointRunning = distance
+            pointDistance = Float(distance - distanceBase)
         }
 
         @inline(__always)

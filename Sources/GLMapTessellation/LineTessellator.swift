@@ -38,7 +38,8 @@
 // inside round caps); `distance` is non-decreasing in vertex order within one line and equals
 // the running length at each input point — for a closed ring plus the closing segment's length,
 // as MapLibre's line bucket enters a ring's first point from its last one (so its dash pattern
-// starts there). The union of the triangles, cut at length(n) ≤ 1, is
+// starts there) — except that with `distanceResetLimit` the first vertex pair past the limit is
+// emitted twice, the second time at 0, and the distance restarts there (MapLibre's reset). The union of the triangles, cut at length(n) ≤ 1, is
 // the exact stroke (segment rectangles ∪ joins ∪ caps; a flip bevel cuts the outer corner along
 // its chord through the vertex) for segments longer than the inner-join
 // reach above; fakeround joins are their chord polygon (≤ 20° per chord).
@@ -79,6 +80,10 @@ public struct LineTessellator {
     public var roundLimit: Double
     /// CSS px per input unit at the zoom the data is meant for; nil places no sharp-corner vertices.
     public var pixelsPerUnit: Double?
+    /// MapLibre's `linesofar` reset (input units; nil: none): after a vertex pair whose distance
+    /// passes this, the distance restarts at 0 and the pair is emitted again at 0 (GL JS's line
+    /// bucket does this at 16384 tile units, half its 15-bit storage, for lines without metrics).
+    public var distanceResetLimit: Double?
     /// Origin subtracted from every input point before it is stored as Float32.
     public var originX: Double = 0
     /// Origin subtracted from every input point before it is stored as Float32.
@@ -132,6 +137,7 @@ public struct LineTessellator {
         return scratch.withUnsafeBufferPointer { pts -> Double in
             var walker = Walker(points: pts, count: count, originX: ox, originY: oy,
                                 settings: settings)
+            if let limit = distanceResetLimit, limit > 0 { walker.resetLimit = limit }
             return closed ? walker.walkRing(into: &out) : walker.walkOpen(into: &out)
         }
     }

@@ -253,6 +253,27 @@ final class LineTessellatorTests: XCTestCase {
         XCTAssertEqual(distances.max()!, 50, accuracy: 1e-6)
     }
 
+    func testDistancesRestartPastTheResetLimit() {
+        // MapLibre's line bucket (no line metrics): after the first vertex pair past the limit,
+        // the pair is emitted again at 0 and the distance runs on from there.
+        // Points at 0, 10, 20, 30, 40 along x; limit 15 → restarts at the pairs at 20 and 40.
+        var geometry = LineGeometry()
+        var tess = LineTessellator()
+        tess.distanceResetLimit = 15
+        let end = tess.append([0.0, 0, 10, 0, 20, 0, 30, 0, 40, 0], closed: false, into: &geometry)
+        XCTAssertEqual(end, 40, accuracy: 1e-9)
+        let pairs = stride(from: 0, to: geometry.vertices.count, by: 2).map { geometry.vertices[$0] }
+        XCTAssertEqual(pairs.map { Double($0.distance) }, [0, 10, 20, 0, 10, 20, 0])
+        XCTAssertEqual(pairs.map { Double($0.x) }, [0, 10, 20, 20, 30, 40, 40])
+        // The quad between the two copies at x = 20 is not drawn; every other one is.
+        XCTAssertEqual(geometry.indices.count, 4 * 6)
+        // Without a limit nothing restarts.
+        var plain = LineGeometry()
+        var untouched = LineTessellator()
+        untouched.append([0.0, 0, 10, 0, 20, 0, 30, 0, 40, 0], closed: false, into: &plain)
+        XCTAssertEqual(plain.vertices.map { Double($0.distance) }, [0, 0, 10, 10, 20, 20, 30, 30, 40, 40])
+    }
+
     func testClosedRingWithBevelAndRoundJoins() {
         let ring = [0.0, 0, 10, 0, 10, 10, 0, 10]
         let corners = [v(0, 0), v(10, 0), v(10, 10), v(0, 10)]
