@@ -42,6 +42,12 @@ public struct FillTiler: Sendable {
     public let buffer: Double
     /// Tile units per tile side (MapLibre's EXTENT).
     public static let extent = 8192.0
+    /// Each line, and each piece the tile cut makes of it, is a feature of its own (the source's
+    /// `lineMetrics`): geojson-vt then makes one feature per line of a MultiLineString
+    /// (convert.js) and one per clipped piece of a LineString (clip.js), so the fill bucket
+    /// classifies every piece's ring on its own — no piece becomes a hole of another, and a lone
+    /// two-point piece keeps its outline.
+    public var separateLines = false
 
     /// Creates a tiler for the grid at `zoom`, with `buffer` a fraction of a tile's side.
     public init(zoom: Int, buffer: Double) {
@@ -106,7 +112,8 @@ public struct FillTiler: Sendable {
     }
 
     /// The tiles of a line feature under a fill layer (each tile's pieces classified into
-    /// polygons); `shifts` as for polygons (`ProjectedFeature.lineShifts`).
+    /// polygons, each piece alone with `separateLines`); `shifts` as for polygons
+    /// (`ProjectedFeature.lineShifts`).
     public func tiles(lines: [[Double]], shifts: [Double] = []) -> [FillTile] {
         let original = Self.unshifted(lines, shifts) { Self.moved($0, by: $1) }
         if let copies = worldCopies(moved: shifts.contains { $0 != 0 }, cut: { (world: TileLineClipper) -> [[[Double]]]? in
@@ -175,7 +182,7 @@ public struct FillTiler: Sendable {
     private func tilesInGrid(lines: [[Double]], gridOnly: Bool = false) -> [FillTile]? {
         if let single = singleTile(lines.lazy) {
             if gridOnly && !inGrid(single.x) { return [] }
-            let polys = RingClassification.polygons(fromLines: lines.map(snap))
+            let polys = classify(lines.map(snap))
             return polys.isEmpty ? [] : [FillTile(x: single.x, y: single.y, zoom: zoom, clipped: false, polygons: polys)]
         }
         let clipper = TileLineClipper(zoom: zoom, buffer: buffer)
@@ -190,18 +197,25 @@ public struct FillTiler: Sendable {
             }
             if !ok {   // too many tiles: the whole feature, uncut
                 if gridOnly { return nil }
-                let polys = RingClassification.polygons(fromLines: lines.map(snap))
+                let polys = classify(lines.map(snap))
                 let t = tileOf(lines.lazy)
                 return polys.isEmpty ? [] : [FillTile(x: t.x, y: t.y, zoom: zoom, clipped: false, polygons: polys)]
             }
         }
         return order.compactMap { key in
-            let polys = RingClassification.polygons(fromLines: pieces[key]!)
+            let polys = classify(pieces[key]!)
             return polys.isEmpty ? nil : FillTile(x: key.x, y: key.y, zoom: zoom, clipped: true, polygons: polys)
         }
     }
 
     struct TileKey: Hashable { var x: Int, y: Int }
+
+    /// One tile's line pieces as the fill bucket's polygons: classified together (one feature)
+    /// or, with `separateLines`, each piece as a feature of its own.
+    public func classify(_ pieces: [[Double]]) -> [ProjectedPolygon] {
+        guard separateLines else { return RingClassification.polygons(fromLines: pieces) }
+        return pieces.flatMap { RingClassification.polygons(fromLines: [$0]) }
+    }
 
     private func snapped(_ p: ProjectedPolygon) -> ProjectedPolygon {
         var q = p

@@ -163,12 +163,13 @@ extension StyleEvaluator {
         let fillColorOf = colorGetter(P.color, layer), opacityOf = numberGetter(P.opacity, layer)
         let outlineOf = layer.values[P.outlineColor.name] == nil ? nil : colorGetter(P.outlineColor, layer)
         let source = layer.source.flatMap { sources[$0] }
-        let tiler = FillTiler(frameZoom: zoom, sourceMaxzoom: source?.maxzoom ?? 18, sourceBuffer: source?.buffer ?? 128)
+        var tiler = FillTiler(frameZoom: zoom, sourceMaxzoom: source?.maxzoom ?? 18, sourceBuffer: source?.buffer ?? 128)
+        tiler.separateLines = source?.lineMetrics ?? false
         for f in features where f.type != .point && passes(layer, f) {
             let c = f.context
             let fillColor = fillColorOf(c)
             let lines = f.type == .lineString
-            let polygons = lines ? RingClassification.polygons(fromLines: f.lines) : f.polygons
+            let polygons = lines ? tiler.classify(f.lines) : f.polygons
             if polygons.isEmpty && !lines { continue }
             var fill = EvaluatedFill(polygons: polygons, color: fillColor, opacity: opacityOf(c),
                                      outlineColor: outlineOf?(c) ?? fillColor)
