@@ -32,6 +32,25 @@ places. A failure counts as a Native quirk only when a variant verifies it:
     closing point), the geometry type kept in a property `__gt` that the layer's `geometry-type`
     and `$type` read instead: the points geojson-vt adds where it cuts a line at a tile buffer,
     which Native draws circles at, are gone.
+  - `native-float32-zoom`: Native evaluates the style at float32(zoom), GL JS at the double; every
+    number of the layers lying between the two (a zoom step stop at the camera zoom, say) moved to
+    GL JS's side of both (float32(zoom) itself where it is below the zoom, the float32 above it
+    otherwise), so both take the side GL JS takes; the camera does not move.
+  - `native-tied-sort-keys-reversed`: a `fill-`/`line-`/`circle-sort-key` that is the same for every
+    feature (a constant, or an expression of the zoom only) left out: Native inserts each feature
+    before the ones with an equal key (ties drawn in reverse), GL JS sorts only data-driven keys,
+    stably, so without the key both draw source order, as GL JS does with it.
+  - `native-gradient-multilinestring`: line layers with `line-gradient` read a copy of their source
+    with every MultiLineString split into one LineString feature a part (same properties and id;
+    MultiLineString members of GeometryCollections split in place): geojson-vt explodes them so
+    when `lineMetrics` is on, geojson-vt-cpp does not, which leaves the parts without progress.
+- `native-ring-start` (glmap-side, the reverse direction of the others): Native restarts every
+  polygon ring in its polygon fix-up (wagyu) at the ring's northernmost vertex; glmap draws the
+  style with the rings of line layers' sources rotated to start there, which must agree with
+  Native's ORIGINAL image (or its drawing of the other removals' variant); Native also draws the
+  rotated style, which must give its own image again (no pixel more than 2 levels off), or the
+  rotation is not what Native does for the case and it is not verified. Where this removal is a
+  candidate, round 1 also tries all the others without it.
 - `native-outline-width` (Native draws the fill-antialias outline as 2-px GL lines, GL JS 1 px):
   both renderers draw the style with `fill-antialias` false on every fill layer and must agree;
   and every pixel where the original pair differs (after the other removals) must lie within 2 px
