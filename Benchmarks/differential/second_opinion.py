@@ -94,10 +94,12 @@ REMOVALS = [
     ("sk", "native-tied-sort-keys-reversed", True),
     ("lg", "native-gradient-multilinestring", True),
     ("rs", "native-ring-start", False),
+    ("za", "native-zero-area-ring-dropped", False),
     ("aa", "native-outline-width", False),
 ]
 NAME = {c: n for c, n, _ in REMOVALS}
 INVARIANT = {c for c, _, inv in REMOVALS if inv}
+GLMAP_SIDE = frozenset({"rs", "za"})     # variants that glmap draws, against Native's original
 ORDER = [c for c, _, _ in REMOVALS]
 
 
@@ -241,6 +243,45 @@ def dashed_over_rings(style, layer):
     return any(g["type"] in ("Polygon", "MultiPolygon") for f in features(src) for g in leaves(f.get("geometry")))
 
 
+def collapsed(ring, src, z):
+    """True when geojson-vt's simplification at tile zoom z leaves the ring as A, C, A: a ring
+    without area, which GL JS's line bucket strokes back and forth (and its fill outline draws)
+    while Native's polygon fix-up removes it."""
+    kept = kept_positions(ring, True, src, min(math.floor(z), src.get("maxzoom", 18)))
+    return len(kept) == 3 and len(ring) > 3
+
+
+def collapsing_rings(src, zoom):
+    for f in features(src):
+        for g in leaves(f.get("geometry")):
+            polys = [g["coordinates"]] if g["type"] == "Polygon" else g["coordinates"] if g["type"] == "MultiPolygon" else []
+            if any(collapsed(r, src, zoom) for p in polys for r in p):
+                return True
+    return False
+
+
+def drop_collapsed(geom, src, zoom):
+    """The geometry without the rings simplification collapses (a polygon whose outer ring
+    collapses goes with its holes); None when nothing is left."""
+    if geom is None:
+        return None
+    t = geom["type"]
+    if t == "GeometryCollection":
+        kept = [k for k in (drop_collapsed(g, src, zoom) for g in geom.get("geometries", [])) if k]
+        return dict(geom, geometries=kept) if kept else None
+    if t == "Polygon":
+        p = [r for r in geom["coordinates"] if not collapsed(r, src, zoom)]
+        return dict(geom, coordinates=p) if p and p[0] is geom["coordinates"][0] else None
+    if t == "MultiPolygon":
+        parts = []
+        for poly in geom["coordinates"]:
+            p = [r for r in poly if not collapsed(r, src, zoom)]
+            if p and p[0] is poly[0]:
+                parts.append(p)
+        return dict(geom, coordinates=parts) if parts else None
+    return geom
+
+
 def ring_from_top(ring):
     """A closed ring rotated to start (and end) at its northernmost vertex (the first of them)."""
     if len(ring) < 4 or ring[0] != ring[-1]:
@@ -292,6 +333,8 @@ def candidates(style):
             out.add("lg")
         if dashed_over_rings(style, l):
             out.add("rs")
+        if l["type"] in ("line", "fill") and collapsing_rings(src, z):
+            out.add("za")
     if float32_zoom(style) is not None:
         out.add("fz")
     return out
@@ -560,6 +603,16 @@ def variant(style, subset):
                 src = s["sources"][l["source"]] if l["source"].endswith("~top") else own_source(s, l, "top", None)
                 for f in features(src):
                     rotate_rings(f.get("geometry"))
+    if "za" in subset:
+        for l in layers:
+            if l["type"] in ("line", "fill") and collapsing_rings(s["sources"][l["source"]], z):
+                src = s["sources"][l["source"]] if l["source"].endswith("~za") else own_source(s, l, "za", None)
+                kept = []
+                for f in features(src):
+                    g = drop_collapsed(f.get("geometry"), src, z)
+                    if g is not None:
+                        kept.append(dict(f, geometry=g))
+                src["data"]["features"] = kept
     if "aa" in subset:
         for l in s["layers"]:
             if l["type"] == "fill":
@@ -660,10 +713,11 @@ class Step:
             need = {}
             if inv:
                 need["inv"] = self.native_dir(cid, inv, style)
-            if "rs" in subset:
-                # glmap-side: glmap draws the rings from where Native restarts them; Native draws
-                # the rotated style too, which must give its own image again.
-                need["rs"] = self.native_dir(cid, inv | {"rs"}, style)
+            gs = subset & GLMAP_SIDE
+            if gs:
+                # glmap-side: glmap draws the rings as Native's polygon fix-up leaves them; Native
+                # draws that style too, which must give its own image again.
+                need["gs"] = self.native_dir(cid, inv | gs, style)
             if "aa" in subset:
                 need["all"] = self.native_dir(cid, subset, style)
             plan.append((cid, style, subset, inv, need))
@@ -675,12 +729,12 @@ class Step:
             # glmap draws the original style (rings rotated for rs), compared with Native's drawing
             # of the base variant.
             base_glmap = os.path.join(orig_dir, cid, "style.json")
-            if "rs" in subset:
-                base_glmap = self.glmap_style(cid, frozenset({"rs"}), style)
+            if subset & GLMAP_SIDE:
+                base_glmap = self.glmap_style(cid, frozenset(subset & GLMAP_SIDE), style)
             self._pair(pairs, f"{cid}~{k}~orig", base_glmap, base_native)
             if inv:
                 # glmap draws the GL-JS-invariant variant (its image is then compared with the one above).
-                inv_style = os.path.join(need["inv"], "style.json") if "rs" not in subset else os.path.join(need["rs"], "style.json")
+                inv_style = os.path.join(need["gs"] if "gs" in need else need["inv"], "style.json")
                 self._pair(pairs, f"{cid}~{k}~inv", inv_style, base_native)
             if "aa" in subset:
                 self._pair(pairs, f"{cid}~{k}~all", os.path.join(need["all"], "style.json"), os.path.join(need["all"], "expected.png"))
@@ -722,19 +776,20 @@ class Step:
         orig = frac("orig")
         if orig is None:
             return {"ok": False, "fraction": None, "notes": ["no comparison (Native or glmap failed on the variant)"]}
-        if "rs" in subset:
-            # Native restarts the rings itself: its drawing of the rotated rings must be its own
-            # image again, else the rotation is not what Native does and the case is not verified.
+        if subset & GLMAP_SIDE:
+            # Native restarts (or drops) the rings itself: its drawing of the glmap-side variant must
+            # be its own image again, else the edit is not what Native does and the case is not verified.
             import numpy as np
             base = os.path.join(need["inv"], "expected.png") if inv else os.path.join(self.run, "cases", cid, "expected.png")
-            rot = os.path.join(need["rs"], "expected.png")
-            if not os.path.exists(rot):
-                return {"ok": False, "fraction": orig, "notes": ["Native failed on the rotated rings"]}
-            delta = np.abs(load_rgba(rot) - load_rgba(base)).max(axis=2)
+            edited = os.path.join(need["gs"], "expected.png")
+            what = " and ".join(NAME[c] for c in ORDER if c in subset & GLMAP_SIDE)
+            if not os.path.exists(edited):
+                return {"ok": False, "fraction": orig, "notes": [f"Native failed on the {what} variant"]}
+            delta = np.abs(load_rgba(edited) - load_rgba(base)).max(axis=2)
             big = int((delta > 2).sum())
             if big:
                 return {"ok": False, "fraction": orig, "notes": [
-                    f"Native's own image changes when the rings start at their top ({big} px): not where Native starts them"]}
+                    f"Native's own image changes under the {what} variant ({big} px): not what Native does"]}
         if inv:
             # GL JS draws the variant as the original: so must glmap, pixel for pixel.
             drawn = os.path.join(saved, f"{cid}~{k}~inv", "actual.png")
@@ -801,11 +856,14 @@ def main():
             styles[cid] = json.load(fh)
         cands[cid] = frozenset(candidates(styles[cid]))
     step = Step(a.run, a.bench, a.jobs)
-    # Round 1: every suspected removal at once (and, where the glmap-side ring rotation is one of
-    # them, every other one without it: a wrong guess of Native's ring start must not hide the rest).
+    # Round 1: every suspected removal at once (and, where glmap-side edits are among them, the
+    # same without each combination of those: a wrong guess of what Native's polygon fix-up does
+    # must not hide the rest).
     first = []
     for c in failing:
-        for s in ([cands[c], cands[c] - {"rs"}] if "rs" in cands[c] and len(cands[c]) > 1 else [cands[c]]):
+        gs = [x for x in ORDER if x in cands[c] & GLMAP_SIDE]
+        alts = [cands[c] - frozenset(drop) for n in range(len(gs) + 1) for drop in itertools.combinations(gs, n)]
+        for s in alts:
             if s and valid(s, styles[c]):
                 first.append((c, styles[c], s))
     r1 = step.evaluate(1, first) if first else {}
