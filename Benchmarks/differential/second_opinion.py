@@ -49,8 +49,14 @@ places. A failure counts as a Native quirk only when a variant verifies it:
   style with the rings of line layers' sources rotated to start there, which must agree with
   Native's ORIGINAL image (or its drawing of the other removals' variant); Native also draws the
   rotated style, which must give its own image again (no pixel more than 2 levels off), or the
-  rotation is not what Native does for the case and it is not verified. Where this removal is a
-  candidate, round 1 also tries all the others without it.
+  rotation is not what Native does for the case and it is not verified.
+- `native-zero-area-ring-dropped` (glmap-side too): a polygon ring that geojson-vt's simplification
+  at the tile zoom leaves as A, C, A (zero area) is stroked back and forth by GL JS's line bucket
+  and fill outline, while Native's polygon fix-up removes it; glmap draws the style with those
+  rings left out of line and fill layers' sources (a polygon whose outer ring collapses with its
+  holes), judged like the ring start (Native must draw that style as its original).
+  Where glmap-side edits are candidates, round 1 also tries the others without each combination
+  of them.
 - `native-outline-width` (Native draws the fill-antialias outline as 2-px GL lines, GL JS 1 px):
   both renderers draw the style with `fill-antialias` false on every fill layer and must agree;
   and every pixel where the original pair differs (after the other removals) must lie within 2 px
