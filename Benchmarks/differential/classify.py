@@ -175,6 +175,11 @@ QUIRK_LABELS = {
     "native-multipolygon-overlap": "overlapping MultiPolygon parts, overlap left unfilled (GL JS: both filled)",
     "circle-tile-edge": "circles in another drawn tile's buffer drawn twice (GL JS: once)",
     "native-circle-clip-points": "circles at the points geojson-vt adds at tile buffer borders (GL JS: none)",
+    "native-float32-zoom": "style evaluated at float32(zoom): the other side of a stop at the camera zoom (GL JS: the double)",
+    "native-tied-sort-keys-reversed": "features with equal sort keys drawn in reverse (GL JS: source order)",
+    "native-gradient-multilinestring": "line-gradient over a MultiLineString without progress (GL JS: each part 0..1)",
+    "native-ring-start": "polygon rings restarted at their northernmost vertex by wagyu (GL JS: the file's first point)",
+    "native-zero-area-ring-dropped": "a ring simplified to A, C, A dropped by Native's polygon fix-up (GL JS: stroked)",
 }
 
 

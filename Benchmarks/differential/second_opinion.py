@@ -32,6 +32,31 @@ places. A failure counts as a Native quirk only when a variant verifies it:
     closing point), the geometry type kept in a property `__gt` that the layer's `geometry-type`
     and `$type` read instead: the points geojson-vt adds where it cuts a line at a tile buffer,
     which Native draws circles at, are gone.
+  - `native-float32-zoom`: Native evaluates the style at float32(zoom), GL JS at the double; every
+    number of the layers lying between the two (a zoom step stop at the camera zoom, say) moved to
+    GL JS's side of both (float32(zoom) itself where it is below the zoom, the float32 above it
+    otherwise), so both take the side GL JS takes; the camera does not move.
+  - `native-tied-sort-keys-reversed`: a `fill-`/`line-`/`circle-sort-key` that is the same for every
+    feature (a constant, or an expression of the zoom only) left out: Native inserts each feature
+    before the ones with an equal key (ties drawn in reverse), GL JS sorts only data-driven keys,
+    stably, so without the key both draw source order, as GL JS does with it.
+  - `native-gradient-multilinestring`: line layers with `line-gradient` read a copy of their source
+    with every MultiLineString split into one LineString feature a part (same properties and id;
+    MultiLineString members of GeometryCollections split in place): geojson-vt explodes them so
+    when `lineMetrics` is on, geojson-vt-cpp does not, which leaves the parts without progress.
+- `native-ring-start` (glmap-side, the reverse direction of the others): Native restarts every
+  polygon ring in its polygon fix-up (wagyu) at the ring's northernmost vertex; glmap draws the
+  style with the rings of line layers' sources rotated to start there, which must agree with
+  Native's ORIGINAL image (or its drawing of the other removals' variant); Native also draws the
+  rotated style, which must give its own image again (no pixel more than 2 levels off), or the
+  rotation is not what Native does for the case and it is not verified.
+- `native-zero-area-ring-dropped` (glmap-side too): a polygon ring that geojson-vt's simplification
+  at the tile zoom leaves as A, C, A (zero area) is stroked back and forth by GL JS's line bucket
+  and fill outline, while Native's polygon fix-up removes it; glmap draws the style with those
+  rings left out of line and fill layers' sources (a polygon whose outer ring collapses with its
+  holes), judged like the ring start (Native must draw that style as its original).
+  Where glmap-side edits are candidates, round 1 also tries the others without each combination
+  of them.
 - `native-outline-width` (Native draws the fill-antialias outline as 2-px GL lines, GL JS 1 px):
   both renderers draw the style with `fill-antialias` false on every fill layer and must agree;
   and every pixel where the original pair differs (after the other removals) must lie within 2 px
@@ -71,10 +96,16 @@ REMOVALS = [
     ("mpo", "native-multipolygon-overlap", True),
     ("cv", "native-circle-clip-points", True),
     ("cb", "circle-tile-edge", True),
+    ("fz", "native-float32-zoom", True),
+    ("sk", "native-tied-sort-keys-reversed", True),
+    ("lg", "native-gradient-multilinestring", True),
+    ("rs", "native-ring-start", False),
+    ("za", "native-zero-area-ring-dropped", False),
     ("aa", "native-outline-width", False),
 ]
 NAME = {c: n for c, n, _ in REMOVALS}
 INVARIANT = {c for c, _, inv in REMOVALS if inv}
+GLMAP_SIDE = frozenset({"rs", "za"})     # variants that glmap draws, against Native's original
 ORDER = [c for c, _, _ in REMOVALS]
 
 
@@ -117,6 +148,168 @@ def drawn_layers(style):
     return [l for l in style["layers"] if l["type"] != "background" and visible(l, z) and l.get("source") in style["sources"]]
 
 
+# --- the removals added in round 2 -----------------------------------------------------------------
+
+def float32(x):
+    import struct
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def float32_neighbour(f, up):
+    """The float32 next to the float32 value f, upward or downward."""
+    import struct
+    bits = struct.unpack("<i", struct.pack("<f", f))[0]
+    if f == 0:
+        return float32(1e-45) if up else -float32(1e-45)
+    bits += 1 if (up == (f > 0)) else -1
+    return struct.unpack("<f", struct.pack("<i", bits))[0]
+
+
+def numbers(node):
+    if isinstance(node, bool):
+        return []
+    if isinstance(node, (int, float)):
+        return [float(node)]
+    if isinstance(node, list):
+        return [x for k in node for x in numbers(k)]
+    if isinstance(node, dict):
+        return [x for k in node.values() for x in numbers(k)]
+    return []
+
+
+def float32_zoom(style):
+    """MapLibre Native evaluates a style at float32(zoom) (its PropertyEvaluationParameters hold a
+    float z); GL JS at the double. Where a number of the layers (a zoom step or function stop, a
+    zoom comparison, minzoom / maxzoom) lies between the two, Native takes the other side of it.
+    Returns (test, replacement): the numbers for which `test` holds lie between, and `replacement`
+    is a number on the same side of both zooms as GL JS puts them (float32(z) itself where it is
+    below z, the float32 above it where it is above z); None when no number lies between. The
+    camera stays where it is; only those numbers move, by 1e-7 or so."""
+    z = float(style.get("zoom", 0))
+    zf = float32(z)
+    if zf == z:
+        return None
+    if zf < z:
+        test, repl = (lambda x: zf < x <= z), zf                    # GL JS: z >= x; Native did not
+    else:
+        test, repl = (lambda x: z < x <= zf), float32_neighbour(zf, up=True)   # GL JS: z < x; Native did not
+    nums = numbers([[l.get("filter"), l.get("paint"), l.get("layout"), l.get("minzoom"), l.get("maxzoom")] for l in style["layers"]])
+    if not any(test(x) for x in nums):
+        return None
+    return test, repl
+
+
+def move_numbers(node, test, repl):
+    if isinstance(node, bool):
+        return node
+    if isinstance(node, (int, float)):
+        return repl if test(float(node)) else node
+    if isinstance(node, list):
+        return [move_numbers(k, test, repl) for k in node]
+    if isinstance(node, dict):
+        return {k: move_numbers(v, test, repl) for k, v in node.items()}
+    return node
+
+
+DATA_OPS = ('"get"', '"has"', '"id"', '"properties"', '"geometry-type"', '"feature-state"', '"property"', '"$type"')
+
+SORT_KEYS = {"fill": "fill-sort-key", "line": "line-sort-key", "circle": "circle-sort-key"}
+
+
+def tied_sort_key(layer):
+    """A sort key that gives every feature the same value (a constant, or a zoom-only expression).
+    MapLibre Native inserts each feature before the ones of equal key (pattern_layout.hpp,
+    lower_bound), so it draws ties in reverse; GL JS sorts only data-driven keys, stably, and draws
+    in source order either way: without the key both draw source order."""
+    name = SORT_KEYS.get(layer["type"])
+    v = layer.get("layout", {}).get(name) if name else None
+    if v is None:
+        return False
+    return not any(op in json.dumps(v) for op in DATA_OPS)
+
+
+def gradient_multilines(style, layer):
+    if layer["type"] != "line" or "line-gradient" not in layer.get("paint", {}):
+        return False
+    src = style["sources"][layer["source"]]
+    return any(g["type"] == "MultiLineString" for f in features(src) for g in leaves(f.get("geometry")))
+
+
+def explode_multilines(geom):
+    """A MultiLineString as geojson-vt (GL JS, lineMetrics) converts it: one LineString a part."""
+    if geom["type"] == "MultiLineString":
+        return [{"type": "LineString", "coordinates": c} for c in geom["coordinates"]]
+    return [geom]
+
+
+def dashed_over_rings(style, layer):
+    if layer["type"] != "line":
+        return False
+    src = style["sources"][layer["source"]]
+    return any(g["type"] in ("Polygon", "MultiPolygon") for f in features(src) for g in leaves(f.get("geometry")))
+
+
+def collapsed(ring, src, z):
+    """True when geojson-vt's simplification at tile zoom z leaves the ring as A, C, A: a ring
+    without area, which GL JS's line bucket strokes back and forth (and its fill outline draws)
+    while Native's polygon fix-up removes it."""
+    kept = kept_positions(ring, True, src, min(math.floor(z), src.get("maxzoom", 18)))
+    return len(kept) == 3 and len(ring) > 3
+
+
+def collapsing_rings(src, zoom):
+    for f in features(src):
+        for g in leaves(f.get("geometry")):
+            polys = [g["coordinates"]] if g["type"] == "Polygon" else g["coordinates"] if g["type"] == "MultiPolygon" else []
+            if any(collapsed(r, src, zoom) for p in polys for r in p):
+                return True
+    return False
+
+
+def drop_collapsed(geom, src, zoom):
+    """The geometry without the rings simplification collapses (a polygon whose outer ring
+    collapses goes with its holes); None when nothing is left."""
+    if geom is None:
+        return None
+    t = geom["type"]
+    if t == "GeometryCollection":
+        kept = [k for k in (drop_collapsed(g, src, zoom) for g in geom.get("geometries", [])) if k]
+        return dict(geom, geometries=kept) if kept else None
+    if t == "Polygon":
+        p = [r for r in geom["coordinates"] if not collapsed(r, src, zoom)]
+        return dict(geom, coordinates=p) if p and p[0] is geom["coordinates"][0] else None
+    if t == "MultiPolygon":
+        parts = []
+        for poly in geom["coordinates"]:
+            p = [r for r in poly if not collapsed(r, src, zoom)]
+            if p and p[0] is poly[0]:
+                parts.append(p)
+        return dict(geom, coordinates=parts) if parts else None
+    return geom
+
+
+def ring_from_top(ring):
+    """A closed ring rotated to start (and end) at its northernmost vertex (the first of them)."""
+    if len(ring) < 4 or ring[0] != ring[-1]:
+        return ring
+    body = ring[:-1]
+    i = max(range(len(body)), key=lambda k: (body[k][1], -k))
+    out = body[i:] + body[:i]
+    return out + [out[0]]
+
+
+def rotate_rings(geom):
+    if geom is None:
+        return
+    if geom["type"] == "GeometryCollection":
+        for g in geom.get("geometries", []):
+            rotate_rings(g)
+    elif geom["type"] == "Polygon":
+        geom["coordinates"] = [ring_from_top(r) for r in geom["coordinates"]]
+    elif geom["type"] == "MultiPolygon":
+        geom["coordinates"] = [[ring_from_top(r) for r in p] for p in geom["coordinates"]]
+
+
 def candidates(style):
     """The removals that apply to this style (codes), each a place where Native may draw differently."""
     z = float(style.get("zoom", 0))
@@ -140,6 +333,16 @@ def candidates(style):
             if non_point:
                 out.add("cv")
             out.add("cb")
+        if tied_sort_key(l):
+            out.add("sk")
+        if gradient_multilines(style, l):
+            out.add("lg")
+        if dashed_over_rings(style, l):
+            out.add("rs")
+        if l["type"] in ("line", "fill") and collapsing_rings(src, z):
+            out.add("za")
+    if float32_zoom(style) is not None:
+        out.add("fz")
     return out
 
 
@@ -372,6 +575,50 @@ def variant(style, subset):
                         l[part] = read_type_from_property(l[part])
             if buffer0:
                 src["buffer"] = 0
+    if "fz" in subset:
+        test, repl = float32_zoom(style)
+        for l in s["layers"]:
+            for part in ("filter", "paint", "layout", "minzoom", "maxzoom"):
+                if part in l:
+                    l[part] = move_numbers(l[part], test, repl)
+    if "sk" in subset:
+        for l in layers:
+            if tied_sort_key(l):
+                del l["layout"][SORT_KEYS[l["type"]]]
+    if "lg" in subset:
+        for l in layers:
+            if not gradient_multilines(s, l):
+                continue
+            src = s["sources"][l["source"]] if l["source"].endswith("~lines") else own_source(s, l, "lines", None)
+            out = []
+            for f in features(src):
+                g = f.get("geometry")
+                if g and g["type"] == "MultiLineString":
+                    for part in explode_multilines(g):
+                        nf = {k: v for k, v in f.items() if k != "geometry"}
+                        nf["geometry"] = part
+                        out.append(nf)
+                else:
+                    if g and g["type"] == "GeometryCollection":
+                        g["geometries"] = [p for k in g.get("geometries", []) for p in explode_multilines(k)]
+                    out.append(f)
+            src["data"]["features"] = out
+    if "rs" in subset:
+        for l in layers:
+            if dashed_over_rings(s, l):
+                src = s["sources"][l["source"]] if l["source"].endswith("~top") else own_source(s, l, "top", None)
+                for f in features(src):
+                    rotate_rings(f.get("geometry"))
+    if "za" in subset:
+        for l in layers:
+            if l["type"] in ("line", "fill") and collapsing_rings(s["sources"][l["source"]], z):
+                src = s["sources"][l["source"]] if l["source"].endswith("~za") else own_source(s, l, "za", None)
+                kept = []
+                for f in features(src):
+                    g = drop_collapsed(f.get("geometry"), src, z)
+                    if g is not None:
+                        kept.append(dict(f, geometry=g))
+                src["data"]["features"] = kept
     if "aa" in subset:
         for l in s["layers"]:
             if l["type"] == "fill":
@@ -472,6 +719,11 @@ class Step:
             need = {}
             if inv:
                 need["inv"] = self.native_dir(cid, inv, style)
+            gs = subset & GLMAP_SIDE
+            if gs:
+                # glmap-side: glmap draws the rings as Native's polygon fix-up leaves them; Native
+                # draws that style too, which must give its own image again.
+                need["gs"] = self.native_dir(cid, inv | gs, style)
             if "aa" in subset:
                 need["all"] = self.native_dir(cid, subset, style)
             plan.append((cid, style, subset, inv, need))
@@ -480,11 +732,16 @@ class Step:
         for cid, style, subset, inv, need in plan:
             k = key(subset)
             base_native = os.path.join(need["inv"], "expected.png") if inv else os.path.join(orig_dir, cid, "expected.png")
-            # glmap draws the original style, compared with Native's drawing of the base variant.
-            self._pair(pairs, f"{cid}~{k}~orig", os.path.join(orig_dir, cid, "style.json"), base_native)
+            # glmap draws the original style (rings rotated for rs), compared with Native's drawing
+            # of the base variant.
+            base_glmap = os.path.join(orig_dir, cid, "style.json")
+            if subset & GLMAP_SIDE:
+                base_glmap = self.glmap_style(cid, frozenset(subset & GLMAP_SIDE), style)
+            self._pair(pairs, f"{cid}~{k}~orig", base_glmap, base_native)
             if inv:
                 # glmap draws the GL-JS-invariant variant (its image is then compared with the one above).
-                self._pair(pairs, f"{cid}~{k}~inv", os.path.join(need["inv"], "style.json"), base_native)
+                inv_style = os.path.join(need["gs"] if "gs" in need else need["inv"], "style.json")
+                self._pair(pairs, f"{cid}~{k}~inv", inv_style, base_native)
             if "aa" in subset:
                 self._pair(pairs, f"{cid}~{k}~all", os.path.join(need["all"], "style.json"), os.path.join(need["all"], "expected.png"))
         tsv = os.path.join(self.root, f"pairs-{round_no}.tsv")
@@ -497,6 +754,14 @@ class Step:
         for cid, style, subset, inv, need in plan:
             out[(cid, key(subset))] = self._judge(cid, subset, inv, need, got, saved)
         return out
+
+    def glmap_style(self, cid, subset, style):
+        """A variant that only glmap draws (the glmap-side removal alone)."""
+        d = os.path.join(self.root, "glmap", f"{cid}~{key(subset)}")
+        os.makedirs(d, exist_ok=True)
+        path = os.path.join(d, "style.json")
+        write_if_changed(path, json.dumps(variant(style, subset), separators=(",", ":")))
+        return path
 
     @staticmethod
     def _pair(pairs, name, style_path, expected_path):
@@ -517,6 +782,20 @@ class Step:
         orig = frac("orig")
         if orig is None:
             return {"ok": False, "fraction": None, "notes": ["no comparison (Native or glmap failed on the variant)"]}
+        if subset & GLMAP_SIDE:
+            # Native restarts (or drops) the rings itself: its drawing of the glmap-side variant must
+            # be its own image again, else the edit is not what Native does and the case is not verified.
+            import numpy as np
+            base = os.path.join(need["inv"], "expected.png") if inv else os.path.join(self.run, "cases", cid, "expected.png")
+            edited = os.path.join(need["gs"], "expected.png")
+            what = " and ".join(NAME[c] for c in ORDER if c in subset & GLMAP_SIDE)
+            if not os.path.exists(edited):
+                return {"ok": False, "fraction": orig, "notes": [f"Native failed on the {what} variant"]}
+            delta = np.abs(load_rgba(edited) - load_rgba(base)).max(axis=2)
+            big = int((delta > 2).sum())
+            if big:
+                return {"ok": False, "fraction": orig, "notes": [
+                    f"Native's own image changes under the {what} variant ({big} px): not what Native does"]}
         if inv:
             # GL JS draws the variant as the original: so must glmap, pixel for pixel.
             drawn = os.path.join(saved, f"{cid}~{k}~inv", "actual.png")
@@ -583,14 +862,27 @@ def main():
             styles[cid] = json.load(fh)
         cands[cid] = frozenset(candidates(styles[cid]))
     step = Step(a.run, a.bench, a.jobs)
-    # Round 1: every suspected removal at once.
-    first = [(c, styles[c], cands[c]) for c in failing if cands[c] and valid(cands[c], styles[c])]
+    # Round 1: every suspected removal at once (and, where glmap-side edits are among them, the
+    # same without each combination of those: a wrong guess of what Native's polygon fix-up does
+    # must not hide the rest).
+    first = []
+    for c in failing:
+        gs = [x for x in ORDER if x in cands[c] & GLMAP_SIDE]
+        alts = [cands[c] - frozenset(drop) for n in range(len(gs) + 1) for drop in itertools.combinations(gs, n)]
+        for s in alts:
+            if s and valid(s, styles[c]):
+                first.append((c, styles[c], s))
     r1 = step.evaluate(1, first) if first else {}
+    top = {}
+    for c in failing:
+        for s in (s for (cc, _, s) in first if cc == c):
+            if r1.get((c, key(s)), {}).get("ok"):
+                top[c] = s
+                break
     # Round 2: for the verified cases with several removals, every smaller valid combination.
     second = []
-    for c in failing:
-        s = cands[c]
-        if len(s) > 1 and r1.get((c, key(s)), {}).get("ok"):
+    for c, s in top.items():
+        if len(s) > 1:
             for n in range(1, len(s)):
                 for sub in itertools.combinations([x for x in ORDER if x in s], n):
                     if valid(frozenset(sub), styles[c]):
@@ -603,13 +895,14 @@ def main():
         if not s:
             rows.append((c, results[c][1], "", "no-candidate", "", "", ""))
             continue
-        if res is None:
-            rows.append((c, results[c][1], key(s), "not-verified", "", "", "no exact removal for this combination"))
+        if c not in top:
+            if res is None:
+                rows.append((c, results[c][1], key(s), "not-verified", "", "", "no exact removal for this combination"))
+            else:
+                rows.append((c, results[c][1], key(s), "not-verified", "", fmt(res["fraction"]), "; ".join(res["notes"])))
             continue
-        if not res["ok"]:
-            rows.append((c, results[c][1], key(s), "not-verified", "", fmt(res["fraction"]), "; ".join(res["notes"])))
-            continue
-        best = (len(s), [x for x in ORDER if x in s], res)
+        t = top[c]
+        best = (len(t), [x for x in ORDER if x in t], r1[(c, key(t))])
         for sub in (sub for (cc, _, sub) in second if cc == c):
             r = r2.get((c, key(sub)))
             if r and r["ok"] and len(sub) < best[0]:
