@@ -35,20 +35,25 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from generate import NATIVE_QUIRKS as QUIRKS  # noqa: E402
 
 
-def load(cases_dir, tsv):
+def read_results(tsv):
+    """id → (status, fraction or None, message) from a `glmap-bench differential --out` TSV."""
     rows = {}
     with open(tsv, encoding="utf-8") as fh:
         next(fh)
         for line in fh:
             parts = line.rstrip("\n").split("\t")
-            if len(parts) < 3:
-                continue
-            cid, status, frac = parts[0], parts[1], parts[2]
-            msg = parts[3] if len(parts) > 3 else ""
-            with open(os.path.join(cases_dir, cid, "style.json"), encoding="utf-8") as sf:
-                meta = json.load(sf).get("metadata", {}).get("differential", {})
-            rows[cid] = {"status": status, "fraction": float(frac) if frac else None, "message": msg,
-                         "tags": meta.get("tags", []), "generator": meta.get("generator")}
+            if len(parts) >= 3:
+                rows[parts[0]] = (parts[1], float(parts[2]) if parts[2] else None, parts[3] if len(parts) > 3 else "")
+    return rows
+
+
+def load(cases_dir, tsv):
+    rows = {}
+    for cid, (status, fraction, msg) in read_results(tsv).items():
+        with open(os.path.join(cases_dir, cid, "style.json"), encoding="utf-8") as sf:
+            meta = json.load(sf).get("metadata", {}).get("differential", {})
+        rows[cid] = {"status": status, "fraction": fraction, "message": msg,
+                     "tags": meta.get("tags", []), "generator": meta.get("generator")}
     return rows
 
 

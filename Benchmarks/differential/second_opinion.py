@@ -85,6 +85,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import oracle  # noqa: E402  (MapLibre Native's worker pool; never destroys a Map)
+from classify import read_results  # noqa: E402  (the results.tsv reader)
 
 RULE = 0.00025
 OUTLINE_RADIUS = 2
@@ -240,6 +241,13 @@ def explode_multilines(geom):
     if geom["type"] == "MultiLineString":
         return [{"type": "LineString", "coordinates": c} for c in geom["coordinates"]]
     return [geom]
+
+
+def with_geometry(feature, geometry):
+    """A copy of the feature (its id, properties and other members) with another geometry."""
+    copy_ = {k: v for k, v in feature.items() if k != "geometry"}
+    copy_["geometry"] = geometry
+    return copy_
 
 
 def dashed_over_rings(style, layer):
@@ -536,9 +544,7 @@ def variant(style, subset):
                 g = f.get("geometry")
                 if g and g["type"] == "MultiPolygon":
                     for part in g["coordinates"]:
-                        nf = {k: v for k, v in f.items() if k != "geometry"}
-                        nf["geometry"] = {"type": "Polygon", "coordinates": part}
-                        out.append(nf)
+                        out.append(with_geometry(f, {"type": "Polygon", "coordinates": part}))
                 else:
                     out.append(f)
             src["data"]["features"] = out
@@ -565,9 +571,8 @@ def variant(style, subset):
                             pts = js_vertices(g, src, z)
                             if not pts:
                                 continue    # GL JS draws no vertex of it at this tile zoom
-                            nf = {k: v for k, v in f.items() if k != "geometry"}
+                            nf = with_geometry(f, {"type": "MultiPoint", "coordinates": pts} if g["type"] != "Point" else g)
                             nf["properties"] = dict(f.get("properties") or {}, __gt=SINGULAR[g["type"]])
-                            nf["geometry"] = {"type": "MultiPoint", "coordinates": pts} if g["type"] != "Point" else g
                             kept.append(nf)
                     src["data"]["features"] = kept
                 for part in ("filter", "paint", "layout"):
@@ -595,9 +600,7 @@ def variant(style, subset):
                 g = f.get("geometry")
                 if g and g["type"] == "MultiLineString":
                     for part in explode_multilines(g):
-                        nf = {k: v for k, v in f.items() if k != "geometry"}
-                        nf["geometry"] = part
-                        out.append(nf)
+                        out.append(with_geometry(f, part))
                 else:
                     if g and g["type"] == "GeometryCollection":
                         g["geometries"] = [p for k in g.get("geometries", []) for p in explode_multilines(k)]
@@ -668,17 +671,6 @@ def red(diff_png):
 
 
 # --- the run -------------------------------------------------------------------------------------
-
-def read_results(path):
-    rows = {}
-    with open(path, encoding="utf-8") as fh:
-        next(fh)
-        for line in fh:
-            p = line.rstrip("\n").split("\t")
-            if len(p) >= 3:
-                rows[p[0]] = (p[1], float(p[2]) if p[2] else None)
-    return rows
-
 
 def write_if_changed(path, text):
     """Writes `text` unless the file already holds it; True when it was (re)written."""
@@ -777,7 +769,7 @@ class Step:
         notes = []
 
         def frac(kind):
-            st, f = got.get(f"{cid}~{k}~{kind}", ("missing", None))
+            st, f, _ = got.get(f"{cid}~{k}~{kind}", ("missing", None, ""))
             return f if st == "ok" else None
         orig = frac("orig")
         if orig is None:
@@ -853,7 +845,7 @@ def main():
         print(f"second_opinion: {a.bench} is not an executable glmap-bench (swift build --product glmap-bench)", file=sys.stderr)
         return 2
     results = read_results(os.path.join(a.run, "results.tsv"))
-    failing = sorted(c for c, (st, f) in results.items() if st == "ok" and f is not None and f > RULE)
+    failing = sorted(c for c, (st, f, _) in results.items() if st == "ok" and f is not None and f > RULE)
     if a.only:
         failing = [c for c in failing if c in set(a.only.split(","))]
     styles, cands = {}, {}
