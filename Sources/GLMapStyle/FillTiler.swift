@@ -101,12 +101,8 @@ public struct FillTiler: Sendable {
             }
             return out
         }) {
-            var result: [FillTile] = []
-            for polys in copies where !polys.isEmpty {
-                guard let t = tilesInGrid(polygons: polys, gridOnly: true) else { return tilesInGrid(polygons: polygons) ?? [] }
-                result += t
-            }
-            return result
+            return Self.tiles(ofCopies: copies, tile: { tilesInGrid(polygons: $0, gridOnly: true) },
+                              whole: { tilesInGrid(polygons: polygons) ?? [] })
         }
         return tilesInGrid(polygons: polygons) ?? []
     }
@@ -125,12 +121,8 @@ public struct FillTiler: Sendable {
             }
             return out
         }) {
-            var result: [FillTile] = []
-            for parts in copies where !parts.isEmpty {
-                guard let t = tilesInGrid(lines: parts, gridOnly: true) else { return tilesInGrid(lines: lines) ?? [] }
-                result += t
-            }
-            return result
+            return Self.tiles(ofCopies: copies, tile: { tilesInGrid(lines: $0, gridOnly: true) },
+                              whole: { tilesInGrid(lines: lines) ?? [] })
         }
         return tilesInGrid(lines: lines) ?? []
     }
@@ -147,6 +139,18 @@ public struct FillTiler: Sendable {
     private func worldCopies<T>(moved: Bool, cut: (TileLineClipper) -> [[T]]?) -> [[T]]? {
         guard moved else { return nil }
         return cut(TileLineClipper(zoom: 0, buffer: 0.25))
+    }
+
+    /// The tiles of every non-empty world copy, each cut to the grid by `tile`; the whole
+    /// feature's tiles (`whole`) when a copy spans too many tiles.
+    private static func tiles<Piece>(ofCopies copies: [[Piece]], tile: ([Piece]) -> [FillTile]?,
+                                     whole: () -> [FillTile]) -> [FillTile] {
+        var result: [FillTile] = []
+        for pieces in copies where !pieces.isEmpty {
+            guard let t = tile(pieces) else { return whole() }
+            result += t
+        }
+        return result
     }
 
     /// Parts moved back to where the GeoJSON puts them.
