@@ -12,6 +12,15 @@ final class PixelmatchTests: XCTestCase {
         return StraightImage(width: width, height: height, pixels: pixels)
     }
 
+    /// A `width`×`height` grey image whose level at (x, y) is `level(x, y)`, opaque.
+    func grey(_ width: Int, _ height: Int, _ level: (Int, Int) -> UInt8) -> StraightImage {
+        var image = StraightImage(width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width { let v = level(x, y); set(&image, x, y, (v, v, v, 255)) }
+        }
+        return image
+    }
+
     func set(_ image: inout StraightImage, _ x: Int, _ y: Int, _ c: (UInt8, UInt8, UInt8, UInt8)) {
         let i = (y * image.width + x) * 4
         image.pixels[i] = c.0; image.pixels[i + 1] = c.1; image.pixels[i + 2] = c.2; image.pixels[i + 3] = c.3
@@ -123,25 +132,13 @@ final class PixelmatchTests: XCTestCase {
         XCTAssertEqual(try Pixelmatch.compare(flat, spot), 1)
         // A smooth gradient has darker and brighter neighbours everywhere, but no two equal
         // pixels, so the extremes lack the 3 identical siblings the detector needs.
-        var gradient = StraightImage(width: 5, height: 5)
-        for y in 0..<5 {
-            for x in 0..<5 {
-                let v = UInt8(30 * x + 5 * y)
-                set(&gradient, x, y, (v, v, v, 255))
-            }
-        }
+        let gradient = grey(5, 5) { x, y in UInt8(30 * x + 5 * y) }
         var changed = gradient
         set(&changed, 2, 2, (255, 0, 0, 255))
         XCTAssertEqual(try Pixelmatch.compare(gradient, changed), 1)
         // In a checkerboard, by contrast, each neighbour has 4 equal diagonal siblings: a pixel
         // between black and white is taken as anti-aliasing.
-        var checker = StraightImage(width: 5, height: 5)
-        for y in 0..<5 {
-            for x in 0..<5 {
-                let v: UInt8 = (x + y) % 2 == 0 ? 0 : 255
-                set(&checker, x, y, (v, v, v, 255))
-            }
-        }
+        let checker = grey(5, 5) { x, y in (x + y) % 2 == 0 ? 0 : 255 }
         var grey = checker
         set(&grey, 2, 2, (128, 128, 128, 255))
         XCTAssertEqual(try Pixelmatch.compare(checker, grey), 0)
