@@ -1,14 +1,25 @@
 #version 300 es
 precision highp float;
-uniform vec4 u_clip_box;        // as in fill.frag
 in vec4 v_color;
+#ifdef AFFINE
+in float v_dist;
+#else
 flat in vec4 v_ends;
 flat in vec2 v_end_w;
 in vec3 v_frag;
+#endif
+#ifdef CLIP
+uniform vec4 u_clip_box;        // as in fill.frag
 in vec2 v_clip_pos;
+#endif
 out vec4 fragColor;
 void main() {
+#ifdef CLIP
     if (any(lessThan(v_clip_pos, u_clip_box.xy)) || any(greaterThan(v_clip_pos, u_clip_box.zw))) discard;
+#endif
+#ifdef AFFINE
+    float alpha = 1.0 - smoothstep(0.0, 1.0, abs(v_dist));
+#else
     // The GL line's interpolation parameter: the fragment projected onto the edge in window
     // space, then corrected for perspective as a varying is (weights t/w_b and (1 − t)/w_a).
     vec2 frag = v_frag.xy / v_frag.z;
@@ -20,5 +31,6 @@ void main() {
     float denom = (1.0 - t) * wa + wb;
     float tp = denom != 0.0 ? wb / denom : t;
     float alpha = 1.0 - smoothstep(0.0, 1.0, length(frag - (a + tp * ab)));
+#endif
     fragColor = v_color * alpha;
 }

@@ -10,6 +10,12 @@
 // shader recomputes it from the two end points and their clip w; its own position comes from
 // v_frag (x·w, y·w, w interpolated perspective-correctly, divided: linear in window space), not
 // gl_FragCoord, so the tiled frames' shifted viewports and clip folds see the same pixels.
+// Variants (#define): AFFINE when the matrix has no perspective on the ground (pitch 0: every
+// clip w is the same), where the GL line's parameter is the plain projection and the distance is
+// the fragment's distance to the edge's line, linear across the quad: one interpolated value
+// instead of the end points, their w and the fragment's position (the same quad, the same
+// coverage; the alpha agrees to rounding). CLIP when the bucket's pieces are clipped to tile
+// squares per fragment (fill-translate, see fill.frag); without it nothing is discarded.
 uniform mat4 u_matrix;
 uniform vec2 u_viewport;        // device pixels
 uniform vec2 u_clip_shift;      // fill-translate in bucket-local units (see fill.frag)
@@ -20,10 +26,16 @@ in float a_side;                // -1 or +1
 #pragma glmap: define vec4 outline_color
 #pragma glmap: define float opacity
 out vec4 v_color;
+#ifdef AFFINE
+out float v_dist;               // signed distance to the edge's line, device px
+#else
 flat out vec4 v_ends;           // start and end in device px from the frame's centre (NDC · viewport / 2)
 out vec3 v_frag;                // this vertex in the same frame, times its clip w, and w
 flat out vec2 v_end_w;          // clip w of start and end
+#endif
+#ifdef CLIP
 out vec2 v_clip_pos;            // the point on the edge, untranslated tile space (see fill.frag)
+#endif
 void main() {
     #pragma glmap: initialize vec4 outline_color
     #pragma glmap: initialize float opacity
@@ -33,11 +45,21 @@ void main() {
     bool xMajor = abs(d.x) >= abs(d.y);
     vec2 offset = xMajor ? vec2(0.0, 0.5) : vec2(0.5, 0.0);
     vec4 pos = a_t < 0.5 ? p : q;
+#ifdef CLIP
     v_clip_pos = (a_t < 0.5 ? a_start : a_end) + u_clip_shift;
+#endif
     pos.xy += offset * a_side * (2.0 / u_viewport) * pos.w;
     gl_Position = pos;
+#ifdef AFFINE
+    vec2 a = p.xy / p.w * 0.5 * u_viewport;
+    vec2 ab = q.xy / q.w * 0.5 * u_viewport - a;
+    vec2 v = pos.xy / pos.w * 0.5 * u_viewport - a;
+    float len = length(ab);
+    v_dist = len > 0.0 ? (ab.x * v.y - ab.y * v.x) / len : 0.0;
+#else
     v_ends = vec4(p.xy / p.w * 0.5 * u_viewport, q.xy / q.w * 0.5 * u_viewport);
     v_frag = vec3(pos.xy * 0.5 * u_viewport, pos.w);
     v_end_w = vec2(p.w, q.w);
+#endif
     v_color = outline_color * opacity;   // premultiplied
 }

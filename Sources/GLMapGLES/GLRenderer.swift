@@ -322,13 +322,12 @@ public final class GLRenderer {
         /// empty), each clipped to its square, drawing only the culling runs that reach the view.
         func draw(_ program: GLProgram, _ clips: [(Range<Int>, (Double, Double, Double, Double))],
                   _ cullRanges: [DrawRange], _ margin: CullMargin) {
-            glUniform2f(program.uniform("u_clip_shift"), Float(shift.x / w), Float(shift.y / w))
+            if !clips.isEmpty { glUniform2f(program.uniform("u_clip_shift"), Float(shift.x / w), Float(shift.y / w)) }
             for m in matrices {
                 setMatrix(program, m)
                 let runs = visibleRuns(cullRanges, matrix: m, view: view, margin: margin)
                 guard !clips.isEmpty else {
-                    glUniform4f(program.uniform("u_clip_box"), -1e30, -1e30, 1e30, 1e30)
-                    drawRuns(runs)
+                    drawRuns(runs)   // the program variant without CLIP
                     continue
                 }
                 for ((_, box), pieces) in zip(clips, ViewCulling.runs(runs, cutAt: clips.map(\.0))) where !pieces.isEmpty {
@@ -339,8 +338,10 @@ public final class GLRenderer {
                 }
             }
         }
+        // Per-fragment tile clipping only where the bucket has clipped pieces (fill-translate).
+        let clip = f.tileClips.isEmpty ? [] : ["CLIP"]
         if !f.indices.isEmpty {
-            let fill = try program(ShaderSource.fill, paint: f.paint)
+            let fill = try program(ShaderSource.fill, defines: clip, paint: f.paint)
             glUseProgram(fill.id)
             try bindAttributes(fill, g.vertices, layout([("a_pos", 2)], f.paint))
             setPaintUniforms(fill, f.paint, zoom: view.camera.zoom)
@@ -349,7 +350,9 @@ public final class GLRenderer {
         }
         if !f.outlineIndices.isEmpty {
             resetAttributes()
-            let fillOutline = try program(ShaderSource.fillOutline, paint: f.outlinePaint)
+            // The cheaper distance where no matrix has perspective on the ground (fill_outline.vert).
+            let affine = matrices.allSatisfy { m in let f = clipFold.apply(m).floats; return f[3] == 0 && f[7] == 0 }
+            let fillOutline = try program(ShaderSource.fillOutline, defines: clip + (affine ? ["AFFINE"] : []), paint: f.outlinePaint)
             glUseProgram(fillOutline.id)
             try bindAttributes(fillOutline, g.outlineVertices, layout([("a_start", 2), ("a_end", 2), ("a_t", 1), ("a_side", 1)], f.outlinePaint))
             setPaintUniforms(fillOutline, f.outlinePaint, zoom: view.camera.zoom)

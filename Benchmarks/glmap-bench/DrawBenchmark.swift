@@ -1,0 +1,46 @@
+import Foundation
+import GLMap
+import GLMapCore
+import GLMapGLES
+import GLMapPNG
+import GLMapTessellation
+
+/// `glmap-bench draw --style FILE [--width 1024] [--height 1024] [--frames 40] [--png FILE]`
+/// The draw stage alone: the scene is tessellated and uploaded once, then frames are drawn
+/// (glFinish after each) and timed by wall clock and by this process's CPU time (every thread,
+/// llvmpipe's included: steadier than wall time on a shared machine). Medians; `--png` writes
+/// the last frame (to compare two builds' pixels).
+func runDrawBenchmark(_ args: [String]) throws {
+    let a = try BenchArgs(args)
+    let stylePath = try a.string("style")
+    let width = try a.int("width", 1024), height = try a.int("height", 1024), frames = try a.int("frames", 40)
+    let gl = try GLRenderer(context: try HeadlessContext())
+    let scene = try Scene(styleFile: stylePath)
+    let camera = scene.style.camera
+    let view = ViewTransform(camera: camera, width: Double(width), height: Double(height))
+    let buckets = scene.evaluatedLayers(zoom: camera.zoom).map { Bucket.make($0) }
+    let gpu = try gl.upload(buckets)
+    try gl.draw(gpu, view: view, ratio: 1)   // compiles the programs
+    gl.finish()
+    var wall: [Double] = [], cpu: [Double] = []
+    for _ in 0..<max(1, frames) {
+        let c0 = processCPUSeconds(), t0 = now()
+        try gl.draw(gpu, view: view, ratio: 1)
+        gl.finish()
+        wall.append((now() - t0) * 1000)
+        cpu.append((processCPUSeconds() - c0) * 1000)
+    }
+    let image = try gl.readback()
+    if let out = a.values["png"] { try Data(PNGEncoder.encode(image)).write(to: URL(fileURLWithPath: out)) }
+    print("wall-ms\t\(String(format: "%.2f", median(wall)))")
+    print("cpu-ms\t\(String(format: "%.2f", median(cpu)))")
+    print("triangles\t\(gl.trianglesDrawn)")
+    print("# style \(stylePath) \(width)x\(height) frames \(frames) (medians; cpu = all threads of the process)")
+}
+
+/// User + system CPU seconds of this process, all threads.
+func processCPUSeconds() -> Double {
+    var u = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &u)
+    return Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) * 1e-6 + Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) * 1e-6
+}
