@@ -37,10 +37,3 @@ func runDrawBenchmark(_ args: [String]) throws {
     print("triangles\t\(gl.trianglesDrawn)")
     print("# style \(stylePath) \(width)x\(height) frames \(frames) (medians; cpu = all threads of the process)")
 }
-
-/// User + system CPU seconds of this process, all threads.
-func processCPUSeconds() -> Double {
-    var u = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &u)
-    return Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) * 1e-6 + Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) * 1e-6
-}

@@ -73,12 +73,3 @@ func runGeoJSONBenchmark(_ args: [String]) throws {
 }
 
 private let usage = "glmap-bench geojson --file F [--runs N] [--no-baseline]"
-
-/// CPU time of the calling thread, in seconds.
-private func threadCPUSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-
-

@@ -34,17 +34,79 @@ public enum Simplification {
     }
 
     /// Ranks every line and ring of a source's features for `tolerance` tile pixels and the
-    /// source's `maxzoom` (nothing to rank when the tolerance is 0), spread over the cores.
+    /// source's `maxzoom` (nothing to rank when the tolerance is 0), spread over the cores: one
+    /// job per line or ring, the longest first, so one large feature (a state with thousands of
+    /// islands) does not leave the other cores idle; small sources on the calling thread.
     public static func rank(_ features: inout [ProjectedFeature], tolerance pixels: Double, maxzoom: Double) {
         guard pixels > 0, !features.isEmpty else { return }
         let t = pixels / (WebMercator.tileSize * exp2(maxzoom))   // the tolerance at maxzoom
-        let chunks = min(features.count / 64 + 1, ProcessInfo.processInfo.activeProcessorCount * 4)
-        features.withUnsafeMutableBufferPointer { buffer in
-            // Each worker ranks its own disjoint range of the buffer.
-            let base = UnsafeSendable(buffer.baseAddress!), n = buffer.count
-            DispatchQueue.concurrentPerform(iterations: chunks) { c in
-                for i in (n * c / chunks)..<(n * (c + 1) / chunks) { base.value[i].rankForSimplification(sqTolerance: t * t) }
+        let jobs = RankJob.all(features)
+        let positions = jobs.reduce(0) { $0 + $1.count }
+        var results = [SimplificationRanks](repeating: SimplificationRanks(ranks: [], size: 0), count: jobs.count)
+        features.withUnsafeBufferPointer { input in
+            results.withUnsafeMutableBufferPointer { output in
+                // Each job reads its own line or ring and writes its own result slot.
+                let input = UnsafeSendable(input), output = UnsafeSendable(output.baseAddress!)
+                guard positions >= Simplification.parallelPositions else {
+                    for j in jobs.indices { output.value[j] = jobs[j].ranks(input.value, sqTolerance: t * t) }
+                    return
+                }
+                let order = jobs.indices.sorted { jobs[$0].count > jobs[$1].count }
+                DispatchQueue.concurrentPerform(iterations: order.count) { k in
+                    let j = order[k]
+                    output.value[j] = jobs[j].ranks(input.value, sqTolerance: t * t)
+                }
             }
+        }
+        var next = 0
+        for f in features.indices {
+            let lines = features[f].lines.count
+            features[f].lineRanks = Array(results[next..<(next + lines)])
+            next += lines
+            for p in features[f].polygons.indices {
+                let rings = features[f].polygons[p].ringRanges.count
+                features[f].polygons[p].ringRanks = Array(results[next..<(next + rings)])
+                next += rings
+            }
+        }
+    }
+
+    /// Below this many positions a source is ranked on the calling thread (waking the other
+    /// cores costs more than the work: world's 10,641 positions take ~1 ms of CPU).
+    static let parallelPositions = 50_000
+
+    /// One line or ring to rank (in the order `rank` stores the results: each feature's lines,
+    /// then each polygon's rings).
+    struct RankJob {
+        var feature: Int
+        /// Polygon index, or -1 for a line part.
+        var polygon: Int
+        var part: Int
+        var count: Int
+
+        static func all(_ features: [ProjectedFeature]) -> [RankJob] {
+            var jobs: [RankJob] = []
+            for (f, feature) in features.enumerated() {
+                for (k, line) in feature.lines.enumerated() {
+                    jobs.append(RankJob(feature: f, polygon: -1, part: k, count: line.count / 2))
+                }
+                for (p, poly) in feature.polygons.enumerated() {
+                    for (r, range) in poly.ringRanges.enumerated() {
+                        jobs.append(RankJob(feature: f, polygon: p, part: r, count: range.count))
+                    }
+                }
+            }
+            return jobs
+        }
+
+        func ranks(_ features: UnsafeBufferPointer<ProjectedFeature>, sqTolerance: Double) -> SimplificationRanks {
+            let f = features[feature]
+            if polygon < 0 {
+                let line = f.lines[part]
+                return Simplification.ranks(line, positions: 0..<(line.count / 2), isRing: false, sqTolerance: sqTolerance)
+            }
+            let poly = f.polygons[polygon]
+            return Simplification.ranks(poly.coords, positions: poly.ringRanges[part], isRing: true, sqTolerance: sqTolerance)
         }
     }
 
