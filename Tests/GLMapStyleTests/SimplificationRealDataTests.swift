@@ -5,10 +5,10 @@ import GLMapGeoJSON
 @testable import GLMapStyle
 import GLMapTestSupport
 
-/// `Simplification.rank` (the parallel jobs and the pivot loop that skips provably irrelevant
-/// divisions) against a plain recursive transcription of geojson-vt's simplify over
-/// `sqSegmentDistance`, on every line and ring of the shared scenes' data: the ranks decide which
-/// positions survive per zoom, so they must be equal bit for bit.
+/// `Simplification.rank` (one job per line or ring on all cores, results put back in order)
+/// against the recursive transcription of geojson-vt's simplify (`geojsonVTRanks`), on every line
+/// and ring of the shared scenes' data: the ranks decide which positions survive per zoom, so
+/// they must be equal bit for bit.
 final class SimplificationRealDataTests: XCTestCase {
     func testWorldRanksEqualTheRecursiveOnes() throws { try compare("world") }
     func testMontrealRanksEqualTheRecursiveOnes() throws { try compare("montreal") }
@@ -16,37 +16,9 @@ final class SimplificationRealDataTests: XCTestCase {
     func testUSStatesRanksEqualTheRecursiveOnes() throws { try compare("us_states") }
     func testHelsinkiRanksEqualTheRecursiveOnes() throws { try compare("helsinki") }
 
-    /// geojson-vt's simplify, recursive, over positions first…last of `c` (flat x,y).
-    func recursive(_ c: [Double], _ first: Int, _ last: Int, _ sq: Double, _ r: inout [Double]) {
-        var maxSqDist = sq
-        let mid = first + (last - first) / 2
-        var minPosToMid = last - first
-        var index = -1
-        for i in (first + 1)..<max(first + 1, last) {
-            let d = Simplification.sqSegmentDistance(c[2 * i], c[2 * i + 1], c[2 * first], c[2 * first + 1], c[2 * last], c[2 * last + 1])
-            if d > maxSqDist {
-                index = i
-                maxSqDist = d
-            } else if d == maxSqDist {
-                let posToMid = abs(i - mid)
-                if posToMid < minPosToMid { index = i; minPosToMid = posToMid }
-            }
-        }
-        guard maxSqDist > sq, index >= 0 else { return }
-        if index - first > 1 { recursive(c, first, index, sq, &r) }
-        r[index] = maxSqDist
-        if last - index > 1 { recursive(c, index, last, sq, &r) }
-    }
-
+    /// The oracle's ranks of positions `range` of the flat x,y `c`.
     func expected(_ c: [Double], _ range: Range<Int>, _ sq: Double) -> [Double] {
-        let part = Array(c[(2 * range.lowerBound)..<(2 * range.upperBound)])
-        let n = range.count
-        guard n > 0 else { return [] }
-        var r = [Double](repeating: 0, count: n)
-        r[0] = 1
-        if n > 2 { recursive(part, 0, n - 1, sq, &r) }
-        r[n - 1] = 1
-        return r
+        geojsonVTRanks(range.map { (c[2 * $0], c[2 * $0 + 1]) }, sqTolerance: sq)
     }
 
     func compare(_ scene: String) throws {

@@ -35,19 +35,6 @@ final class SimplificationTests: XCTestCase {
     /// The ranks equal a plain recursive transcription of geojson-vt's simplify (the oracle), and
     /// filtering by rank keeps at least what a classic Douglas–Peucker pass at that tolerance keeps.
     func testRanksMatchRecursiveDouglasPeuckerAndKeepItsPoints() throws {
-        func oracle(_ p: [(Double, Double)], _ first: Int, _ last: Int, _ sq: Double, _ r: inout [Double]) {
-            var maxD = sq, index = -1
-            let mid = first + (last - first) / 2
-            var minPosToMid = last - first
-            for i in (first + 1)..<max(first + 1, last) {
-                let d = Simplification.sqSegmentDistance(p[i].0, p[i].1, p[first].0, p[first].1, p[last].0, p[last].1)
-                if d > maxD { index = i; maxD = d } else if d == maxD, abs(i - mid) < minPosToMid { index = i; minPosToMid = abs(i - mid) }
-            }
-            guard maxD > sq, index >= 0 else { return }
-            if index - first > 1 { oracle(p, first, index, sq, &r) }
-            r[index] = maxD
-            if last - index > 1 { oracle(p, index, last, sq, &r) }
-        }
         func classic(_ p: [(Double, Double)], _ first: Int, _ last: Int, _ t: Double, _ keep: inout Set<Int>) {
             guard last - first > 1 else { return }
             var best = -1.0, index = -1
@@ -74,10 +61,7 @@ final class SimplificationTests: XCTestCase {
             let coords = pts.flatMap { [$0.0, $0.1] }
             let sq = 1e-20
             let got = Simplification.ranks(coords, positions: 0..<n, isRing: false, sqTolerance: sq)
-            var want = [Double](repeating: 0, count: n)
-            want[0] = 1
-            oracle(pts, 0, n - 1, sq, &want)
-            want[n - 1] = 1
+            let want = geojsonVTRanks(pts, sqTolerance: sq)
             XCTAssertEqual(got.ranks, want, "round \(round)")
 
             let t = 2e-5
