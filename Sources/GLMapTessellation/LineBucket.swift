@@ -58,13 +58,20 @@ public struct LineBucket {
 
     /// Extrudes `layer`'s lines; `next` is the layer at tile zoom + 1 for composite values.
     public init(_ layer: EvaluatedLineLayer, next: EvaluatedLineLayer? = nil, origin: (x: Double, y: Double)) {
+        self.init(layer, next: next, origin: origin, emulation: [])
+    }
+
+    /// The same with MapLibre Native behaviours emulated (`NativeEmulation.int8Direction`,
+    /// `.miterClamp`; the differential harness only).
+    package init(_ layer: EvaluatedLineLayer, next: EvaluatedLineLayer? = nil, origin: (x: Double, y: Double),
+                 emulation: NativeEmulation) {
         self.layer = layer
         self.origin = origin
         paint = PaintLayout(program: "line", features: layer.features, source: layer.paint, value: EvaluatedLine.paint)
         nextFeatures = Bucket.aligned(layer.features, next?.features)
         let dashed = layer.hasDashes
         if dashed || layer.gradient != nil {
-            buildEffects(dashed: dashed)
+            buildEffects(dashed: dashed, emulation: emulation)
             return
         }
         let cap: LineCap = { switch layer.cap { case .butt: return .butt; case .round: return .round; case .square: return .square } }()
@@ -77,6 +84,7 @@ public struct LineBucket {
             let join: LineJoin = { switch f.join { case .miter: return .miter; case .bevel: return .bevel; case .round: return .round } }()
             var tess = LineTessellator(join: join, cap: cap, miterLimit: layer.miterLimit, roundLimit: layer.roundLimit,
                                        pixelsPerUnit: pixelsPerUnit)
+            tess.nativeEmulation = emulation
             let values = paint.vertexValues(f, next: nextFeatures?[n], value: EvaluatedLine.paint)
             for part in f.parts {
                 bounds.add(flat: part.coords)
@@ -109,7 +117,7 @@ public struct LineBucket {
     }
 
     /// Tessellates a dashed and/or gradient layer with its fx vertices, atlas and ramp.
-    private mutating func buildEffects(dashed: Bool) {
+    private mutating func buildEffects(dashed: Bool, emulation: NativeEmulation) {
         let layer = self.layer
         let z = LineTiling.tileZoom(zoom: layer.zoom, sourceMaxzoom: layer.sourceMaxzoom)
         tileZoom = z
@@ -139,6 +147,7 @@ public struct LineBucket {
             let join: LineJoin = { switch f.join { case .miter: return .miter; case .bevel: return .bevel; case .round: return .round } }()
             var tess = LineTessellator(join: join, cap: cap, miterLimit: layer.miterLimit, roundLimit: layer.roundLimit,
                                        pixelsPerUnit: pixelsPerUnit)
+            tess.nativeEmulation = emulation
             let values = paint.vertexValues(f, next: nextFeatures?[n], value: EvaluatedLine.paint)
             var dash: (to: DashEntry, from: DashEntry)?
             if let to = f.dasharray {
