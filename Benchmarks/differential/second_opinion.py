@@ -55,8 +55,22 @@ places. A failure counts as a Native quirk only when a variant verifies it:
   and fill outline, while Native's polygon fix-up removes it; glmap draws the style with those
   rings left out of line and fill layers' sources (a polygon whose outer ring collapses with its
   holes), judged like the ring start (Native must draw that style as its original).
-  Where glmap-side edits are candidates, round 1 also tries the others without each combination
-  of them.
+  Where glmap-side edits or emulations are candidates, round 1 also tries the others without
+  each combination of them.
+- emulated in glmap (no removal exists: the difference is in how Native tessellates, not in the
+  style): glmap draws the ORIGINAL style (or the other removals' variant) with one of Native's
+  behaviours emulated (`glmap-bench differential --emulate-native NAME`, GPU; glmap's default
+  drawing does not change) and must agree with Native's image of the same style; the emulation
+  must also change glmap's image (some pixel by more than 2 levels), else it explains nothing:
+  - `native-earcut-2.2` (`earcut22`): fills triangulated by Native's earcut.hpp 2.2 (holes ordered
+    by x alone, 2.2.4's bridge search, its start node moved on after every hole; GL JS: earcut
+    3.0), for fill layers over anything but points;
+  - `native-int8-direction` (`int8-direction`): the join direction flag truncated to int8 (0 at
+    the inner vertices of bevel / round joins turning < 90°), which `line-offset` reads; for line
+    layers with a `line-offset`;
+  - `native-miter-clamp` (`miter-clamp`): extrusions clamped to Native's vertex byte (about 2.02
+    half widths; GL JS wraps it), for line layers with a `line-miter-limit` above 2 (or an
+    expression).
 - `native-outline-width` (Native draws the fill-antialias outline as 2-px GL lines, GL JS 1 px):
   both renderers draw the style with `fill-antialias` false on every fill layer and must agree;
   and every pixel where the original pair differs (after the other removals) must lie within 2 px
@@ -68,7 +82,8 @@ more, every smaller combination is drawn too and the smallest that still verifie
 Writes RUN_DIR/second-opinion.tsv (id, fraction, candidates, verdict, quirks, variant fraction,
 notes), read by classify.py --second-opinion. Images: RUN_DIR/second-opinion/native/<id>~<key>/
 (the variant's style.json and Native's expected.png; kept between runs, redrawn only when the
-variant's style changes) and RUN_DIR/second-opinion/pairs-<round>/ (what glmap drew, its diff).
+variant's style changes) and RUN_DIR/second-opinion/pairs-<round>[-<emulation>]/ (what glmap
+drew, its diff; one folder per set of emulated behaviours).
 """
 from __future__ import annotations
 
@@ -102,11 +117,16 @@ REMOVALS = [
     ("lg", "native-gradient-multilinestring", True),
     ("rs", "native-ring-start", False),
     ("za", "native-zero-area-ring-dropped", False),
+    ("ec", "native-earcut-2.2", False),
+    ("id", "native-int8-direction", False),
+    ("mc", "native-miter-clamp", False),
     ("aa", "native-outline-width", False),
 ]
 NAME = {c: n for c, n, _ in REMOVALS}
 INVARIANT = {c for c, _, inv in REMOVALS if inv}
 GLMAP_SIDE = frozenset({"rs", "za"})     # variants that glmap draws, against Native's original
+# Native behaviours glmap emulates (`glmap-bench differential --emulate-native`), the style unchanged.
+EMULATED = {"ec": "earcut22", "id": "int8-direction", "mc": "miter-clamp"}
 ORDER = [c for c, _, _ in REMOVALS]
 
 
@@ -349,9 +369,29 @@ def candidates(style):
             out.add("rs")
         if l["type"] in ("line", "fill") and collapsing_rings(src, z):
             out.add("za")
+        if l["type"] == "fill" and non_point:
+            out.add("ec")
+        if l["type"] == "line" and "line-offset" in l.get("paint", {}):
+            out.add("id")
+        if l["type"] == "line" and miter_beyond_byte(l):
+            out.add("mc")
     if float32_zoom(style) is not None:
         out.add("fz")
     return out
+
+
+def miter_beyond_byte(layer):
+    """Whether the layer's miters may be longer than Native's extrusion byte holds (a
+    `line-miter-limit` above 2, or one that is not a plain number)."""
+    v = layer.get("layout", {}).get("line-miter-limit")
+    if v is None:
+        return False
+    return not isinstance(v, (int, float)) or isinstance(v, bool) or v > 2
+
+
+def emulation(subset):
+    """The `--emulate-native` names of the emulations in a subset (\"\" for none)."""
+    return ",".join(EMULATED[c] for c in ORDER if c in subset and c in EMULATED)
 
 
 def valid(subset, style):
@@ -689,6 +729,7 @@ class Step:
         self.root = os.path.join(run, "second-opinion")
         self.native = os.path.join(self.root, "native")
         os.makedirs(self.native, exist_ok=True)
+        self.where, self.round_no_of = {}, {}
 
     def native_dir(self, cid, subset, style):
         """The folder where Native draws the variant (Native's image is redrawn only when it changed)."""
@@ -702,9 +743,11 @@ class Step:
 
     def evaluate(self, round_no, jobs_list):
         """jobs_list: [(cid, style, subset)]. Draws what is needed and returns {(cid, key): result}."""
-        pairs = os.path.join(self.root, f"pairs-{round_no}")
-        shutil.rmtree(pairs, ignore_errors=True)
-        os.makedirs(pairs)
+        for old in os.listdir(self.root):
+            if old.startswith(f"pairs-{round_no}"):
+                p = os.path.join(self.root, old)
+                shutil.rmtree(p, ignore_errors=True) if os.path.isdir(p) else os.remove(p)
+        self.where = {}     # pair name -> the emulation it is drawn with
         plan = []
         for cid, style, subset in jobs_list:
             inv = frozenset(subset & INVARIANT)
@@ -717,35 +760,50 @@ class Step:
                 # draws that style too, which must give its own image again.
                 need["gs"] = self.native_dir(cid, inv | gs, style)
             if "aa" in subset:
-                need["all"] = self.native_dir(cid, subset, style)
+                need["all"] = self.native_dir(cid, subset - frozenset(EMULATED), style)
             plan.append((cid, style, subset, inv, need))
         oracle.drive(self.native, self.jobs, 40, False)
         orig_dir = os.path.join(self.run, "cases")
         for cid, style, subset, inv, need in plan:
             k = key(subset)
+            emu = emulation(subset)
             base_native = os.path.join(need["inv"], "expected.png") if inv else os.path.join(orig_dir, cid, "expected.png")
             # glmap draws the original style (rings rotated for rs), compared with Native's drawing
-            # of the base variant.
+            # of the base variant, with Native's behaviours emulated where the subset asks for them.
             base_glmap = os.path.join(orig_dir, cid, "style.json")
             if subset & GLMAP_SIDE:
                 base_glmap = self.glmap_style(cid, frozenset(subset & GLMAP_SIDE), style)
-            self._pair(pairs, f"{cid}~{k}~orig", base_glmap, base_native)
+            self._pair(round_no, emu, f"{cid}~{k}~orig", base_glmap, base_native)
+            if emu:
+                # the same without the emulation: the emulation must change glmap's image
+                self._pair(round_no, "", f"{cid}~{k}~plain", base_glmap, base_native)
             if inv:
                 # glmap draws the GL-JS-invariant variant (its image is then compared with the one above).
                 inv_style = os.path.join(need["gs"] if "gs" in need else need["inv"], "style.json")
-                self._pair(pairs, f"{cid}~{k}~inv", inv_style, base_native)
+                self._pair(round_no, emu, f"{cid}~{k}~inv", inv_style, base_native)
             if "aa" in subset:
-                self._pair(pairs, f"{cid}~{k}~all", os.path.join(need["all"], "style.json"), os.path.join(need["all"], "expected.png"))
-        tsv = os.path.join(self.root, f"pairs-{round_no}.tsv")
-        saved = os.path.join(self.root, f"pairs-{round_no}-glmap")
-        shutil.rmtree(saved, ignore_errors=True)
-        subprocess.run([self.bench, "differential", "--cases", pairs, "--out", tsv, "--save-all", saved],
-                       check=True, stdout=subprocess.DEVNULL)
-        got = read_results(tsv)
+                self._pair(round_no, emu, f"{cid}~{k}~all", os.path.join(need["all"], "style.json"), os.path.join(need["all"], "expected.png"))
+        got = {}
+        for emu in sorted(set(self.where.values())):
+            pairs, tsv, saved = self._pairs_paths(round_no, emu)
+            cmd = [self.bench, "differential", "--cases", pairs, "--out", tsv, "--save-all", saved]
+            if emu:
+                cmd += ["--emulate-native", emu]
+            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+            got.update(read_results(tsv))
         out = {}
         for cid, style, subset, inv, need in plan:
-            out[(cid, key(subset))] = self._judge(cid, subset, inv, need, got, saved)
+            out[(cid, key(subset))] = self._judge(cid, subset, inv, need, got)
         return out
+
+    def _pairs_paths(self, round_no, emu):
+        """(pairs folder, results TSV, glmap's images) of one round and emulation."""
+        base = os.path.join(self.root, f"pairs-{round_no}" + (f"-{emu.replace(',', '+')}" if emu else ""))
+        return base, base + ".tsv", base + "-glmap"
+
+    def saved(self, name):
+        """The folder with glmap's actual.png and diff.png of a pair."""
+        return os.path.join(self._pairs_paths(self.round_no_of[name], self.where[name])[2], name)
 
     def glmap_style(self, cid, subset, style):
         """A variant that only glmap draws (the glmap-side removal alone)."""
@@ -755,16 +813,18 @@ class Step:
         write_if_changed(path, json.dumps(variant(style, subset), separators=(",", ":")))
         return path
 
-    @staticmethod
-    def _pair(pairs, name, style_path, expected_path):
+    def _pair(self, round_no, emu, name, style_path, expected_path):
         if not os.path.exists(expected_path):
             return      # Native refused or crashed on the variant: no pair, not verified
+        pairs = self._pairs_paths(round_no, emu)[0]
+        self.where[name] = emu
+        self.round_no_of[name] = round_no
         d = os.path.join(pairs, name)
         os.makedirs(d)
         shutil.copyfile(style_path, os.path.join(d, "style.json"))
         shutil.copyfile(expected_path, os.path.join(d, "expected.png"))
 
-    def _judge(self, cid, subset, inv, need, got, saved):
+    def _judge(self, cid, subset, inv, need, got):
         k = key(subset)
         notes = []
 
@@ -788,14 +848,26 @@ class Step:
             if big:
                 return {"ok": False, "fraction": orig, "notes": [
                     f"Native's own image changes under the {what} variant ({big} px): not what Native does"]}
+        emu = emulation(subset)
+        if emu:
+            # An emulation that leaves glmap's image as it was explains nothing.
+            import numpy as np
+            plain = os.path.join(self.saved(f"{cid}~{k}~plain"), "actual.png") if f"{cid}~{k}~plain" in self.where else None
+            if plain is None or frac("plain") is None or not os.path.exists(plain):
+                return {"ok": False, "fraction": orig, "notes": ["glmap failed without the emulation"]}
+            delta = np.abs(load_rgba(os.path.join(self.saved(f"{cid}~{k}~orig"), "actual.png")) - load_rgba(plain)).max(axis=2)
+            moved = int((delta > 2).sum())
+            if not moved:
+                return {"ok": False, "fraction": orig, "notes": [f"emulating {emu} does not change glmap's image"]}
+            notes.append(f"emulating {emu} changes {moved} px of glmap's image")
         if inv:
             # GL JS draws the variant as the original: so must glmap, pixel for pixel.
-            drawn = os.path.join(saved, f"{cid}~{k}~inv", "actual.png")
+            drawn = os.path.join(self.saved(f"{cid}~{k}~inv"), "actual.png")
             if frac("inv") is None or not os.path.exists(drawn):
                 return {"ok": False, "fraction": orig, "notes": notes + ["glmap failed on the variant"]}
             else:
                 import numpy as np
-                delta = np.abs(load_rgba(drawn) - load_rgba(os.path.join(saved, f"{cid}~{k}~orig", "actual.png"))).max(axis=2)
+                delta = np.abs(load_rgba(drawn) - load_rgba(os.path.join(self.saved(f"{cid}~{k}~orig"), "actual.png"))).max(axis=2)
                 big, small = int((delta > 2).sum()), int(((delta > 0) & (delta <= 2)).sum())
                 if big:
                     # Then the variant is not what glmap (or GL JS) draws for the original: no verdict.
@@ -811,9 +883,9 @@ class Step:
         if fa > RULE:
             return {"ok": False, "fraction": fa, "notes": notes + [f"outlines off: still {fa:.6f}"]}
         # Where the original pair differs must be where the outlines are, on both sides.
-        d = red(os.path.join(saved, f"{cid}~{k}~orig", "diff.png"))
-        g0 = load_rgba(os.path.join(saved, f"{cid}~{k}~orig", "actual.png"))
-        g1 = load_rgba(os.path.join(saved, f"{cid}~{k}~all", "actual.png"))
+        d = red(os.path.join(self.saved(f"{cid}~{k}~orig"), "diff.png"))
+        g0 = load_rgba(os.path.join(self.saved(f"{cid}~{k}~orig"), "actual.png"))
+        g1 = load_rgba(os.path.join(self.saved(f"{cid}~{k}~all"), "actual.png"))
         n0 = load_rgba(os.path.join(need["inv"], "expected.png") if inv else os.path.join(self.run, "cases", cid, "expected.png"))
         n1 = load_rgba(os.path.join(need["all"], "expected.png"))
         near = dilate(changed(g0, g1), OUTLINE_RADIUS) & dilate(changed(n0, n1), OUTLINE_RADIUS)
@@ -859,7 +931,7 @@ def main():
     # must not hide the rest).
     first = []
     for c in failing:
-        gs = [x for x in ORDER if x in cands[c] & GLMAP_SIDE]
+        gs = [x for x in ORDER if x in cands[c] & (GLMAP_SIDE | frozenset(EMULATED))]
         alts = [cands[c] - frozenset(drop) for n in range(len(gs) + 1) for drop in itertools.combinations(gs, n)]
         for s in alts:
             if s and valid(s, styles[c]):
