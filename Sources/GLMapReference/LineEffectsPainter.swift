@@ -255,7 +255,10 @@ struct LineEffectsPainter {
             best = [Float](repeating: 0, count: canvas.width * canvas.height)
             colors = [SIMD4<Float>](repeating: .zero, count: canvas.width * canvas.height)
         }
-        let tiles = TileFrame(origin: stroked.origin, worldSize: stroked.worldSize, perUnit: grid.tilesPerUnit)
+        // MapLibre clips tile pieces with the tile's own matrix and draws them translated, so a
+        // translated piece is cut to its untranslated square.
+        let shift = WorldCopies.translation(view, layer.translate, inViewport: layer.translateAnchor == .viewport)
+        let tiles = TileFrame(origin: stroked.origin, worldSize: stroked.worldSize, perUnit: grid.tilesPerUnit, shift: shift)
         for copy in WorldCopies.offsets(view, bounds: bounds) {
             let proj = PlaneProjection(view: view, ratio: ratio, origin: stroked.origin, copy: copy,
                                        translate: layer.translate, anchor: layer.translateAnchor)
@@ -265,16 +268,16 @@ struct LineEffectsPainter {
         }
     }
 
-    /// Plane px → position in the tile grid.
+    /// Plane px → position in the tile grid, moved by the layer's translation (`shift`, CSS px).
     private struct TileFrame {
         let scale: Double, ox: Double, oy: Double
 
-        init(origin: (x: Double, y: Double), worldSize: Double, perUnit: Double) {
+        init(origin: (x: Double, y: Double), worldSize: Double, perUnit: Double, shift: (x: Double, y: Double)) {
             scale = perUnit / worldSize
-            ox = origin.x * perUnit; oy = origin.y * perUnit
+            ox = origin.x * perUnit + shift.x * scale; oy = origin.y * perUnit + shift.y * scale
         }
 
-        /// Whether plane point (x, y) lies in tile t.
+        /// Whether plane point (x, y), drawn translated, lies in tile t.
         @inline(__always)
         func contains(_ x: Double, _ y: Double, tile t: (x: Int, y: Int)) -> Bool {
             let fx = ox + x * scale - Double(t.x), fy = oy + y * scale - Double(t.y)
