@@ -59,6 +59,15 @@ public enum LineTiling {
         return half.truncatingRemainder(dividingBy: 16384) * 2
     }
 
+    /// The `line-gradient` progress of a polygon ring's vertex at `linesofar` tile units (since
+    /// its tile piece's start or its last restart): rings have no line metrics (geojson-vt gives
+    /// `mapbox_clip_start`/`_end` to lines only), and MapLibre Native's gradient shader reads
+    /// progress from the stored linesofar as `linesofar / 32767` (GL JS has no defined value:
+    /// see README "Conformance").
+    public static func ringProgress(linesofar: Double) -> Double {
+        storedLineSoFar(linesofar) / metricsLineDistance
+    }
+
     /// Length of a flat polyline (x, y pairs), skipping non-finite steps.
     public static func length(_ c: [Double]) -> Double {
         var total = 0.0

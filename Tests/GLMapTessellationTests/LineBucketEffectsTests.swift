@@ -93,14 +93,18 @@ final class LineBucketEffectsTests: XCTestCase {
         XCTAssertEqual(linesofar.max()!, 5 * tu, accuracy: 2)
     }
 
-    func testRingsReadTheGradientAtProgressZero() throws {
-        // geojson-vt gives line metrics to lines only: a ring's vertices all sit at progress 0.
+    func testRingsReadTheGradientAtTheirLineSoFar() throws {
+        // geojson-vt gives line metrics to lines only: a ring's progress is its stored linesofar
+        // / 32767 (MapLibre Native's v_lineprogress). Zoom 2: 32768 tile units per unit, so the
+        // ring's sides are 32.8 tile units, the closing side counted first.
         let ring = [0.3, 0.3, 0.301, 0.3, 0.301, 0.301, 0.3, 0.301]
         let b = LineBucket(try layer(zoom: 2, dash: nil,
                                      gradient: #"["interpolate", ["linear"], ["line-progress"], 0, "blue", 1, "red"]"#,
                                      metrics: true, parts: [ring], closed: true), origin: (0.3, 0.3))
         let rows = fx(b)
         XCTAssertFalse(rows.isEmpty)
-        XCTAssertTrue(rows.allSatisfy { $0[2] == 0 })
+        for r in rows { XCTAssertEqual(Double(r[2]), Double(r[0]) / 32767, accuracy: 1e-7) }
+        XCTAssertEqual(Double(rows.map { $0[2] }.min()!), 32 / 32767, accuracy: 1e-7)
+        XCTAssertEqual(Double(rows.map { $0[2] }.max()!), 162 / 32767, accuracy: 1e-7)  // back at the start: 5 sides
     }
 }
