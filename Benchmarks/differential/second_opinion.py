@@ -37,7 +37,8 @@ places. A failure counts as a Native quirk only when a variant verifies it:
     GL JS's side of both (float32(zoom) itself where it is below the zoom, the float32 above it
     otherwise), so both take the side GL JS takes; the camera does not move.
   - `native-tied-sort-keys-reversed`: a `fill-`/`line-`/`circle-sort-key` that is the same for every
-    feature (a constant, or an expression of the zoom only) left out: Native inserts each feature
+    feature (a constant, an expression of the zoom only, or an interpolate / step over a property
+    whose value GL JS computes as one number for every feature the layer may draw) left out: Native inserts each feature
     before the ones with an equal key (ties drawn in reverse), GL JS sorts only data-driven keys,
     stably, so without the key both draw source order, as GL JS does with it.
   - `native-gradient-multilinestring`: line layers with `line-gradient` read a copy of their source
@@ -217,16 +218,84 @@ DATA_OPS = ('"get"', '"has"', '"id"', '"properties"', '"geometry-type"', '"featu
 SORT_KEYS = {"fill": "fill-sort-key", "line": "line-sort-key", "circle": "circle-sort-key"}
 
 
-def tied_sort_key(layer):
-    """A sort key that gives every feature the same value (a constant, or a zoom-only expression).
-    MapLibre Native inserts each feature before the ones of equal key (pattern_layout.hpp,
-    lower_bound), so it draws ties in reverse; GL JS sorts only data-driven keys, stably, and draws
-    in source order either way: without the key both draw source order."""
+def tied_sort_key(layer, style=None):
+    """A sort key that gives every feature the same value: a constant, a zoom-only expression, or
+    (given the style) an `interpolate` / `step` over `["get", k]` whose value, computed as GL JS
+    computes it, is one number for every feature the layer may draw (each of them has a number at
+    k). MapLibre Native inserts each feature before the ones of equal key (pattern_layout.hpp,
+    circle_layout.hpp: lower_bound), so it draws ties in reverse; GL JS sorts data-driven keys
+    stably and does not sort the others, so it draws source order either way: without the key both
+    draw source order."""
     name = SORT_KEYS.get(layer["type"])
     v = layer.get("layout", {}).get(name) if name else None
     if v is None:
         return False
-    return not any(op in json.dumps(v) for op in DATA_OPS)
+    if not any(op in json.dumps(v) for op in DATA_OPS):
+        return True
+    if style is None or layer.get("source") not in style["sources"]:
+        return False
+    values = set()
+    for f in features(style["sources"][layer["source"]]):
+        props = f.get("properties") or {}
+        if not may_pass(layer.get("filter"), props):
+            continue
+        x = same_key_value(v, props)
+        if x is None:
+            return False
+        values.add(x)
+    return len(values) == 1
+
+
+def may_pass(filt, props):
+    """False only where the layer's filter surely rejects the feature (a lone `has` it lacks)."""
+    if isinstance(filt, list) and len(filt) == 2 and filt[0] == "has" and isinstance(filt[1], str):
+        return filt[1] in props
+    return True
+
+
+def same_key_value(expr, props):
+    """The value GL JS gives `["interpolate", ["linear"] | ["exponential", b], ["get", k], stops…]`
+    or `["step", ["get", k], …]` with number outputs for a feature whose k is a number (doubles,
+    GL JS's formulas: a·(1−t) + b·t, t from interpolationFactor); None for anything else."""
+    if not isinstance(expr, list) or len(expr) < 3:
+        return None
+    if expr[0] == "step":
+        inp, rest = expr[1], expr[2:]
+        outs, stops = rest[0::2], rest[1::2]
+    elif expr[0] == "interpolate":
+        kind, inp, rest = expr[1], expr[2], expr[3:]
+        stops, outs = rest[0::2], rest[1::2]
+        if not (isinstance(kind, list) and kind and kind[0] in ("linear", "exponential")):
+            return None
+    else:
+        return None
+    if not (isinstance(inp, list) and len(inp) == 2 and inp[0] == "get" and isinstance(inp[1], str)):
+        return None
+    x = props.get(inp[1])
+    nums = stops + outs
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or any(isinstance(n, bool) or not isinstance(n, (int, float)) for n in nums):
+        return None
+    x = float(x)
+    if expr[0] == "step":
+        i = 0
+        while i < len(stops) and stops[i] <= x:
+            i += 1
+        return float(outs[i])
+    if x <= stops[0]:
+        return float(outs[0])
+    if x >= stops[-1]:
+        return float(outs[-1])
+    i = max(k for k in range(len(stops)) if stops[k] <= x)
+    lo, hi, a, b = float(stops[i]), float(stops[i + 1]), float(outs[i]), float(outs[i + 1])
+    base = float(kind[1]) if kind[0] == "exponential" and len(kind) > 1 else 1.0
+    diff, prog = hi - lo, x - lo
+    if diff == 0:
+        t = 0.0
+    elif base == 1:
+        t = prog / diff
+    else:
+        t = (base ** prog - 1) / (base ** diff - 1)
+    return a * (1 - t) + b * t
 
 
 def gradient_multilines(style, layer):
@@ -341,7 +410,7 @@ def candidates(style):
             if non_point:
                 out.add("cv")
             out.add("cb")
-        if tied_sort_key(l):
+        if tied_sort_key(l, style):
             out.add("sk")
         if gradient_multilines(style, l):
             out.add("lg")
@@ -588,7 +657,7 @@ def variant(style, subset):
                     l[part] = move_numbers(l[part], test, repl)
     if "sk" in subset:
         for l in layers:
-            if tied_sort_key(l):
+            if tied_sort_key(l, s):
                 del l["layout"][SORT_KEYS[l["type"]]]
     if "lg" in subset:
         for l in layers:
