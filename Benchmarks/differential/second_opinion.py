@@ -42,9 +42,15 @@ places. A failure counts as a Native quirk only when a variant verifies it:
     before the ones with an equal key (ties drawn in reverse), GL JS sorts only data-driven keys,
     stably, so without the key both draw source order, as GL JS does with it.
   - `native-gradient-multilinestring`: line layers with `line-gradient` read a copy of their source
-    with every MultiLineString split into one LineString feature a part (same properties and id;
-    MultiLineString members of GeometryCollections split in place): geojson-vt explodes them so
-    when `lineMetrics` is on, geojson-vt-cpp does not, which leaves the parts without progress.
+    with every GeometryCollection split into one feature a member and every MultiLineString into
+    one LineString feature a part (same properties and id, same order): geojson-vt explodes them
+    so when `lineMetrics` is on, geojson-vt-cpp does not (nor a line that a tile cuts inside a
+    collection), which leaves those parts without progress.
+  - `native-multilinestring-kept-whole`: fill layers over a `lineMetrics` source read a copy with
+    every GeometryCollection split into one feature a member and every MultiLineString into one
+    LineString feature a part (same properties and id, same order), as geojson-vt's convert.js
+    makes them; geojson-vt-cpp keeps a MultiLineString (and a LineString a tile cuts inside a
+    collection) as one tile feature, whose lines the fill bucket then classifies as one polygon.
 - `native-ring-start` (glmap-side, the reverse direction of the others): Native restarts every
   polygon ring in its polygon fix-up (wagyu) at the ring's northernmost vertex; glmap draws the
   style with the rings of line layers' sources rotated to start there, which must agree with
@@ -101,6 +107,7 @@ REMOVALS = [
     ("fz", "native-float32-zoom", True),
     ("sk", "native-tied-sort-keys-reversed", True),
     ("lg", "native-gradient-multilinestring", True),
+    ("lm", "native-multilinestring-kept-whole", True),
     ("rs", "native-ring-start", False),
     ("za", "native-zero-area-ring-dropped", False),
     ("aa", "native-outline-width", False),
@@ -301,8 +308,45 @@ def same_key_value(expr, props):
 def gradient_multilines(style, layer):
     if layer["type"] != "line" or "line-gradient" not in layer.get("paint", {}):
         return False
+    return lines_kept_together(style["sources"][layer["source"]])
+
+
+def lines_kept_together(src):
+    """The source has a MultiLineString, or a line in a GeometryCollection: lines that geojson-vt
+    (GL JS, lineMetrics) makes features of their own and geojson-vt-cpp may keep as one."""
+    for f in features(src):
+        g = f.get("geometry") or {}
+        if g.get("type") == "MultiLineString":
+            return True
+        if g.get("type") == "GeometryCollection" and any(k["type"] in ("LineString", "MultiLineString") for k in leaves(g)):
+            return True
+    return False
+
+
+def one_feature_a_line(feats):
+    """The features as geojson-vt's convert.js makes them with lineMetrics: every GeometryCollection
+    member its own feature and every MultiLineString one LineString feature a part (same
+    properties and id, same order)."""
+    out = []
+    for f in feats:
+        g = f.get("geometry")
+        parts = leaves(g) if g and g["type"] == "GeometryCollection" else [g]
+        for part in parts:
+            for piece in (explode_multilines(part) if part else [part]):
+                out.append(with_geometry(f, piece))
+    return out
+
+
+def fill_lines_kept_whole(style, layer):
+    """A fill layer over a `lineMetrics` source with a MultiLineString, or a LineString in a
+    GeometryCollection: geojson-vt (GL JS) makes each of those lines its own feature (convert.js),
+    so fill_bucket's classifyRings sees one ring a feature; geojson-vt-cpp keeps a MultiLineString
+    as one tile feature (and a LineString that a tile cuts inside a collection as one
+    multi-line), whose rings then become holes of each other or are dropped together."""
+    if layer["type"] != "fill":
+        return False
     src = style["sources"][layer["source"]]
-    return any(g["type"] == "MultiLineString" for f in features(src) for g in leaves(f.get("geometry")))
+    return bool(src.get("lineMetrics")) and lines_kept_together(src)
 
 
 def explode_multilines(geom):
@@ -414,6 +458,8 @@ def candidates(style):
             out.add("sk")
         if gradient_multilines(style, l):
             out.add("lg")
+        if fill_lines_kept_whole(style, l):
+            out.add("lm")
         if dashed_over_rings(style, l):
             out.add("rs")
         if l["type"] in ("line", "fill") and collapsing_rings(src, z):
@@ -664,17 +710,13 @@ def variant(style, subset):
             if not gradient_multilines(s, l):
                 continue
             src = s["sources"][l["source"]] if l["source"].endswith("~lines") else own_source(s, l, "lines", None)
-            out = []
-            for f in features(src):
-                g = f.get("geometry")
-                if g and g["type"] == "MultiLineString":
-                    for part in explode_multilines(g):
-                        out.append(with_geometry(f, part))
-                else:
-                    if g and g["type"] == "GeometryCollection":
-                        g["geometries"] = [p for k in g.get("geometries", []) for p in explode_multilines(k)]
-                    out.append(f)
-            src["data"]["features"] = out
+            src["data"]["features"] = one_feature_a_line(features(src))
+    if "lm" in subset:
+        for l in layers:
+            if not fill_lines_kept_whole(s, l):
+                continue
+            src = s["sources"][l["source"]] if l["source"].endswith("~lm") else own_source(s, l, "lm", None)
+            src["data"]["features"] = one_feature_a_line(features(src))
     if "rs" in subset:
         for l in layers:
             if dashed_over_rings(s, l):
