@@ -184,6 +184,7 @@ QUIRK_LABELS = {
     "native-tied-sort-keys-reversed": "features with equal sort keys drawn in reverse (GL JS: source order)",
     "native-gradient-multilinestring": "line-gradient over a MultiLineString without progress (GL JS: each part 0..1)",
     "native-multilinestring-kept-whole": "fill over a lineMetrics MultiLineString classified as one polygon (GL JS: one feature a line)",
+    "native-gradient-ring-progress": "line-gradient along polygon rings by linesofar/32768 (GL JS: progress 0, no line clips)",
     "native-ring-start": "polygon rings restarted at their northernmost vertex by wagyu (GL JS: the file's first point)",
     "native-zero-area-ring-dropped": "a ring simplified to A, C, A dropped by Native's polygon fix-up (GL JS: stroked)",
 }

@@ -51,6 +51,11 @@ places. A failure counts as a Native quirk only when a variant verifies it:
     LineString feature a part (same properties and id, same order), as geojson-vt's convert.js
     makes them; geojson-vt-cpp keeps a MultiLineString (and a LineString a tile cuts inside a
     collection) as one tile feature, whose lines the fill bucket then classifies as one polygon.
+  - `native-gradient-ring-progress`: a `line-gradient` layer over a source of polygons only (no
+    lines; after the MultiPoints are left out) drawn with `line-color` set to the gradient's colour
+    at progress 0: GL JS's line bucket fills its progress buffer only for lineMetrics lines, so with
+    none the progress attribute is unbound (0) and every ring takes that colour; Native's rings read
+    linesofar/32768 instead, which grows along a big ring at a low zoom.
 - `native-ring-start` (glmap-side, the reverse direction of the others): Native restarts every
   polygon ring in its polygon fix-up (wagyu) at the ring's northernmost vertex; glmap draws the
   style with the rings of line layers' sources rotated to start there, which must agree with
@@ -108,6 +113,7 @@ REMOVALS = [
     ("sk", "native-tied-sort-keys-reversed", True),
     ("lg", "native-gradient-multilinestring", True),
     ("lm", "native-multilinestring-kept-whole", True),
+    ("gp", "native-gradient-ring-progress", True),
     ("rs", "native-ring-start", False),
     ("za", "native-zero-area-ring-dropped", False),
     ("aa", "native-outline-width", False),
@@ -349,6 +355,39 @@ def fill_lines_kept_whole(style, layer):
     return bool(src.get("lineMetrics")) and lines_kept_together(src)
 
 
+RING_KINDS = {"Polygon", "MultiPolygon", "Point", "MultiPoint"}
+
+
+def gradient_on_rings_only(style, layer):
+    """A `line-gradient` layer whose source holds polygons (and points, which a line layer does not
+    draw as GL JS reads them) but no lines, and whose gradient has a plain colour at progress 0
+    (`gradient_start`). GL JS's line bucket writes its progress buffer only for features with line
+    clips (lineMetrics LineStrings); with none the attribute is unbound and reads 0, so every ring
+    takes the colour at 0. Native's rings read linesofar/32768, which grows along big rings."""
+    if layer["type"] != "line" or gradient_start(layer.get("paint", {}).get("line-gradient")) is None:
+        return False
+    kinds = {g["type"] for f in features(style["sources"][layer["source"]]) for g in leaves(f.get("geometry"))}
+    return bool(kinds & {"Polygon", "MultiPolygon"}) and kinds <= RING_KINDS
+
+
+def gradient_start(expr):
+    """The gradient's colour at line-progress 0 when it is one of its stops' colours (an
+    interpolate whose first stop is at or above 0, or a step), else None."""
+    if not isinstance(expr, list) or len(expr) < 4 or expr[-2:] == []:
+        return None
+    if expr[0] == "interpolate" and expr[2] == ["line-progress"]:
+        stops = expr[3:]
+        if len(stops) >= 2 and isinstance(stops[0], (int, float)) and stops[0] >= 0 and isinstance(stops[1], str):
+            return stops[1]
+    if expr[0] == "step" and expr[1] == ["line-progress"]:
+        out = expr[2]
+        for k in range(3, len(expr) - 1, 2):
+            if isinstance(expr[k], (int, float)) and expr[k] <= 0:
+                out = expr[k + 1]
+        return out if isinstance(out, str) else None
+    return None
+
+
 def explode_multilines(geom):
     """A MultiLineString as geojson-vt (GL JS, lineMetrics) converts it: one LineString a part."""
     if geom["type"] == "MultiLineString":
@@ -460,6 +499,8 @@ def candidates(style):
             out.add("lg")
         if fill_lines_kept_whole(style, l):
             out.add("lm")
+        if gradient_on_rings_only(style, l):
+            out.add("gp")
         if dashed_over_rings(style, l):
             out.add("rs")
         if l["type"] in ("line", "fill") and collapsing_rings(src, z):
@@ -717,6 +758,12 @@ def variant(style, subset):
                 continue
             src = s["sources"][l["source"]] if l["source"].endswith("~lm") else own_source(s, l, "lm", None)
             src["data"]["features"] = one_feature_a_line(features(src))
+    if "gp" in subset:
+        for l in layers:
+            kinds = {g["type"] for f in features(s["sources"][l["source"]]) for g in leaves(f.get("geometry"))}
+            if gradient_on_rings_only(s, l) and "MultiPoint" not in kinds:
+                paint = l["paint"]
+                paint["line-color"] = gradient_start(paint.pop("line-gradient"))
     if "rs" in subset:
         for l in layers:
             if dashed_over_rings(s, l):
