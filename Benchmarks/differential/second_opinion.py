@@ -508,9 +508,22 @@ def positions(g):
 
 
 def may_pass(filt, props):
-    """False only where the layer's filter surely rejects the feature (a lone `has` it lacks)."""
-    if isinstance(filt, list) and len(filt) == 2 and filt[0] == "has" and isinstance(filt[1], str):
-        return filt[1] in props
+    """False only where the layer's filter surely rejects the feature: `has` / `!has` of a
+    property, a legacy comparison of a property with a number (false when the property is missing
+    or not a number, as in GL JS's legacy filters), and `all` of such parts."""
+    if not isinstance(filt, list) or not filt:
+        return True
+    op = filt[0]
+    if op in ("has", "!has") and len(filt) == 2 and isinstance(filt[1], str):
+        return (filt[1] in props) == (op == "has")
+    if op in ("<", ">", "<=", ">=") and len(filt) == 3 and isinstance(filt[1], str) and not filt[1].startswith("$") \
+            and isinstance(filt[2], (int, float)) and not isinstance(filt[2], bool):
+        x = props.get(filt[1])
+        if isinstance(x, bool) or not isinstance(x, (int, float)):
+            return False
+        return {"<": x < filt[2], ">": x > filt[2], "<=": x <= filt[2], ">=": x >= filt[2]}[op]
+    if op == "all":
+        return all(may_pass(k, props) for k in filt[1:])
     return True
 
 
