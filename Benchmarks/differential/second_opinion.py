@@ -37,8 +37,8 @@ places. A failure counts as a Native quirk only when a variant verifies it:
     GL JS's side of both (float32(zoom) itself where it is below the zoom, the float32 above it
     otherwise), so both take the side GL JS takes; the camera does not move.
   - `native-tied-sort-keys-reversed`: a `fill-`/`line-`/`circle-sort-key` that is the same for every
-    feature (a constant, an expression of the zoom only, or an interpolate / step over a property
-    whose value GL JS computes as one number for every feature the layer may draw) left out;
+    feature (a constant, an expression of the zoom only, or a data expression whose value, computed
+    per feature as GL JS computes it, is one number for every feature the layer may draw) left out;
     a data-driven key under which features tie replaced by each feature's rank in GL JS's order
     (key, world copy, source order; a `__sk` property of a copy of the source, MultiPoints split
     by world copy) — distinct keys, which both draw in that order: Native inserts each feature
@@ -374,8 +374,7 @@ def key_value(e, props, gtype, env=None):
             return float(len(v))
         raise Unknown()
     if op in ("interpolate", "step"):
-        x = props_input = ev(a[1] if op == "interpolate" else a[0])
-        del props_input
+        x = ev(a[1] if op == "interpolate" else a[0])
         if isinstance(x, bool) or not isinstance(x, float):
             raise Unknown()
         rest = a[2:] if op == "interpolate" else a[1:]
@@ -589,7 +588,7 @@ def gradient_on_rings_only(style, layer):
 def gradient_start(expr):
     """The gradient's colour at line-progress 0 when it is one of its stops' colours (an
     interpolate whose first stop is at or above 0, or a step), else None."""
-    if not isinstance(expr, list) or len(expr) < 4 or expr[-2:] == []:
+    if not isinstance(expr, list) or len(expr) < 4:
         return None
     if expr[0] == "interpolate" and expr[2] == ["line-progress"]:
         stops = expr[3:]
