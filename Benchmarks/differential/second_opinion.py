@@ -37,13 +37,23 @@ places. A failure counts as a Native quirk only when a variant verifies it:
     GL JS's side of both (float32(zoom) itself where it is below the zoom, the float32 above it
     otherwise), so both take the side GL JS takes; the camera does not move.
   - `native-tied-sort-keys-reversed`: a `fill-`/`line-`/`circle-sort-key` that is the same for every
-    feature (a constant, or an expression of the zoom only) left out: Native inserts each feature
+    feature (a constant, an expression of the zoom only, or a data expression whose value, computed
+    per feature as GL JS computes it, is one number for every feature the layer may draw) left out;
+    a data-driven key under which features tie replaced by each feature's rank in GL JS's order
+    (key, world copy, source order; a `__sk` property of a copy of the source, MultiPoints split
+    by world copy) — distinct keys, which both draw in that order: Native inserts each feature
     before the ones with an equal key (ties drawn in reverse), GL JS sorts only data-driven keys,
     stably, so without the key both draw source order, as GL JS does with it.
   - `native-gradient-multilinestring`: line layers with `line-gradient` read a copy of their source
-    with every MultiLineString split into one LineString feature a part (same properties and id;
-    MultiLineString members of GeometryCollections split in place): geojson-vt explodes them so
-    when `lineMetrics` is on, geojson-vt-cpp does not, which leaves the parts without progress.
+    with every GeometryCollection split into one feature a member and every MultiLineString into
+    one LineString feature a part (same properties and id, same order): geojson-vt explodes them
+    so when `lineMetrics` is on, geojson-vt-cpp does not (nor a line that a tile cuts inside a
+    collection), which leaves those parts without progress.
+  - `native-multilinestring-kept-whole`: fill layers over a `lineMetrics` source read a copy with
+    every GeometryCollection split into one feature a member and every MultiLineString into one
+    LineString feature a part (same properties and id, same order), as geojson-vt's convert.js
+    makes them; geojson-vt-cpp keeps a MultiLineString (and a LineString a tile cuts inside a
+    collection) as one tile feature, whose lines the fill bucket then classifies as one polygon.
 - `native-ring-start` (glmap-side, the reverse direction of the others): Native restarts every
   polygon ring in its polygon fix-up (wagyu) at the ring's northernmost vertex; glmap draws the
   style with the rings of line layers' sources rotated to start there, which must agree with
@@ -115,6 +125,7 @@ REMOVALS = [
     ("fz", "native-float32-zoom", True),
     ("sk", "native-tied-sort-keys-reversed", True),
     ("lg", "native-gradient-multilinestring", True),
+    ("lm", "native-multilinestring-kept-whole", True),
     ("rs", "native-ring-start", False),
     ("za", "native-zero-area-ring-dropped", False),
     ("ec", "native-earcut-2.2", False),
@@ -237,23 +248,340 @@ DATA_OPS = ('"get"', '"has"', '"id"', '"properties"', '"geometry-type"', '"featu
 SORT_KEYS = {"fill": "fill-sort-key", "line": "line-sort-key", "circle": "circle-sort-key"}
 
 
-def tied_sort_key(layer):
-    """A sort key that gives every feature the same value (a constant, or a zoom-only expression).
-    MapLibre Native inserts each feature before the ones of equal key (pattern_layout.hpp,
-    lower_bound), so it draws ties in reverse; GL JS sorts only data-driven keys, stably, and draws
-    in source order either way: without the key both draw source order."""
+def tied_sort_key(layer, style=None):
+    """A sort key that gives every feature the same value: a constant, a zoom-only expression, or
+    (given the style) a data expression whose value, computed as GL JS computes it (`key_value`),
+    is one number for every feature the layer may draw. MapLibre Native inserts each feature before the ones of equal key (pattern_layout.hpp,
+    circle_layout.hpp: lower_bound), so it draws ties in reverse; GL JS sorts data-driven keys
+    stably and does not sort the others, so it draws source order either way: without the key both
+    draw source order."""
     name = SORT_KEYS.get(layer["type"])
     v = layer.get("layout", {}).get(name) if name else None
     if v is None:
         return False
-    return not any(op in json.dumps(v) for op in DATA_OPS)
+    if not any(op in json.dumps(v) for op in DATA_OPS):
+        return True
+    if style is None:
+        return False
+    keys = sort_keys(layer, style)
+    return bool(keys) and len({k for _, k in keys}) == 1
+
+
+class Unknown(Exception):
+    """An expression `key_value` does not evaluate (the removal is then not tried)."""
+
+
+def key_value(e, props, gtype, env=None):
+    """A sort key's value for one feature as GL JS computes it (doubles), for the forms the
+    generator writes: numbers, get / has / coalesce / case / match / let / var / comparisons /
+    arithmetic / interpolate and step over data, legacy property functions; Unknown otherwise.
+    None stands for null."""
+    env = env or {}
+    if isinstance(e, bool) or isinstance(e, str) or e is None:
+        return e
+    if isinstance(e, (int, float)):
+        return float(e)
+    if isinstance(e, dict):
+        if "property" not in e or e.get("type") not in (None, "interval", "categorical"):
+            raise Unknown()
+        x = props.get(e["property"])
+        stops = e.get("stops", [])
+        if e.get("type") == "categorical":
+            out = next((v for k, v in stops if k == x and not isinstance(x, bool)), e.get("default"))
+        elif isinstance(x, bool) or not isinstance(x, (int, float)):
+            out = e.get("default")
+        else:
+            out = None
+            for k, v in stops:
+                if k <= x:
+                    out = v
+            out = stops[0][1] if out is None and stops else out
+        if out is None or isinstance(out, bool) or not isinstance(out, (int, float)):
+            raise Unknown()
+        return float(out)
+    if not isinstance(e, list) or not e or not isinstance(e[0], str):
+        raise Unknown()
+    op, a = e[0], e[1:]
+    ev = lambda k: key_value(k, props, gtype, env)
+    num = lambda k: _number(ev(k))
+    if op == "literal":
+        return a[0]
+    if op == "get" and len(a) == 1 and isinstance(a[0], str):
+        v = props.get(a[0])
+        return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+    if op == "has" and len(a) == 1:
+        return a[0] in props
+    if op == "!":
+        return not ev(a[0])
+    if op == "geometry-type":
+        if gtype is None:
+            raise Unknown()
+        return gtype
+    if op == "coalesce":
+        for k in a:
+            v = ev(k)
+            if v is not None:
+                return v
+        return None
+    if op == "case":
+        for k in range(0, len(a) - 1, 2):
+            if ev(a[k]) is True:
+                return ev(a[k + 1])
+        return ev(a[-1])
+    if op == "match":
+        x = ev(a[0])
+        for k in range(1, len(a) - 1, 2):
+            labels = a[k] if isinstance(a[k], list) else [a[k]]
+            if x in labels and not isinstance(x, bool):
+                return ev(a[k + 1])
+        return ev(a[-1])
+    if op == "let":
+        inner = dict(env)
+        for k in range(0, len(a) - 1, 2):
+            inner[a[k]] = key_value(a[k + 1], props, gtype, env)
+        return key_value(a[-1], props, gtype, inner)
+    if op == "var":
+        if a[0] not in env:
+            raise Unknown()
+        return env[a[0]]
+    if op == "in":
+        x, hay = ev(a[0]), ev(a[1])
+        return isinstance(hay, list) and x in hay
+    if op in ("==", "!="):
+        x, y = ev(a[0]), ev(a[1])
+        return (x == y) == (op == "==")
+    if op in ("<", ">", "<=", ">="):
+        x, y = ev(a[0]), ev(a[1])
+        if type(x) is not type(y) or not isinstance(x, (float, str)):
+            raise Unknown()    # GL JS throws: the property's default then
+        return {"<": x < y, ">": x > y, "<=": x <= y, ">=": x >= y}[op]
+    if op in ("+", "*", "min", "max") and a:
+        vs = [num(k) for k in a]
+        out = vs[0]
+        for v in vs[1:]:
+            out = out + v if op == "+" else out * v if op == "*" else min(out, v) if op == "min" else max(out, v)
+        return out
+    if op in ("-", "/", "%", "^") and len(a) == 2:
+        x, y = num(a[0]), num(a[1])
+        if op == "-":
+            return x - y
+        if op == "^":
+            return x ** y
+        if y == 0:
+            raise Unknown()
+        return x / y if op == "/" else math.fmod(x, y)
+    if op in ("abs", "floor", "ceil", "round", "sqrt") and len(a) == 1:
+        x = num(a[0])
+        if op == "round":      # JS Math.round for the sign GL JS uses: away from zero at .5
+            return float(math.floor(abs(x) + 0.5)) * (1 if x >= 0 else -1)
+        if op == "sqrt" and x < 0:
+            raise Unknown()
+        return {"abs": abs, "floor": math.floor, "ceil": math.ceil, "sqrt": math.sqrt}[op](x) * 1.0
+    if op == "to-string" and len(a) == 1:
+        v = ev(a[0])
+        if isinstance(v, str):
+            return v
+        raise Unknown()
+    if op == "length" and len(a) == 1:
+        v = ev(a[0])
+        if isinstance(v, (str, list)):
+            return float(len(v))
+        raise Unknown()
+    if op in ("interpolate", "step"):
+        x = ev(a[1] if op == "interpolate" else a[0])
+        if isinstance(x, bool) or not isinstance(x, float):
+            raise Unknown()
+        rest = a[2:] if op == "interpolate" else a[1:]
+        if op == "step":
+            outs, stops = rest[0::2], rest[1::2]
+            i = 0
+            while i < len(stops) and stops[i] <= x:
+                i += 1
+            return num(outs[i])
+        kind = a[0]
+        stops, outs = rest[0::2], rest[1::2]
+        if not (isinstance(kind, list) and kind and kind[0] in ("linear", "exponential")):
+            raise Unknown()
+        if x <= stops[0]:
+            return num(outs[0])
+        if x >= stops[-1]:
+            return num(outs[-1])
+        i = max(k for k in range(len(stops)) if stops[k] <= x)
+        lo, hi, ya, yb = float(stops[i]), float(stops[i + 1]), num(outs[i]), num(outs[i + 1])
+        base = float(kind[1]) if kind[0] == "exponential" and len(kind) > 1 else 1.0
+        diff, prog = hi - lo, x - lo
+        t = 0.0 if diff == 0 else prog / diff if base == 1 else (base ** prog - 1) / (base ** diff - 1)
+        return ya * (1 - t) + yb * t
+    raise Unknown()
+
+
+def _number(v):
+    if isinstance(v, bool) or not isinstance(v, float):
+        raise Unknown()
+    return v
+
+
+def sort_keys(layer, style):
+    """[(feature index, key)] for the features of the layer's source that its filter may pass, or
+    None when a key does not evaluate. A GeometryCollection has no single tile type: Unknown for
+    `geometry-type`."""
+    name = SORT_KEYS.get(layer["type"])
+    v = layer.get("layout", {}).get(name) if name else None
+    if v is None or layer.get("source") not in style["sources"]:
+        return None
+    out = []
+    for i, f in enumerate(features(style["sources"][layer["source"]])):
+        props = f.get("properties") or {}
+        if not may_pass(layer.get("filter"), props):
+            continue
+        g = f.get("geometry") or {}
+        gtype = props.get("__gt") or SINGULAR.get(g.get("type"))
+        try:
+            k = key_value(v, props, gtype)
+        except (Unknown, TypeError, ValueError, OverflowError, IndexError):
+            return None
+        if isinstance(k, bool) or not isinstance(k, float):
+            return None
+        out.append((i, k))
+    return out
+
+
+def tied_data_sort_key(layer, style):
+    """A data-driven sort key under which two features the layer may draw tie (and not all do:
+    that is `tied_sort_key`)."""
+    keys = sort_keys(layer, style)
+    if not keys:
+        return False
+    values = [k for _, k in keys]
+    return len(set(values)) < len(values) and len(set(values)) > 1
+
+
+def world_copy(lon):
+    return math.floor((lon + 180.0) / 360.0)
+
+
+def rank_sort_keys(style, layer):
+    """The layer reads a copy of its source whose features carry `__sk`, their rank in GL JS's
+    drawing order (key, then world copy — geojson-vt puts the copies it wraps from the left before
+    the others and those from the right after them — then source order), and sorts by it: distinct
+    keys, so Native's tie order no longer matters. Points are split by world copy; a line or
+    polygon that spans two copies leaves the layer as it is (False)."""
+    src = own_source(style, layer, "rank", None)
+    entries = []
+    for i, f in enumerate(features(src)):
+        g = f.get("geometry") or {}
+        props = f.get("properties") or {}
+        gtype = props.get("__gt") or SINGULAR.get(g.get("type"))
+        try:
+            k = key_value(layer["layout"][SORT_KEYS[layer["type"]]], props, gtype)
+        except (Unknown, TypeError, ValueError, OverflowError, IndexError):
+            k = None
+        if not isinstance(k, float):
+            k = math.inf if not may_pass(layer.get("filter"), props) else None
+        if k is None:
+            return False
+        if g.get("type") == "MultiPoint":
+            byc = {}
+            for p in g["coordinates"]:
+                byc.setdefault(world_copy(p[0]), []).append(p)
+            for c in sorted(byc):
+                entries.append((k, c, i, with_geometry(f, {"type": "MultiPoint", "coordinates": byc[c]})))
+            continue
+        copies = {world_copy(p[0]) for p in positions(g)}
+        if len(copies) > 1:
+            return False
+        entries.append((k, copies.pop() if copies else 0, i, f))
+    order = sorted(range(len(entries)), key=lambda n: entries[n][:3])
+    rank = {n: r for r, n in enumerate(order)}
+    out = []
+    for n, (_, _, _, f) in enumerate(entries):
+        nf = dict(f)
+        nf["properties"] = dict(f.get("properties") or {}, __sk=rank[n])
+        out.append(nf)
+    src["data"]["features"] = out
+    layer["layout"][SORT_KEYS[layer["type"]]] = ["get", "__sk"]
+    return True
+
+
+def positions(g):
+    if not g:
+        return []
+    t, c = g.get("type"), g.get("coordinates")
+    if t == "GeometryCollection":
+        return [p for k in g.get("geometries", []) for p in positions(k)]
+    if t == "Point":
+        return [c]
+    if t in ("MultiPoint", "LineString"):
+        return c
+    if t in ("MultiLineString", "Polygon"):
+        return [p for r in c for p in r]
+    if t == "MultiPolygon":
+        return [p for poly in c for r in poly for p in r]
+    return []
+
+
+def may_pass(filt, props):
+    """False only where the layer's filter surely rejects the feature: `has` / `!has` of a
+    property, a legacy comparison of a property with a number (false when the property is missing
+    or not a number, as in GL JS's legacy filters), and `all` of such parts."""
+    if not isinstance(filt, list) or not filt:
+        return True
+    op = filt[0]
+    if op in ("has", "!has") and len(filt) == 2 and isinstance(filt[1], str):
+        return (filt[1] in props) == (op == "has")
+    if op in ("<", ">", "<=", ">=") and len(filt) == 3 and isinstance(filt[1], str) and not filt[1].startswith("$") \
+            and isinstance(filt[2], (int, float)) and not isinstance(filt[2], bool):
+        x = props.get(filt[1])
+        if isinstance(x, bool) or not isinstance(x, (int, float)):
+            return False
+        return {"<": x < filt[2], ">": x > filt[2], "<=": x <= filt[2], ">=": x >= filt[2]}[op]
+    if op == "all":
+        return all(may_pass(k, props) for k in filt[1:])
+    return True
 
 
 def gradient_multilines(style, layer):
     if layer["type"] != "line" or "line-gradient" not in layer.get("paint", {}):
         return False
+    return lines_kept_together(style["sources"][layer["source"]])
+
+
+def lines_kept_together(src):
+    """The source has a MultiLineString, or a line in a GeometryCollection: lines that geojson-vt
+    (GL JS, lineMetrics) makes features of their own and geojson-vt-cpp may keep as one."""
+    for f in features(src):
+        g = f.get("geometry") or {}
+        if g.get("type") == "MultiLineString":
+            return True
+        if g.get("type") == "GeometryCollection" and any(k["type"] in ("LineString", "MultiLineString") for k in leaves(g)):
+            return True
+    return False
+
+
+def one_feature_a_line(feats):
+    """The features as geojson-vt's convert.js makes them with lineMetrics: every GeometryCollection
+    member its own feature and every MultiLineString one LineString feature a part (same
+    properties and id, same order)."""
+    out = []
+    for f in feats:
+        g = f.get("geometry")
+        parts = leaves(g) if g and g["type"] == "GeometryCollection" else [g]
+        for part in parts:
+            for piece in (explode_multilines(part) if part else [part]):
+                out.append(with_geometry(f, piece))
+    return out
+
+
+def fill_lines_kept_whole(style, layer):
+    """A fill layer over a `lineMetrics` source with a MultiLineString, or a LineString in a
+    GeometryCollection: geojson-vt (GL JS) makes each of those lines its own feature (convert.js),
+    so fill_bucket's classifyRings sees one ring a feature; geojson-vt-cpp keeps a MultiLineString
+    as one tile feature (and a LineString that a tile cuts inside a collection as one
+    multi-line), whose rings then become holes of each other or are dropped together."""
+    if layer["type"] != "fill":
+        return False
     src = style["sources"][layer["source"]]
-    return any(g["type"] == "MultiLineString" for f in features(src) for g in leaves(f.get("geometry")))
+    return bool(src.get("lineMetrics")) and lines_kept_together(src)
 
 
 def explode_multilines(geom):
@@ -361,10 +689,12 @@ def candidates(style):
             if non_point:
                 out.add("cv")
             out.add("cb")
-        if tied_sort_key(l):
+        if tied_sort_key(l, style) or tied_data_sort_key(l, style):
             out.add("sk")
         if gradient_multilines(style, l):
             out.add("lg")
+        if fill_lines_kept_whole(style, l):
+            out.add("lm")
         if dashed_over_rings(style, l):
             out.add("rs")
         if l["type"] in ("line", "fill") and collapsing_rings(src, z):
@@ -628,24 +958,22 @@ def variant(style, subset):
                     l[part] = move_numbers(l[part], test, repl)
     if "sk" in subset:
         for l in layers:
-            if tied_sort_key(l):
+            if tied_sort_key(l, s):
                 del l["layout"][SORT_KEYS[l["type"]]]
+            elif tied_data_sort_key(l, s):
+                rank_sort_keys(s, l)
     if "lg" in subset:
         for l in layers:
             if not gradient_multilines(s, l):
                 continue
             src = s["sources"][l["source"]] if l["source"].endswith("~lines") else own_source(s, l, "lines", None)
-            out = []
-            for f in features(src):
-                g = f.get("geometry")
-                if g and g["type"] == "MultiLineString":
-                    for part in explode_multilines(g):
-                        out.append(with_geometry(f, part))
-                else:
-                    if g and g["type"] == "GeometryCollection":
-                        g["geometries"] = [p for k in g.get("geometries", []) for p in explode_multilines(k)]
-                    out.append(f)
-            src["data"]["features"] = out
+            src["data"]["features"] = one_feature_a_line(features(src))
+    if "lm" in subset:
+        for l in layers:
+            if not fill_lines_kept_whole(s, l):
+                continue
+            src = s["sources"][l["source"]] if l["source"].endswith("~lm") else own_source(s, l, "lm", None)
+            src["data"]["features"] = one_feature_a_line(features(src))
     if "rs" in subset:
         for l in layers:
             if dashed_over_rings(s, l):
