@@ -104,12 +104,13 @@ public struct LineBucket {
         }
     }
 
-    /// Appends a tessellated part's vertices with the feature's paint, and its triangles.
+    /// Appends a tessellated part's vertices with the feature's paint, and its triangles; each
+    /// extrusion component rounded to MapLibre's vertex byte (`LineTiling.storedExtrusion`).
     private mutating func appendPaint(_ geometry: LineGeometry, _ values: [Float], shift: (x: Float, y: Float) = (0, 0)) {
         let base = UInt32(vertices.count / stride)
         for v in geometry.vertices {
             vertices.append(v.x + shift.x); vertices.append(v.y + shift.y)
-            vertices.append(v.ex); vertices.append(v.ey)
+            vertices.append(Float(LineTiling.storedExtrusion(Double(v.ex)))); vertices.append(Float(LineTiling.storedExtrusion(Double(v.ey))))
             vertices.append(v.nx); vertices.append(v.ny)
             vertices.append(v.distance); vertices.append(v.direction)
             vertices.append(contentsOf: values)
