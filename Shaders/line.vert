@@ -44,6 +44,7 @@ flat out float v_sdfgamma;
 #endif
 #if defined(DASH) || defined(GRADIENT)
 uniform float u_tile_units_per_pixel; // tile sides per CSS px (for the tile clip)
+uniform vec2 u_tile_clip_shift;       // line-translate in tile sides: the clip stays on the untranslated tile
 flat out float v_clip;
 out vec2 v_tilepos;
 #endif
@@ -96,6 +97,6 @@ void main() {
 #endif
 #if defined(DASH) || defined(GRADIENT)
     v_clip = a_tile.x;
-    v_tilepos = a_tile.yz + (offset2 + dist) * u_tile_units_per_pixel;
+    v_tilepos = a_tile.yz + (offset2 + dist) * u_tile_units_per_pixel + u_tile_clip_shift;
 #endif
 }

@@ -183,8 +183,12 @@ QUIRK_LABELS = {
     "native-float32-zoom": "style evaluated at float32(zoom): the other side of a stop at the camera zoom (GL JS: the double)",
     "native-tied-sort-keys-reversed": "features with equal sort keys drawn in reverse (GL JS: source order)",
     "native-gradient-multilinestring": "line-gradient over a MultiLineString without progress (GL JS: each part 0..1)",
+    "native-multilinestring-kept-whole": "fill over a lineMetrics MultiLineString classified as one polygon (GL JS: one feature a line)",
     "native-ring-start": "polygon rings restarted at their northernmost vertex by wagyu (GL JS: the file's first point)",
     "native-zero-area-ring-dropped": "a ring simplified to A, C, A dropped by Native's polygon fix-up (GL JS: stroked)",
+    "native-earcut-2.2": "fills triangulated by earcut.hpp 2.2's hole elimination and start node (GL JS: earcut 3.0)",
+    "native-int8-direction": "line-offset at shallow bevel/round joins with the direction flag truncated to int8 (GL JS: its sign)",
+    "native-miter-clamp": "miters longer than the extrusion byte clamped to it (GL JS: the byte wraps; glmap: exact)",
 }
 
 

@@ -37,13 +37,23 @@ places. A failure counts as a Native quirk only when a variant verifies it:
     GL JS's side of both (float32(zoom) itself where it is below the zoom, the float32 above it
     otherwise), so both take the side GL JS takes; the camera does not move.
   - `native-tied-sort-keys-reversed`: a `fill-`/`line-`/`circle-sort-key` that is the same for every
-    feature (a constant, or an expression of the zoom only) left out: Native inserts each feature
+    feature (a constant, an expression of the zoom only, or a data expression whose value, computed
+    per feature as GL JS computes it, is one number for every feature the layer may draw) left out;
+    a data-driven key under which features tie replaced by each feature's rank in GL JS's order
+    (key, world copy, source order; a `__sk` property of a copy of the source, MultiPoints split
+    by world copy) — distinct keys, which both draw in that order: Native inserts each feature
     before the ones with an equal key (ties drawn in reverse), GL JS sorts only data-driven keys,
     stably, so without the key both draw source order, as GL JS does with it.
   - `native-gradient-multilinestring`: line layers with `line-gradient` read a copy of their source
-    with every MultiLineString split into one LineString feature a part (same properties and id;
-    MultiLineString members of GeometryCollections split in place): geojson-vt explodes them so
-    when `lineMetrics` is on, geojson-vt-cpp does not, which leaves the parts without progress.
+    with every GeometryCollection split into one feature a member and every MultiLineString into
+    one LineString feature a part (same properties and id, same order): geojson-vt explodes them
+    so when `lineMetrics` is on, geojson-vt-cpp does not (nor a line that a tile cuts inside a
+    collection), which leaves those parts without progress.
+  - `native-multilinestring-kept-whole`: fill layers over a `lineMetrics` source read a copy with
+    every GeometryCollection split into one feature a member and every MultiLineString into one
+    LineString feature a part (same properties and id, same order), as geojson-vt's convert.js
+    makes them; geojson-vt-cpp keeps a MultiLineString (and a LineString a tile cuts inside a
+    collection) as one tile feature, whose lines the fill bucket then classifies as one polygon.
 - `native-ring-start` (glmap-side, the reverse direction of the others): Native restarts every
   polygon ring in its polygon fix-up (wagyu) at the ring's northernmost vertex; glmap draws the
   style with the rings of line layers' sources rotated to start there, which must agree with
@@ -55,8 +65,22 @@ places. A failure counts as a Native quirk only when a variant verifies it:
   and fill outline, while Native's polygon fix-up removes it; glmap draws the style with those
   rings left out of line and fill layers' sources (a polygon whose outer ring collapses with its
   holes), judged like the ring start (Native must draw that style as its original).
-  Where glmap-side edits are candidates, round 1 also tries the others without each combination
-  of them.
+  Where glmap-side edits or emulations are candidates, round 1 also tries the others without
+  each combination of them.
+- emulated in glmap (no removal exists: the difference is in how Native tessellates, not in the
+  style): glmap draws the ORIGINAL style (or the other removals' variant) with one of Native's
+  behaviours emulated (`glmap-bench differential --emulate-native NAME`, GPU; glmap's default
+  drawing does not change) and must agree with Native's image of the same style; the emulation
+  must also change glmap's image (some pixel by more than 2 levels), else it explains nothing:
+  - `native-earcut-2.2` (`earcut22`): fills triangulated by Native's earcut.hpp 2.2 (holes ordered
+    by x alone, 2.2.4's bridge search, its start node moved on after every hole; GL JS: earcut
+    3.0), for fill layers over anything but points;
+  - `native-int8-direction` (`int8-direction`): the join direction flag truncated to int8 (0 at
+    the inner vertices of bevel / round joins turning < 90°), which `line-offset` reads; for line
+    layers with a `line-offset`;
+  - `native-miter-clamp` (`miter-clamp`): extrusions clamped to Native's vertex byte (about 2.02
+    half widths; GL JS wraps it), for line layers with a `line-miter-limit` above 2 (or an
+    expression).
 - `native-outline-width` (Native draws the fill-antialias outline as 2-px GL lines, GL JS 1 px):
   both renderers draw the style with `fill-antialias` false on every fill layer and must agree;
   and every pixel where the original pair differs (after the other removals) must lie within 2 px
@@ -68,7 +92,8 @@ more, every smaller combination is drawn too and the smallest that still verifie
 Writes RUN_DIR/second-opinion.tsv (id, fraction, candidates, verdict, quirks, variant fraction,
 notes), read by classify.py --second-opinion. Images: RUN_DIR/second-opinion/native/<id>~<key>/
 (the variant's style.json and Native's expected.png; kept between runs, redrawn only when the
-variant's style changes) and RUN_DIR/second-opinion/pairs-<round>/ (what glmap drew, its diff).
+variant's style changes) and RUN_DIR/second-opinion/pairs-<round>[-<emulation>]/ (what glmap
+drew, its diff; one folder per set of emulated behaviours).
 """
 from __future__ import annotations
 
@@ -100,13 +125,19 @@ REMOVALS = [
     ("fz", "native-float32-zoom", True),
     ("sk", "native-tied-sort-keys-reversed", True),
     ("lg", "native-gradient-multilinestring", True),
+    ("lm", "native-multilinestring-kept-whole", True),
     ("rs", "native-ring-start", False),
     ("za", "native-zero-area-ring-dropped", False),
+    ("ec", "native-earcut-2.2", False),
+    ("id", "native-int8-direction", False),
+    ("mc", "native-miter-clamp", False),
     ("aa", "native-outline-width", False),
 ]
 NAME = {c: n for c, n, _ in REMOVALS}
 INVARIANT = {c for c, _, inv in REMOVALS if inv}
 GLMAP_SIDE = frozenset({"rs", "za"})     # variants that glmap draws, against Native's original
+# Native behaviours glmap emulates (`glmap-bench differential --emulate-native`), the style unchanged.
+EMULATED = {"ec": "earcut22", "id": "int8-direction", "mc": "miter-clamp"}
 ORDER = [c for c, _, _ in REMOVALS]
 
 
@@ -217,23 +248,340 @@ DATA_OPS = ('"get"', '"has"', '"id"', '"properties"', '"geometry-type"', '"featu
 SORT_KEYS = {"fill": "fill-sort-key", "line": "line-sort-key", "circle": "circle-sort-key"}
 
 
-def tied_sort_key(layer):
-    """A sort key that gives every feature the same value (a constant, or a zoom-only expression).
-    MapLibre Native inserts each feature before the ones of equal key (pattern_layout.hpp,
-    lower_bound), so it draws ties in reverse; GL JS sorts only data-driven keys, stably, and draws
-    in source order either way: without the key both draw source order."""
+def tied_sort_key(layer, style=None):
+    """A sort key that gives every feature the same value: a constant, a zoom-only expression, or
+    (given the style) a data expression whose value, computed as GL JS computes it (`key_value`),
+    is one number for every feature the layer may draw. MapLibre Native inserts each feature before the ones of equal key (pattern_layout.hpp,
+    circle_layout.hpp: lower_bound), so it draws ties in reverse; GL JS sorts data-driven keys
+    stably and does not sort the others, so it draws source order either way: without the key both
+    draw source order."""
     name = SORT_KEYS.get(layer["type"])
     v = layer.get("layout", {}).get(name) if name else None
     if v is None:
         return False
-    return not any(op in json.dumps(v) for op in DATA_OPS)
+    if not any(op in json.dumps(v) for op in DATA_OPS):
+        return True
+    if style is None:
+        return False
+    keys = sort_keys(layer, style)
+    return bool(keys) and len({k for _, k in keys}) == 1
+
+
+class Unknown(Exception):
+    """An expression `key_value` does not evaluate (the removal is then not tried)."""
+
+
+def key_value(e, props, gtype, env=None):
+    """A sort key's value for one feature as GL JS computes it (doubles), for the forms the
+    generator writes: numbers, get / has / coalesce / case / match / let / var / comparisons /
+    arithmetic / interpolate and step over data, legacy property functions; Unknown otherwise.
+    None stands for null."""
+    env = env or {}
+    if isinstance(e, bool) or isinstance(e, str) or e is None:
+        return e
+    if isinstance(e, (int, float)):
+        return float(e)
+    if isinstance(e, dict):
+        if "property" not in e or e.get("type") not in (None, "interval", "categorical"):
+            raise Unknown()
+        x = props.get(e["property"])
+        stops = e.get("stops", [])
+        if e.get("type") == "categorical":
+            out = next((v for k, v in stops if k == x and not isinstance(x, bool)), e.get("default"))
+        elif isinstance(x, bool) or not isinstance(x, (int, float)):
+            out = e.get("default")
+        else:
+            out = None
+            for k, v in stops:
+                if k <= x:
+                    out = v
+            out = stops[0][1] if out is None and stops else out
+        if out is None or isinstance(out, bool) or not isinstance(out, (int, float)):
+            raise Unknown()
+        return float(out)
+    if not isinstance(e, list) or not e or not isinstance(e[0], str):
+        raise Unknown()
+    op, a = e[0], e[1:]
+    ev = lambda k: key_value(k, props, gtype, env)
+    num = lambda k: _number(ev(k))
+    if op == "literal":
+        return a[0]
+    if op == "get" and len(a) == 1 and isinstance(a[0], str):
+        v = props.get(a[0])
+        return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+    if op == "has" and len(a) == 1:
+        return a[0] in props
+    if op == "!":
+        return not ev(a[0])
+    if op == "geometry-type":
+        if gtype is None:
+            raise Unknown()
+        return gtype
+    if op == "coalesce":
+        for k in a:
+            v = ev(k)
+            if v is not None:
+                return v
+        return None
+    if op == "case":
+        for k in range(0, len(a) - 1, 2):
+            if ev(a[k]) is True:
+                return ev(a[k + 1])
+        return ev(a[-1])
+    if op == "match":
+        x = ev(a[0])
+        for k in range(1, len(a) - 1, 2):
+            labels = a[k] if isinstance(a[k], list) else [a[k]]
+            if x in labels and not isinstance(x, bool):
+                return ev(a[k + 1])
+        return ev(a[-1])
+    if op == "let":
+        inner = dict(env)
+        for k in range(0, len(a) - 1, 2):
+            inner[a[k]] = key_value(a[k + 1], props, gtype, env)
+        return key_value(a[-1], props, gtype, inner)
+    if op == "var":
+        if a[0] not in env:
+            raise Unknown()
+        return env[a[0]]
+    if op == "in":
+        x, hay = ev(a[0]), ev(a[1])
+        return isinstance(hay, list) and x in hay
+    if op in ("==", "!="):
+        x, y = ev(a[0]), ev(a[1])
+        return (x == y) == (op == "==")
+    if op in ("<", ">", "<=", ">="):
+        x, y = ev(a[0]), ev(a[1])
+        if type(x) is not type(y) or not isinstance(x, (float, str)):
+            raise Unknown()    # GL JS throws: the property's default then
+        return {"<": x < y, ">": x > y, "<=": x <= y, ">=": x >= y}[op]
+    if op in ("+", "*", "min", "max") and a:
+        vs = [num(k) for k in a]
+        out = vs[0]
+        for v in vs[1:]:
+            out = out + v if op == "+" else out * v if op == "*" else min(out, v) if op == "min" else max(out, v)
+        return out
+    if op in ("-", "/", "%", "^") and len(a) == 2:
+        x, y = num(a[0]), num(a[1])
+        if op == "-":
+            return x - y
+        if op == "^":
+            return x ** y
+        if y == 0:
+            raise Unknown()
+        return x / y if op == "/" else math.fmod(x, y)
+    if op in ("abs", "floor", "ceil", "round", "sqrt") and len(a) == 1:
+        x = num(a[0])
+        if op == "round":      # JS Math.round for the sign GL JS uses: away from zero at .5
+            return float(math.floor(abs(x) + 0.5)) * (1 if x >= 0 else -1)
+        if op == "sqrt" and x < 0:
+            raise Unknown()
+        return {"abs": abs, "floor": math.floor, "ceil": math.ceil, "sqrt": math.sqrt}[op](x) * 1.0
+    if op == "to-string" and len(a) == 1:
+        v = ev(a[0])
+        if isinstance(v, str):
+            return v
+        raise Unknown()
+    if op == "length" and len(a) == 1:
+        v = ev(a[0])
+        if isinstance(v, (str, list)):
+            return float(len(v))
+        raise Unknown()
+    if op in ("interpolate", "step"):
+        x = ev(a[1] if op == "interpolate" else a[0])
+        if isinstance(x, bool) or not isinstance(x, float):
+            raise Unknown()
+        rest = a[2:] if op == "interpolate" else a[1:]
+        if op == "step":
+            outs, stops = rest[0::2], rest[1::2]
+            i = 0
+            while i < len(stops) and stops[i] <= x:
+                i += 1
+            return num(outs[i])
+        kind = a[0]
+        stops, outs = rest[0::2], rest[1::2]
+        if not (isinstance(kind, list) and kind and kind[0] in ("linear", "exponential")):
+            raise Unknown()
+        if x <= stops[0]:
+            return num(outs[0])
+        if x >= stops[-1]:
+            return num(outs[-1])
+        i = max(k for k in range(len(stops)) if stops[k] <= x)
+        lo, hi, ya, yb = float(stops[i]), float(stops[i + 1]), num(outs[i]), num(outs[i + 1])
+        base = float(kind[1]) if kind[0] == "exponential" and len(kind) > 1 else 1.0
+        diff, prog = hi - lo, x - lo
+        t = 0.0 if diff == 0 else prog / diff if base == 1 else (base ** prog - 1) / (base ** diff - 1)
+        return ya * (1 - t) + yb * t
+    raise Unknown()
+
+
+def _number(v):
+    if isinstance(v, bool) or not isinstance(v, float):
+        raise Unknown()
+    return v
+
+
+def sort_keys(layer, style):
+    """[(feature index, key)] for the features of the layer's source that its filter may pass, or
+    None when a key does not evaluate. A GeometryCollection has no single tile type: Unknown for
+    `geometry-type`."""
+    name = SORT_KEYS.get(layer["type"])
+    v = layer.get("layout", {}).get(name) if name else None
+    if v is None or layer.get("source") not in style["sources"]:
+        return None
+    out = []
+    for i, f in enumerate(features(style["sources"][layer["source"]])):
+        props = f.get("properties") or {}
+        if not may_pass(layer.get("filter"), props):
+            continue
+        g = f.get("geometry") or {}
+        gtype = props.get("__gt") or SINGULAR.get(g.get("type"))
+        try:
+            k = key_value(v, props, gtype)
+        except (Unknown, TypeError, ValueError, OverflowError, IndexError):
+            return None
+        if isinstance(k, bool) or not isinstance(k, float):
+            return None
+        out.append((i, k))
+    return out
+
+
+def tied_data_sort_key(layer, style):
+    """A data-driven sort key under which two features the layer may draw tie (and not all do:
+    that is `tied_sort_key`)."""
+    keys = sort_keys(layer, style)
+    if not keys:
+        return False
+    values = [k for _, k in keys]
+    return len(set(values)) < len(values) and len(set(values)) > 1
+
+
+def world_copy(lon):
+    return math.floor((lon + 180.0) / 360.0)
+
+
+def rank_sort_keys(style, layer):
+    """The layer reads a copy of its source whose features carry `__sk`, their rank in GL JS's
+    drawing order (key, then world copy — geojson-vt puts the copies it wraps from the left before
+    the others and those from the right after them — then source order), and sorts by it: distinct
+    keys, so Native's tie order no longer matters. Points are split by world copy; a line or
+    polygon that spans two copies leaves the layer as it is (False)."""
+    src = own_source(style, layer, "rank", None)
+    entries = []
+    for i, f in enumerate(features(src)):
+        g = f.get("geometry") or {}
+        props = f.get("properties") or {}
+        gtype = props.get("__gt") or SINGULAR.get(g.get("type"))
+        try:
+            k = key_value(layer["layout"][SORT_KEYS[layer["type"]]], props, gtype)
+        except (Unknown, TypeError, ValueError, OverflowError, IndexError):
+            k = None
+        if not isinstance(k, float):
+            k = math.inf if not may_pass(layer.get("filter"), props) else None
+        if k is None:
+            return False
+        if g.get("type") == "MultiPoint":
+            byc = {}
+            for p in g["coordinates"]:
+                byc.setdefault(world_copy(p[0]), []).append(p)
+            for c in sorted(byc):
+                entries.append((k, c, i, with_geometry(f, {"type": "MultiPoint", "coordinates": byc[c]})))
+            continue
+        copies = {world_copy(p[0]) for p in positions(g)}
+        if len(copies) > 1:
+            return False
+        entries.append((k, copies.pop() if copies else 0, i, f))
+    order = sorted(range(len(entries)), key=lambda n: entries[n][:3])
+    rank = {n: r for r, n in enumerate(order)}
+    out = []
+    for n, (_, _, _, f) in enumerate(entries):
+        nf = dict(f)
+        nf["properties"] = dict(f.get("properties") or {}, __sk=rank[n])
+        out.append(nf)
+    src["data"]["features"] = out
+    layer["layout"][SORT_KEYS[layer["type"]]] = ["get", "__sk"]
+    return True
+
+
+def positions(g):
+    if not g:
+        return []
+    t, c = g.get("type"), g.get("coordinates")
+    if t == "GeometryCollection":
+        return [p for k in g.get("geometries", []) for p in positions(k)]
+    if t == "Point":
+        return [c]
+    if t in ("MultiPoint", "LineString"):
+        return c
+    if t in ("MultiLineString", "Polygon"):
+        return [p for r in c for p in r]
+    if t == "MultiPolygon":
+        return [p for poly in c for r in poly for p in r]
+    return []
+
+
+def may_pass(filt, props):
+    """False only where the layer's filter surely rejects the feature: `has` / `!has` of a
+    property, a legacy comparison of a property with a number (false when the property is missing
+    or not a number, as in GL JS's legacy filters), and `all` of such parts."""
+    if not isinstance(filt, list) or not filt:
+        return True
+    op = filt[0]
+    if op in ("has", "!has") and len(filt) == 2 and isinstance(filt[1], str):
+        return (filt[1] in props) == (op == "has")
+    if op in ("<", ">", "<=", ">=") and len(filt) == 3 and isinstance(filt[1], str) and not filt[1].startswith("$") \
+            and isinstance(filt[2], (int, float)) and not isinstance(filt[2], bool):
+        x = props.get(filt[1])
+        if isinstance(x, bool) or not isinstance(x, (int, float)):
+            return False
+        return {"<": x < filt[2], ">": x > filt[2], "<=": x <= filt[2], ">=": x >= filt[2]}[op]
+    if op == "all":
+        return all(may_pass(k, props) for k in filt[1:])
+    return True
 
 
 def gradient_multilines(style, layer):
     if layer["type"] != "line" or "line-gradient" not in layer.get("paint", {}):
         return False
+    return lines_kept_together(style["sources"][layer["source"]])
+
+
+def lines_kept_together(src):
+    """The source has a MultiLineString, or a line in a GeometryCollection: lines that geojson-vt
+    (GL JS, lineMetrics) makes features of their own and geojson-vt-cpp may keep as one."""
+    for f in features(src):
+        g = f.get("geometry") or {}
+        if g.get("type") == "MultiLineString":
+            return True
+        if g.get("type") == "GeometryCollection" and any(k["type"] in ("LineString", "MultiLineString") for k in leaves(g)):
+            return True
+    return False
+
+
+def one_feature_a_line(feats):
+    """The features as geojson-vt's convert.js makes them with lineMetrics: every GeometryCollection
+    member its own feature and every MultiLineString one LineString feature a part (same
+    properties and id, same order)."""
+    out = []
+    for f in feats:
+        g = f.get("geometry")
+        parts = leaves(g) if g and g["type"] == "GeometryCollection" else [g]
+        for part in parts:
+            for piece in (explode_multilines(part) if part else [part]):
+                out.append(with_geometry(f, piece))
+    return out
+
+
+def fill_lines_kept_whole(style, layer):
+    """A fill layer over a `lineMetrics` source with a MultiLineString, or a LineString in a
+    GeometryCollection: geojson-vt (GL JS) makes each of those lines its own feature (convert.js),
+    so fill_bucket's classifyRings sees one ring a feature; geojson-vt-cpp keeps a MultiLineString
+    as one tile feature (and a LineString that a tile cuts inside a collection as one
+    multi-line), whose rings then become holes of each other or are dropped together."""
+    if layer["type"] != "fill":
+        return False
     src = style["sources"][layer["source"]]
-    return any(g["type"] == "MultiLineString" for f in features(src) for g in leaves(f.get("geometry")))
+    return bool(src.get("lineMetrics")) and lines_kept_together(src)
 
 
 def explode_multilines(geom):
@@ -341,17 +689,39 @@ def candidates(style):
             if non_point:
                 out.add("cv")
             out.add("cb")
-        if tied_sort_key(l):
+        if tied_sort_key(l, style) or tied_data_sort_key(l, style):
             out.add("sk")
         if gradient_multilines(style, l):
             out.add("lg")
+        if fill_lines_kept_whole(style, l):
+            out.add("lm")
         if dashed_over_rings(style, l):
             out.add("rs")
         if l["type"] in ("line", "fill") and collapsing_rings(src, z):
             out.add("za")
+        if l["type"] == "fill" and non_point:
+            out.add("ec")
+        if l["type"] == "line" and "line-offset" in l.get("paint", {}):
+            out.add("id")
+        if l["type"] == "line" and miter_beyond_byte(l):
+            out.add("mc")
     if float32_zoom(style) is not None:
         out.add("fz")
     return out
+
+
+def miter_beyond_byte(layer):
+    """Whether the layer's miters may be longer than Native's extrusion byte holds (a
+    `line-miter-limit` above 2, or one that is not a plain number)."""
+    v = layer.get("layout", {}).get("line-miter-limit")
+    if v is None:
+        return False
+    return not isinstance(v, (int, float)) or isinstance(v, bool) or v > 2
+
+
+def emulation(subset):
+    """The `--emulate-native` names of the emulations in a subset (\"\" for none)."""
+    return ",".join(EMULATED[c] for c in ORDER if c in subset and c in EMULATED)
 
 
 def valid(subset, style):
@@ -588,24 +958,22 @@ def variant(style, subset):
                     l[part] = move_numbers(l[part], test, repl)
     if "sk" in subset:
         for l in layers:
-            if tied_sort_key(l):
+            if tied_sort_key(l, s):
                 del l["layout"][SORT_KEYS[l["type"]]]
+            elif tied_data_sort_key(l, s):
+                rank_sort_keys(s, l)
     if "lg" in subset:
         for l in layers:
             if not gradient_multilines(s, l):
                 continue
             src = s["sources"][l["source"]] if l["source"].endswith("~lines") else own_source(s, l, "lines", None)
-            out = []
-            for f in features(src):
-                g = f.get("geometry")
-                if g and g["type"] == "MultiLineString":
-                    for part in explode_multilines(g):
-                        out.append(with_geometry(f, part))
-                else:
-                    if g and g["type"] == "GeometryCollection":
-                        g["geometries"] = [p for k in g.get("geometries", []) for p in explode_multilines(k)]
-                    out.append(f)
-            src["data"]["features"] = out
+            src["data"]["features"] = one_feature_a_line(features(src))
+    if "lm" in subset:
+        for l in layers:
+            if not fill_lines_kept_whole(s, l):
+                continue
+            src = s["sources"][l["source"]] if l["source"].endswith("~lm") else own_source(s, l, "lm", None)
+            src["data"]["features"] = one_feature_a_line(features(src))
     if "rs" in subset:
         for l in layers:
             if dashed_over_rings(s, l):
@@ -689,6 +1057,7 @@ class Step:
         self.root = os.path.join(run, "second-opinion")
         self.native = os.path.join(self.root, "native")
         os.makedirs(self.native, exist_ok=True)
+        self.where, self.round_no_of = {}, {}
 
     def native_dir(self, cid, subset, style):
         """The folder where Native draws the variant (Native's image is redrawn only when it changed)."""
@@ -702,9 +1071,11 @@ class Step:
 
     def evaluate(self, round_no, jobs_list):
         """jobs_list: [(cid, style, subset)]. Draws what is needed and returns {(cid, key): result}."""
-        pairs = os.path.join(self.root, f"pairs-{round_no}")
-        shutil.rmtree(pairs, ignore_errors=True)
-        os.makedirs(pairs)
+        for old in os.listdir(self.root):
+            if old.startswith(f"pairs-{round_no}"):
+                p = os.path.join(self.root, old)
+                shutil.rmtree(p, ignore_errors=True) if os.path.isdir(p) else os.remove(p)
+        self.where = {}     # pair name -> the emulation it is drawn with
         plan = []
         for cid, style, subset in jobs_list:
             inv = frozenset(subset & INVARIANT)
@@ -717,35 +1088,50 @@ class Step:
                 # draws that style too, which must give its own image again.
                 need["gs"] = self.native_dir(cid, inv | gs, style)
             if "aa" in subset:
-                need["all"] = self.native_dir(cid, subset, style)
+                need["all"] = self.native_dir(cid, subset - frozenset(EMULATED), style)
             plan.append((cid, style, subset, inv, need))
         oracle.drive(self.native, self.jobs, 40, False)
         orig_dir = os.path.join(self.run, "cases")
         for cid, style, subset, inv, need in plan:
             k = key(subset)
+            emu = emulation(subset)
             base_native = os.path.join(need["inv"], "expected.png") if inv else os.path.join(orig_dir, cid, "expected.png")
             # glmap draws the original style (rings rotated for rs), compared with Native's drawing
-            # of the base variant.
+            # of the base variant, with Native's behaviours emulated where the subset asks for them.
             base_glmap = os.path.join(orig_dir, cid, "style.json")
             if subset & GLMAP_SIDE:
                 base_glmap = self.glmap_style(cid, frozenset(subset & GLMAP_SIDE), style)
-            self._pair(pairs, f"{cid}~{k}~orig", base_glmap, base_native)
+            self._pair(round_no, emu, f"{cid}~{k}~orig", base_glmap, base_native)
+            if emu:
+                # the same without the emulation: the emulation must change glmap's image
+                self._pair(round_no, "", f"{cid}~{k}~plain", base_glmap, base_native)
             if inv:
                 # glmap draws the GL-JS-invariant variant (its image is then compared with the one above).
                 inv_style = os.path.join(need["gs"] if "gs" in need else need["inv"], "style.json")
-                self._pair(pairs, f"{cid}~{k}~inv", inv_style, base_native)
+                self._pair(round_no, emu, f"{cid}~{k}~inv", inv_style, base_native)
             if "aa" in subset:
-                self._pair(pairs, f"{cid}~{k}~all", os.path.join(need["all"], "style.json"), os.path.join(need["all"], "expected.png"))
-        tsv = os.path.join(self.root, f"pairs-{round_no}.tsv")
-        saved = os.path.join(self.root, f"pairs-{round_no}-glmap")
-        shutil.rmtree(saved, ignore_errors=True)
-        subprocess.run([self.bench, "differential", "--cases", pairs, "--out", tsv, "--save-all", saved],
-                       check=True, stdout=subprocess.DEVNULL)
-        got = read_results(tsv)
+                self._pair(round_no, emu, f"{cid}~{k}~all", os.path.join(need["all"], "style.json"), os.path.join(need["all"], "expected.png"))
+        got = {}
+        for emu in sorted(set(self.where.values())):
+            pairs, tsv, saved = self._pairs_paths(round_no, emu)
+            cmd = [self.bench, "differential", "--cases", pairs, "--out", tsv, "--save-all", saved]
+            if emu:
+                cmd += ["--emulate-native", emu]
+            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+            got.update(read_results(tsv))
         out = {}
         for cid, style, subset, inv, need in plan:
-            out[(cid, key(subset))] = self._judge(cid, subset, inv, need, got, saved)
+            out[(cid, key(subset))] = self._judge(cid, subset, inv, need, got)
         return out
+
+    def _pairs_paths(self, round_no, emu):
+        """(pairs folder, results TSV, glmap's images) of one round and emulation."""
+        base = os.path.join(self.root, f"pairs-{round_no}" + (f"-{emu.replace(',', '+')}" if emu else ""))
+        return base, base + ".tsv", base + "-glmap"
+
+    def saved(self, name):
+        """The folder with glmap's actual.png and diff.png of a pair."""
+        return os.path.join(self._pairs_paths(self.round_no_of[name], self.where[name])[2], name)
 
     def glmap_style(self, cid, subset, style):
         """A variant that only glmap draws (the glmap-side removal alone)."""
@@ -755,16 +1141,18 @@ class Step:
         write_if_changed(path, json.dumps(variant(style, subset), separators=(",", ":")))
         return path
 
-    @staticmethod
-    def _pair(pairs, name, style_path, expected_path):
+    def _pair(self, round_no, emu, name, style_path, expected_path):
         if not os.path.exists(expected_path):
             return      # Native refused or crashed on the variant: no pair, not verified
+        pairs = self._pairs_paths(round_no, emu)[0]
+        self.where[name] = emu
+        self.round_no_of[name] = round_no
         d = os.path.join(pairs, name)
         os.makedirs(d)
         shutil.copyfile(style_path, os.path.join(d, "style.json"))
         shutil.copyfile(expected_path, os.path.join(d, "expected.png"))
 
-    def _judge(self, cid, subset, inv, need, got, saved):
+    def _judge(self, cid, subset, inv, need, got):
         k = key(subset)
         notes = []
 
@@ -788,14 +1176,26 @@ class Step:
             if big:
                 return {"ok": False, "fraction": orig, "notes": [
                     f"Native's own image changes under the {what} variant ({big} px): not what Native does"]}
+        emu = emulation(subset)
+        if emu:
+            # An emulation that leaves glmap's image as it was explains nothing.
+            import numpy as np
+            plain = os.path.join(self.saved(f"{cid}~{k}~plain"), "actual.png") if f"{cid}~{k}~plain" in self.where else None
+            if plain is None or frac("plain") is None or not os.path.exists(plain):
+                return {"ok": False, "fraction": orig, "notes": ["glmap failed without the emulation"]}
+            delta = np.abs(load_rgba(os.path.join(self.saved(f"{cid}~{k}~orig"), "actual.png")) - load_rgba(plain)).max(axis=2)
+            moved = int((delta > 2).sum())
+            if not moved:
+                return {"ok": False, "fraction": orig, "notes": [f"emulating {emu} does not change glmap's image"]}
+            notes.append(f"emulating {emu} changes {moved} px of glmap's image")
         if inv:
             # GL JS draws the variant as the original: so must glmap, pixel for pixel.
-            drawn = os.path.join(saved, f"{cid}~{k}~inv", "actual.png")
+            drawn = os.path.join(self.saved(f"{cid}~{k}~inv"), "actual.png")
             if frac("inv") is None or not os.path.exists(drawn):
                 return {"ok": False, "fraction": orig, "notes": notes + ["glmap failed on the variant"]}
             else:
                 import numpy as np
-                delta = np.abs(load_rgba(drawn) - load_rgba(os.path.join(saved, f"{cid}~{k}~orig", "actual.png"))).max(axis=2)
+                delta = np.abs(load_rgba(drawn) - load_rgba(os.path.join(self.saved(f"{cid}~{k}~orig"), "actual.png"))).max(axis=2)
                 big, small = int((delta > 2).sum()), int(((delta > 0) & (delta <= 2)).sum())
                 if big:
                     # Then the variant is not what glmap (or GL JS) draws for the original: no verdict.
@@ -811,9 +1211,9 @@ class Step:
         if fa > RULE:
             return {"ok": False, "fraction": fa, "notes": notes + [f"outlines off: still {fa:.6f}"]}
         # Where the original pair differs must be where the outlines are, on both sides.
-        d = red(os.path.join(saved, f"{cid}~{k}~orig", "diff.png"))
-        g0 = load_rgba(os.path.join(saved, f"{cid}~{k}~orig", "actual.png"))
-        g1 = load_rgba(os.path.join(saved, f"{cid}~{k}~all", "actual.png"))
+        d = red(os.path.join(self.saved(f"{cid}~{k}~orig"), "diff.png"))
+        g0 = load_rgba(os.path.join(self.saved(f"{cid}~{k}~orig"), "actual.png"))
+        g1 = load_rgba(os.path.join(self.saved(f"{cid}~{k}~all"), "actual.png"))
         n0 = load_rgba(os.path.join(need["inv"], "expected.png") if inv else os.path.join(self.run, "cases", cid, "expected.png"))
         n1 = load_rgba(os.path.join(need["all"], "expected.png"))
         near = dilate(changed(g0, g1), OUTLINE_RADIUS) & dilate(changed(n0, n1), OUTLINE_RADIUS)
@@ -859,7 +1259,7 @@ def main():
     # must not hide the rest).
     first = []
     for c in failing:
-        gs = [x for x in ORDER if x in cands[c] & GLMAP_SIDE]
+        gs = [x for x in ORDER if x in cands[c] & (GLMAP_SIDE | frozenset(EMULATED))]
         alts = [cands[c] - frozenset(drop) for n in range(len(gs) + 1) for drop in itertools.combinations(gs, n)]
         for s in alts:
             if s and valid(s, styles[c]):

@@ -10,7 +10,7 @@
 //   batch    --style FILE [--frames 100 --width 256 --height 256 --jobs N]  batch frames/s vs the PNG encode floor
 //   flythrough --style FILE [--frames 200 --width 256 --jobs N --path-out F]  pan/zoom/bearing/pitch path vs its stage floors
 //   expressions [--features 20000] [--only LABEL]                           expression/filter evaluation, ns per feature
-//   differential --cases DIR [--out FILE.tsv --save[-all] DIR --backend gpu|cpu] agreement with MapLibre Native's expected.png
+//   differential --cases DIR [--out FILE.tsv --save[-all] DIR --backend gpu|cpu --emulate-native NAMES] agreement with MapLibre Native's expected.png
 import Foundation
 import GLMapCore
 

@@ -99,6 +99,13 @@ public final class MapRenderer {
 
     /// Renders one frame.
     public func render(_ scene: Scene, options: RenderOptions) throws -> PremultipliedImage {
+        try render(scene, options: options, nativeEmulation: [])
+    }
+
+    /// Renders one frame with MapLibre Native behaviours emulated (`NativeEmulation`; the
+    /// differential harness's second opinion only). They live in the tessellator, so a non-empty
+    /// set needs the GPU backend (an input error on the CPU reference).
+    package func render(_ scene: Scene, options: RenderOptions, nativeEmulation: NativeEmulation) throws -> PremultipliedImage {
         try options.validate()
         try MapRenderer.checkImageSize(options)
         try prepare()
@@ -111,9 +118,12 @@ public final class MapRenderer {
                                  width: Double(options.width), height: Double(options.height))
         let zoom = view.camera.zoom
         guard let gl else {
+            guard nativeEmulation.isEmpty else {
+                throw InputFailure("emulating MapLibre Native (\(nativeEmulation.names)) needs the GPU backend: the CPU reference has no tessellator")
+            }
             return ReferenceRenderer().render(scene.evaluatedLayers(zoom: zoom), view: view, ratio: options.ratio)
         }
         gl.maxTileSize = maxTileSize
-        return try gl.render(scene.gpuBuckets(zoom: zoom), view: view, ratio: options.ratio)
+        return try gl.render(scene.gpuBuckets(zoom: zoom, emulation: nativeEmulation), view: view, ratio: options.ratio)
     }
 }

@@ -123,6 +123,11 @@ public final class Scene: Sendable {
     /// next (two evaluations of such layers), everything that reads only the zoom left to
     /// per-frame uniforms. The buckets therefore serve every frame whose `gpuKey` is the same.
     public func gpuBuckets(zoom: Double) -> [Bucket] {
+        gpuBuckets(zoom: zoom, emulation: [])
+    }
+
+    /// The same with MapLibre Native behaviours emulated (the differential harness only).
+    package func gpuBuckets(zoom: Double, emulation: NativeEmulation) -> [Bucket] {
         var evaluator = StyleEvaluator(zoom: zoom, globalState: style.globalState, sources: style.sources)
         evaluator.compositeZoom = evaluator.tileZoom
         var upper = evaluator
@@ -140,7 +145,7 @@ public final class Scene: Sendable {
                 guard p.gpu != nil, let e = layer.values[p.name]?.expression else { return false }
                 return !e.isFeatureConstant && !e.isZoomConstant
             }
-            return Bucket.make(lower, next: composite ? upper.evaluate(layer, features: features) : nil)
+            return Bucket.make(lower, next: composite ? upper.evaluate(layer, features: features) : nil, emulation: emulation)
         }
     }
 

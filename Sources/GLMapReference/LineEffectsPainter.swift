@@ -28,8 +28,10 @@ import GLMapStyle
 ///   floorWidth (the still frame shows the "to" pattern only).
 /// - Gradient: each piece reads its own `GradientRamp` over its progress range (256 texels,
 ///   LINEAR; a step gradient is NEAREST with MapLibre's step resolution from the longest piece)
-///   at the progress within the piece; colour = ramp × opacity × alpha. Polygon rings and lines
-///   without line metrics use 0…1 over the whole ring or line. Above 4096 distinct ranges one
+///   at the progress within the piece; colour = ramp × opacity × alpha. Lines without line
+///   metrics use 0…1 over the whole line; polygon rings (no line metrics either) are cut into
+///   tile pieces and read at `LineTiling.ringProgress` of their linesofar, as MapLibre Native
+///   reads them. Above 4096 distinct ranges one
 ///   0…1 ramp is read at the whole-line progress (the GPU's texture-size fallback).
 /// Within one feature the pieces take, per pixel, the colour of the piece with the largest
 /// alpha (no double blending where pieces overlap), blended once.
@@ -47,6 +49,8 @@ struct LineEffectsPainter {
         /// Without line metrics: per vertex, the running distance where linesofar last restarted
         /// at or before it (MapLibre's reset, `LineTiling.lineSoFarResetDistance`); empty with metrics.
         var base: [Double] = []
+        /// Gradient progress per vertex (line metrics: within the piece); empty for a gradient
+        /// ring, whose progress is `LineTiling.ringProgress` of its linesofar.
         var progress: [Double]
         var tile: (x: Int, y: Int)?
         var ramp: Int
@@ -126,7 +130,8 @@ struct LineEffectsPainter {
                 func range(_ start: Double, _ end: Double) -> RangeKey? {
                     metrics ? (total > 0 ? RangeKey(start: start / total, end: end / total) : RangeKey(start: 0, end: 1)) : nil
                 }
-                if f.dasharray != nil || metrics, let tilePieces = grid.clipper.pieces(part.coords, closed: part.closed) {
+                // A gradient ring's progress comes from its linesofar, which restarts in each tile piece.
+                if f.dasharray != nil || metrics || (gradient && part.closed), let tilePieces = grid.clipper.pieces(part.coords, closed: part.closed) {
                     for tp in tilePieces {
                         guard var piece = stroke(tp.coords, closed: part.closed, geometry: &geometry,
                                                  range: range(tp.start, tp.end), gradient: gradient) else { continue }
@@ -169,11 +174,11 @@ struct LineEffectsPainter {
             let d = geometry.vertexDistances
             let length = geometry.lineLength
             var linesofar = [Double](repeating: 0, count: d.count)
-            var progress = [Double](repeating: 0, count: d.count)
+            // Rings have no line metrics: their gradient progress follows linesofar (Shader).
+            var progress = [Double](repeating: 0, count: closed && gradient ? 0 : d.count)
             for k in 0..<d.count {
-                // Rings have no line metrics: GL JS reads their gradient at progress 0.
                 let p = length > 0 && !closed ? min(1, max(0, d[k] / length)) : 0
-                progress[k] = p
+                if !progress.isEmpty { progress[k] = p }
                 if let r = range {
                     linesofar[k] = LineTiling.storedLineSoFar((r.start + (r.end - r.start) * p) * LineTiling.metricsLineDistance)
                 } else {
@@ -250,7 +255,10 @@ struct LineEffectsPainter {
             best = [Float](repeating: 0, count: canvas.width * canvas.height)
             colors = [SIMD4<Float>](repeating: .zero, count: canvas.width * canvas.height)
         }
-        let tiles = TileFrame(origin: stroked.origin, worldSize: stroked.worldSize, perUnit: grid.tilesPerUnit)
+        // MapLibre clips tile pieces with the tile's own matrix and draws them translated, so a
+        // translated piece is cut to its untranslated square.
+        let shift = WorldCopies.translation(view, layer.translate, inViewport: layer.translateAnchor == .viewport)
+        let tiles = TileFrame(origin: stroked.origin, worldSize: stroked.worldSize, perUnit: grid.tilesPerUnit, shift: shift)
         for copy in WorldCopies.offsets(view, bounds: bounds) {
             let proj = PlaneProjection(view: view, ratio: ratio, origin: stroked.origin, copy: copy,
                                        translate: layer.translate, anchor: layer.translateAnchor)
@@ -260,16 +268,16 @@ struct LineEffectsPainter {
         }
     }
 
-    /// Plane px → position in the tile grid.
+    /// Plane px → position in the tile grid, moved by the layer's translation (`shift`, CSS px).
     private struct TileFrame {
         let scale: Double, ox: Double, oy: Double
 
-        init(origin: (x: Double, y: Double), worldSize: Double, perUnit: Double) {
+        init(origin: (x: Double, y: Double), worldSize: Double, perUnit: Double, shift: (x: Double, y: Double)) {
             scale = perUnit / worldSize
-            ox = origin.x * perUnit; oy = origin.y * perUnit
+            ox = origin.x * perUnit + shift.x * scale; oy = origin.y * perUnit + shift.y * scale
         }
 
-        /// Whether plane point (x, y) lies in tile t.
+        /// Whether plane point (x, y), drawn translated, lies in tile t.
         @inline(__always)
         func contains(_ x: Double, _ y: Double, tile t: (x: Int, y: Int)) -> Bool {
             let fx = ox + x * scale - Double(t.x), fy = oy + y * scale - Double(t.y)
@@ -299,7 +307,11 @@ struct LineEffectsPainter {
                 l0 = LineTiling.storedLineSoFar(piece.linesofar[sp.v0] - b)
                 l1 = LineTiling.storedLineSoFar(piece.linesofar[sp.v1] - b)
             }
-            p0 = piece.progress[sp.v0]; p1 = piece.progress[sp.v1]
+            if piece.progress.isEmpty {
+                p0 = LineTiling.ringProgress(linesofar: l0); p1 = LineTiling.ringProgress(linesofar: l1)
+            } else {
+                p0 = piece.progress[sp.v0]; p1 = piece.progress[sp.v1]
+            }
             tile = piece.tile
             self.tiles = tiles; self.proj = proj
         }

@@ -127,7 +127,9 @@ struct StrokeGeometry {
         lineLength = travelled
     }
 
-    /// The offset centre line: each vertex moved along its miter vector (exact parallel polyline).
+    /// The offset centre line: each vertex moved along its miter vector (a parallel polyline),
+    /// each component of that vector rounded as MapLibre's vertex byte stores the extrusion that
+    /// `line-offset` reads (`LineTiling.storedExtrusion`).
     private mutating func offsetCentreLine(_ line: Topology) {
         var moved = pts
         for v in 0..<line.n {
@@ -135,7 +137,8 @@ struct StrokeGeometry {
             let n1x = -dirs[2 * a + 1], n1y = dirs[2 * a], n2x = -dirs[2 * b + 1], n2y = dirs[2 * b]
             let den = 1 + n1x * n2x + n1y * n2y
             let (mx, my) = den > 1e-6 ? ((n1x + n2x) / den, (n1y + n2y) / den) : (n2x, n2y)
-            moved[2 * v] += offset * mx; moved[2 * v + 1] += offset * my
+            moved[2 * v] += offset * LineTiling.storedExtrusion(mx)
+            moved[2 * v + 1] += offset * LineTiling.storedExtrusion(my)
         }
         pts = moved
     }

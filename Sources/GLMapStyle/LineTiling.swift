@@ -50,6 +50,23 @@ public enum LineTiling {
         return Double(tileZoom) == maxzoom ? Double(1 << Int(max(0, min(30, 22 - maxzoom)))) : 1
     }
 
+    /// Steps per line half-width in which MapLibre stores each component of a vertex's extrusion
+    /// (line_bucket's EXTRUDE_SCALE: the vertex byte holds round(63 · e) + 128; the shader
+    /// divides by 63 again).
+    public static let extrusionSteps = 63.0
+
+    /// An extrusion component (in half-widths) as MapLibre's line vertex stores it: rounded to
+    /// the nearest 1/63 (GL JS `Math.round`, halves up). It moves a vertex by up to 1/126 of the
+    /// half width, and of `line-offset`, which reads the same vector: enough to move the seams of
+    /// a translucent line's overlapping join triangles, or the edge of a thin offset line, onto
+    /// other pixels. Components past the byte's range (|e| > 2.02, miters with
+    /// `line-miter-limit` > 2) are rounded the same way; see README "Conformance" for what the
+    /// two MapLibres do with those.
+    @inline(__always)
+    public static func storedExtrusion(_ e: Double) -> Double {
+        (e * extrusionSteps + 0.5).rounded(.down) / extrusionSteps
+    }
+
     /// MapLibre stores `linesofar / 2` as a 14-bit integer: distances snap down to even tile
     /// units and wrap at 32768 (non-finite and negative values store 0).
     @inline(__always)
@@ -57,6 +74,15 @@ public enum LineTiling {
         guard linesofar.isFinite, linesofar > 0 else { return 0 }
         let half = (linesofar * 0.5).rounded(.down)
         return half.truncatingRemainder(dividingBy: 16384) * 2
+    }
+
+    /// The `line-gradient` progress of a polygon ring's vertex at `linesofar` tile units (since
+    /// its tile piece's start or its last restart): rings have no line metrics (geojson-vt gives
+    /// `mapbox_clip_start`/`_end` to lines only), and MapLibre Native's gradient shader reads
+    /// progress from the stored linesofar as `linesofar / 32767` (GL JS has no defined value:
+    /// see README "Conformance").
+    public static func ringProgress(linesofar: Double) -> Double {
+        storedLineSoFar(linesofar) / metricsLineDistance
     }
 
     /// Length of a flat polyline (x, y pairs), skipping non-finite steps.

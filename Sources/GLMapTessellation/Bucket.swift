@@ -42,6 +42,11 @@ public enum Bucket {
     /// whose composite paint values become the `a_<name>_next` attributes; nil when the layer has
     /// none (they then repeat the tile zoom's values).
     public static func make(_ layer: EvaluatedLayer, next: EvaluatedLayer? = nil) -> Bucket {
+        make(layer, next: next, emulation: [])
+    }
+
+    /// The same with MapLibre Native behaviours emulated (the differential harness only).
+    package static func make(_ layer: EvaluatedLayer, next: EvaluatedLayer? = nil, emulation: NativeEmulation) -> Bucket {
         var b = WorldBounds.empty
         switch layer {
         case .background: break
@@ -50,19 +55,26 @@ public enum Bucket {
         case .circle(let c): for feat in c.features { b.add(flat: feat.centers) }
         }
         let finite = !b.isEmpty && b.minX.isFinite && b.maxX.isFinite && b.minY.isFinite && b.maxY.isFinite
-        return make(layer, next: next, origin: finite ? ((b.minX + b.maxX) / 2, (b.minY + b.maxY) / 2) : (0, 0))
+        return make(layer, next: next, origin: finite ? ((b.minX + b.maxX) / 2, (b.minY + b.maxY) / 2) : (0, 0),
+                    emulation: emulation)
     }
 
     /// Tessellates an evaluated layer. `origin` is the unit-world point positions are relative to.
     public static func make(_ layer: EvaluatedLayer, next: EvaluatedLayer? = nil, origin: (x: Double, y: Double)) -> Bucket {
+        make(layer, next: next, origin: origin, emulation: [])
+    }
+
+    /// The same with MapLibre Native behaviours emulated (the differential harness only).
+    package static func make(_ layer: EvaluatedLayer, next: EvaluatedLayer? = nil, origin: (x: Double, y: Double),
+                             emulation: NativeEmulation) -> Bucket {
         switch layer {
         case .background(let b): return .background(b)
         case .fill(let f):
-            if case .fill(let n)? = next { return .fill(FillBucket(f, next: n, origin: origin)) }
-            return .fill(FillBucket(f, origin: origin))
+            if case .fill(let n)? = next { return .fill(FillBucket(f, next: n, origin: origin, emulation: emulation)) }
+            return .fill(FillBucket(f, origin: origin, emulation: emulation))
         case .line(let l):
-            if case .line(let n)? = next { return .line(LineBucket(l, next: n, origin: origin)) }
-            return .line(LineBucket(l, origin: origin))
+            if case .line(let n)? = next { return .line(LineBucket(l, next: n, origin: origin, emulation: emulation)) }
+            return .line(LineBucket(l, origin: origin, emulation: emulation))
         case .circle(let c):
             if case .circle(let n)? = next { return .circle(CircleBucket(c, next: n, origin: origin)) }
             return .circle(CircleBucket(c, origin: origin))

@@ -67,10 +67,12 @@ extension Earcut.State {
         let x0 = Swift.min(ax, Swift.min(bx, cx)), y0 = Swift.min(ay, Swift.min(by, cy))
         let x1 = Swift.max(ax, Swift.max(bx, cx)), y1 = Swift.max(ay, Swift.max(by, cy))
 
+        // earcut 3.x skips points on the first corner; Native's 2.2 counts them (`native22`)
+        let skipFirst = !native22
         var p = next(c)
         while p != a {
             let px = n[p].x, py = n[p].y
-            if px >= x0 && px <= x1 && py >= y0 && py <= y1 && !(ax == px && ay == py) &&
+            if px >= x0 && px <= x1 && py >= y0 && py <= y1 && !(skipFirst && ax == px && ay == py) &&
                 Earcut.pointInTriangle(ax, ay, bx, by, cx, cy, px, py) && area(prev(p), p, next(p)) >= 0 {
                 return false
             }

@@ -141,6 +141,7 @@ extension Earcut.State {
                 return false
             }
         }
+        let skipFirst = !native22   // as in isEar
         let blockerSlot = blocker + ear
         let triangleSlot = blockedTriangle + ear
 
@@ -149,7 +150,7 @@ extension Earcut.State {
             let px = xy[i &* 2], py = xy[i &* 2 &+ 1]
             guard px >= x0 && px <= x1 && py >= y0 && py <= y1 else { return false } // NaN = removed
             let p = Int(zNode[i])
-            if p != c && !(ax == px && ay == py) &&
+            if p != c && (skipFirst ? !(ax == px && ay == py) : p != a) &&
                 Earcut.pointInTriangle(ax, ay, bx, by, cx, cy, px, py) && area(prev(p), p, next(p)) >= 0 {
                 blockerSlot.pointee = Int32(truncatingIfNeeded: p)
                 triangleSlot.pointee = triangle

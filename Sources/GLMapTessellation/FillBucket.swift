@@ -47,6 +47,12 @@ public struct FillBucket {
 
     /// Triangulates `layer`'s fills and outlines; `next` is the layer at tile zoom + 1 for composite values.
     public init(_ layer: EvaluatedFillLayer, next: EvaluatedFillLayer? = nil, origin: (x: Double, y: Double)) {
+        self.init(layer, next: next, origin: origin, emulation: [])
+    }
+
+    /// The same with MapLibre Native behaviours emulated (`NativeEmulation.earcut22`; the differential harness only).
+    package init(_ layer: EvaluatedFillLayer, next: EvaluatedFillLayer? = nil, origin: (x: Double, y: Double),
+                 emulation: NativeEmulation) {
         self.layer = layer
         self.origin = origin
         paint = PaintLayout(program: "fill", features: layer.features, source: layer.paint, value: EvaluatedFill.paint)
@@ -55,7 +61,7 @@ public struct FillBucket {
         let nextFeatures = Bucket.aligned(layer.features, next?.features)
         let stride = VertexLayout.fill + paint.floatsPerVertex
         let outlineStride = VertexLayout.fillOutline + outlinePaint.floatsPerVertex
-        let triangulator = EarcutTriangulator(flavor: .mapLibre)
+        let triangulator = EarcutTriangulator(flavor: .mapLibre, emulation: emulation)
         var vertexCount = 0
         for f in layer.features { for p in f.polygons { vertexCount += p.coords.count / 2 } }
         vertices.reserveCapacity(vertexCount * stride)

@@ -20,7 +20,8 @@ import GLMapStyle
 /// So dashed lines and line-metrics lines are cut into the same per-tile pieces
 /// (`TileLineClipper`), each tessellated on its own, and the fragment shader keeps each piece's
 /// fragments inside its tile (the fx tile position). Lines spanning more than
-/// `TileLineClipper.maxTiles` tiles, and polygon rings of gradient layers, are drawn whole.
+/// `TileLineClipper.maxTiles` tiles are drawn whole. Polygon rings have no line metrics: a
+/// gradient reads them at `LineTiling.ringProgress` of their linesofar (cut per tile like dashes).
 /// Without line metrics `linesofar` restarts at 0 past 16384 tile units within a piece, as
 /// MapLibre's does (`LineTessellator.distanceResetLimit`). Not reproduced: geojson-vt's
 /// simplification and integer rounding of tile coordinates.
@@ -58,13 +59,20 @@ public struct LineBucket {
 
     /// Extrudes `layer`'s lines; `next` is the layer at tile zoom + 1 for composite values.
     public init(_ layer: EvaluatedLineLayer, next: EvaluatedLineLayer? = nil, origin: (x: Double, y: Double)) {
+        self.init(layer, next: next, origin: origin, emulation: [])
+    }
+
+    /// The same with MapLibre Native behaviours emulated (`NativeEmulation.int8Direction`,
+    /// `.miterClamp`; the differential harness only).
+    package init(_ layer: EvaluatedLineLayer, next: EvaluatedLineLayer? = nil, origin: (x: Double, y: Double),
+                 emulation: NativeEmulation) {
         self.layer = layer
         self.origin = origin
         paint = PaintLayout(program: "line", features: layer.features, source: layer.paint, value: EvaluatedLine.paint)
         nextFeatures = Bucket.aligned(layer.features, next?.features)
         let dashed = layer.hasDashes
         if dashed || layer.gradient != nil {
-            buildEffects(dashed: dashed)
+            buildEffects(dashed: dashed, emulation: emulation)
             return
         }
         let cap: LineCap = { switch layer.cap { case .butt: return .butt; case .round: return .round; case .square: return .square } }()
@@ -77,6 +85,7 @@ public struct LineBucket {
             let join: LineJoin = { switch f.join { case .miter: return .miter; case .bevel: return .bevel; case .round: return .round } }()
             var tess = LineTessellator(join: join, cap: cap, miterLimit: layer.miterLimit, roundLimit: layer.roundLimit,
                                        pixelsPerUnit: pixelsPerUnit)
+            tess.nativeEmulation = emulation
             let values = paint.vertexValues(f, next: nextFeatures?[n], value: EvaluatedLine.paint)
             for part in f.parts {
                 bounds.add(flat: part.coords)
@@ -95,12 +104,13 @@ public struct LineBucket {
         }
     }
 
-    /// Appends a tessellated part's vertices with the feature's paint, and its triangles.
+    /// Appends a tessellated part's vertices with the feature's paint, and its triangles; each
+    /// extrusion component rounded to MapLibre's vertex byte (`LineTiling.storedExtrusion`).
     private mutating func appendPaint(_ geometry: LineGeometry, _ values: [Float], shift: (x: Float, y: Float) = (0, 0)) {
         let base = UInt32(vertices.count / stride)
         for v in geometry.vertices {
             vertices.append(v.x + shift.x); vertices.append(v.y + shift.y)
-            vertices.append(v.ex); vertices.append(v.ey)
+            vertices.append(Float(LineTiling.storedExtrusion(Double(v.ex)))); vertices.append(Float(LineTiling.storedExtrusion(Double(v.ey))))
             vertices.append(v.nx); vertices.append(v.ny)
             vertices.append(v.distance); vertices.append(v.direction)
             vertices.append(contentsOf: values)
@@ -109,7 +119,7 @@ public struct LineBucket {
     }
 
     /// Tessellates a dashed and/or gradient layer with its fx vertices, atlas and ramp.
-    private mutating func buildEffects(dashed: Bool) {
+    private mutating func buildEffects(dashed: Bool, emulation: NativeEmulation) {
         let layer = self.layer
         let z = LineTiling.tileZoom(zoom: layer.zoom, sourceMaxzoom: layer.sourceMaxzoom)
         tileZoom = z
@@ -139,6 +149,7 @@ public struct LineBucket {
             let join: LineJoin = { switch f.join { case .miter: return .miter; case .bevel: return .bevel; case .round: return .round } }()
             var tess = LineTessellator(join: join, cap: cap, miterLimit: layer.miterLimit, roundLimit: layer.roundLimit,
                                        pixelsPerUnit: pixelsPerUnit)
+            tess.nativeEmulation = emulation
             let values = paint.vertexValues(f, next: nextFeatures?[n], value: EvaluatedLine.paint)
             var dash: (to: DashEntry, from: DashEntry)?
             if let to = f.dasharray {
@@ -160,8 +171,10 @@ public struct LineBucket {
                 }
                 geometry.vertices.removeAll(keepingCapacity: true)
                 geometry.indices.removeAll(keepingCapacity: true)
-                // Dashes without line metrics: MapLibre's linesofar reset (tile units → input units).
-                tess.distanceResetLimit = dash != nil && clip == nil ? LineTiling.lineSoFarResetDistance / tileUnitsPerUnit : nil
+                // Without line metrics (dashes, gradient rings): MapLibre's linesofar reset (tile units → input units).
+                let ringProgress = layer.gradient != nil && closed
+                tess.distanceResetLimit = (dash != nil || ringProgress) && clip == nil
+                    ? LineTiling.lineSoFarResetDistance / tileUnitsPerUnit : nil
                 let length = local.withUnsafeBufferPointer { tess.append($0, closed: closed, into: &geometry) }
                 guard !geometry.vertices.isEmpty else { return }
                 let range = clip ?? (0, 1)
@@ -170,13 +183,15 @@ public struct LineBucket {
                 let rampRow = layer.gradient != nil ? row(range.start, range.end) : 0
                 appendPaint(geometry, values, shift: tile == nil ? (0, 0) : (Float(ox - origin.x), Float(oy - origin.y)))
                 appendFx(geometry, length: closed ? 0 : length, metrics: clip, rampRow: rampRow, floorWidth: f.floorWidth,
-                         dash: (to, from), tile: tile != nil, tileUnitsPerUnit: tileUnitsPerUnit, tilesPerUnit: tilesPerUnit)
+                         dash: (to, from), tile: tile != nil, tileUnitsPerUnit: tileUnitsPerUnit, tilesPerUnit: tilesPerUnit,
+                         ringProgress: ringProgress)
             }
             for part in f.parts {
                 bounds.add(flat: part.coords)
-                // Line metrics exist for lines, not polygon rings (geojson-vt tracks them for lines only).
+                // Line metrics exist for lines, not polygon rings (geojson-vt tracks them for lines only);
+                // a gradient ring's progress comes from its linesofar, which restarts in each tile piece.
                 let metrics = layer.lineMetrics && !part.closed
-                if dash != nil || metrics {
+                if dash != nil || metrics || (layer.gradient != nil && part.closed) {
                     let total = LineTiling.length(part.coords)
                     let clipped = clipper.clip(part.coords, closed: part.closed) { piece in
                         let range = metrics && total > 0 ? (piece.start / total, piece.end / total) : nil
@@ -196,17 +211,18 @@ public struct LineBucket {
     /// Appends the fx block of each vertex of one tessellated piece (see `fxLayout`). `metrics`:
     /// the line progress range the piece covers (linesofar from progress) or nil (linesofar in
     /// tile units); `tile`: the piece is clipped to its tile (positions in tiles follow).
-    /// `length` 0 puts every vertex at progress 0: polygon rings have no line metrics, so
-    /// MapLibre GL JS's gradient reads them at progress 0 (its progress attribute is unbound).
+    /// `ringProgress`: a polygon ring of a gradient layer, which has no line metrics: its
+    /// progress is its stored linesofar / 32767 (MapLibre Native's `v_lineprogress`; see
+    /// `LineTiling.ringProgress`).
     private mutating func appendFx(_ geometry: LineGeometry, length: Double, metrics: (start: Double, end: Double)?,
                                    rampRow: Int, floorWidth: Double, dash: (to: DashEntry, from: DashEntry), tile: Bool,
-                                   tileUnitsPerUnit: Double, tilesPerUnit: Double) {
+                                   tileUnitsPerUnit: Double, tilesPerUnit: Double, ringProgress: Bool) {
         let range = metrics ?? (0, 1)
         let (to, from) = dash
         let invLength = length > 0 ? 1 / length : 0
         for v in geometry.vertices {
             let d = Double(v.distance)
-            let uvx = min(1, max(0, d * invLength))
+            let uvx = ringProgress ? LineTiling.ringProgress(linesofar: d * tileUnitsPerUnit) : min(1, max(0, d * invLength))
             let linesofar = metrics != nil
                 ? (range.start + (range.end - range.start) * uvx) * LineTiling.metricsLineDistance
                 : d * tileUnitsPerUnit

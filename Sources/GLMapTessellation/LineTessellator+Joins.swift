@@ -15,6 +15,12 @@ extension LineTessellator {
         var roundLimit: Double
         /// Distance (input units) of the extra pair on each side of a sharp corner; 0 = none.
         var sharpCornerOffset: Double = 0
+        /// MapLibre Native's direction flag: the sign of `end` truncated to an integer
+        /// (`NativeEmulation.int8Direction`; GL JS: the sign of `end`).
+        var truncatedDirection = false
+        /// MapLibre Native's extrusion byte: components clamped to [−128/63, 127/63]
+        /// (`NativeEmulation.miterClamp`).
+        var clampedExtrusion = false
 
         /// The limits as thresholds on s² = |n1 + n2|² = 4/miterLength², so that the common
         /// miter case needs no square root: miterLength ≤ L ⇔ s² ≥ 4/L².
@@ -419,7 +425,7 @@ extension LineTessellator {
         private func vertexA(_ nx: Double, _ ny: Double, _ end: Double, round: Bool,
                              into out: inout LineGeometry) -> UInt32 {
             let s = sign(end)
-            return vertex(nx + ny * end, ny - nx * end, nx: round ? s : 0, ny: -1, direction: s, into: &out)
+            return vertex(nx + ny * end, ny - nx * end, nx: round ? s : 0, ny: -1, direction: directionFlag(end), into: &out)
         }
 
         /// p − N + end·d (left edge).
@@ -427,16 +433,28 @@ extension LineTessellator {
         private func vertexB(_ nx: Double, _ ny: Double, _ end: Double, round: Bool,
                              into out: inout LineGeometry) -> UInt32 {
             let s = sign(end)
-            return vertex(-nx + ny * end, -ny - nx * end, nx: round ? s : 0, ny: 1, direction: -s, into: &out)
+            return vertex(-nx + ny * end, -ny - nx * end, nx: round ? s : 0, ny: 1, direction: -directionFlag(end), into: &out)
         }
 
         @inline(__always)
         private func sign(_ v: Double) -> Float { v > 0 ? 1 : (v < 0 ? -1 : 0) }
 
+        /// `a_direction` for a shift `end` along the line: its sign (GL JS), or with
+        /// `truncatedDirection` the sign of `static_cast<int8_t>(end)` (Native: 0 inside (−1, 1)).
+        @inline(__always)
+        private func directionFlag(_ end: Double) -> Float {
+            settings.truncatedDirection ? sign(end.rounded(.towardZero)) : sign(end)
+        }
+
         @inline(__always)
         private func vertex(_ ex: Double, _ ey: Double, nx: Float, ny: Float, direction: Float,
                             into out: inout LineGeometry) -> UInt32 {
             let index = UInt32(truncatingIfNeeded: out.vertices.count)
+            var ex = ex, ey = ey
+            if settings.clampedExtrusion {
+                ex = Swift.min(Swift.max(ex, NativeEmulation.extrusionMin), NativeEmulation.extrusionMax)
+                ey = Swift.min(Swift.max(ey, NativeEmulation.extrusionMin), NativeEmulation.extrusionMax)
+            }
             out.vertices.append(LineVertex(x: pointX, y: pointY, ex: Float(ex), ey: Float(ey),
                                            nx: nx, ny: ny, distance: pointDistance, direction: direction))
             return index

@@ -1,3 +1,4 @@
+import Foundation
 import GLMapCore
 import XCTest
 @testable import GLMapStyle
@@ -25,6 +26,23 @@ final class LineBucketEffectsTests: XCTestCase {
 
     func fx(_ b: LineBucket) -> [[Float]] {
         stride(from: 0, to: b.fxVertices.count, by: LineBucket.fxLayout).map { Array(b.fxVertices[$0..<($0 + LineBucket.fxLayout)]) }
+    }
+
+    func testExtrusionsAreStoredInSixtyThirdsOfTheHalfWidth() throws {
+        // A 30° turn: the miter vector's components (about 1.04 and 0.28 half widths) are not on
+        // the 1/63 grid, so they must come out rounded as MapLibre's vertex byte stores them.
+        let a = 30.0 * Double.pi / 180
+        let b = LineBucket(try layer(zoom: 3, dash: nil, parts: [[0.1, 0.1, 0.2, 0.1, 0.2 + 0.1 * cos(a), 0.1 + 0.1 * sin(a)]]),
+                           origin: (0.15, 0.1))
+        let extrusions = stride(from: 0, to: b.vertices.count, by: b.stride).flatMap { [b.vertices[$0 + 2], b.vertices[$0 + 3]] }
+        XCTAssertFalse(extrusions.isEmpty)
+        for e in extrusions {
+            let steps = Double(e) * 63
+            XCTAssertEqual(steps, steps.rounded(), accuracy: 1e-4, "extrusion \(e) is not a multiple of 1/63")
+        }
+        XCTAssertEqual(LineTiling.storedExtrusion(0.6 / 63), 1 / 63)
+        XCTAssertEqual(LineTiling.storedExtrusion(-0.4 / 63), 0, accuracy: 1e-15)
+        XCTAssertEqual(LineTiling.storedExtrusion(1 / cos(a / 2)), 65.0 / 63)
     }
 
     func testPlainLinesHaveNoEffectData() throws {
@@ -93,14 +111,18 @@ final class LineBucketEffectsTests: XCTestCase {
         XCTAssertEqual(linesofar.max()!, 5 * tu, accuracy: 2)
     }
 
-    func testRingsReadTheGradientAtProgressZero() throws {
-        // geojson-vt gives line metrics to lines only: a ring's vertices all sit at progress 0.
+    func testRingsReadTheGradientAtTheirLineSoFar() throws {
+        // geojson-vt gives line metrics to lines only: a ring's progress is its stored linesofar
+        // / 32767 (MapLibre Native's v_lineprogress). Zoom 2: 32768 tile units per unit, so the
+        // ring's sides are 32.8 tile units, the closing side counted first.
         let ring = [0.3, 0.3, 0.301, 0.3, 0.301, 0.301, 0.3, 0.301]
         let b = LineBucket(try layer(zoom: 2, dash: nil,
                                      gradient: #"["interpolate", ["linear"], ["line-progress"], 0, "blue", 1, "red"]"#,
                                      metrics: true, parts: [ring], closed: true), origin: (0.3, 0.3))
         let rows = fx(b)
         XCTAssertFalse(rows.isEmpty)
-        XCTAssertTrue(rows.allSatisfy { $0[2] == 0 })
+        for r in rows { XCTAssertEqual(Double(r[2]), Double(r[0]) / 32767, accuracy: 1e-7) }
+        XCTAssertEqual(Double(rows.map { $0[2] }.min()!), 32 / 32767, accuracy: 1e-7)
+        XCTAssertEqual(Double(rows.map { $0[2] }.max()!), 162 / 32767, accuracy: 1e-7)  // back at the start: 5 sides
     }
 }
