@@ -33,8 +33,9 @@ package struct NativeEmulation: OptionSet, Sendable, Hashable {
     /// `TileLineClipper` cuts from a polygon ring, or a ring drawn whole) restarted at its
     /// northernmost vertex (least unit-world y; of equal ones the first in the piece's order), as
     /// Native's polygon fix-up (wagyu, `GeoJSONTileFeature::getGeometries`) does to each tile's
-    /// clipped ring: wagyu's output ring starts at the front of its left bound, which closes at
-    /// the ring's top. Dash phase and ring progress run from there. GL JS keeps geojson-vt's order.
+    /// clipped ring (wagyu writes a ring from `ring->points`, the front of its left bound; that
+    /// this is the top is measured on differential cases, README "Conformance"). Dash phase and
+    /// ring progress run from there. GL JS keeps geojson-vt's order.
     package static let ringStart = NativeEmulation(rawValue: 1 << 3)
     /// Native's two-row dash texture (`DashPatternTexture`: "from" in row 0, "to" in row 1 when
     /// they differ, each non-round pattern half the texture high): linear filtering reads
