@@ -4,8 +4,9 @@
 // is widened by half a device pixel per side and the fragment fades over blur + 1 device pixel.
 // Variants (a #define after the version line): DASH = MapLibre's line_sdf (line-dasharray from
 // the signed-distance line atlas), GRADIENT = line_gradient (colour from the line-gradient ramp
-// by line progress); both together = line_gradient_sdf. The fx attributes come from a second
-// buffer (LineBucket.fxLayout).
+// by line progress); both together = line_gradient_sdf. DASH_ROWS (with DASH, differential
+// harness only) = MapLibre Native's two-row dash texture (NativeEmulation.dashRows). The fx
+// attributes come from a second buffer (LineBucket.fxLayout).
 uniform mat4 u_matrix;            // bucket-local units -> clip space
 uniform float u_units_per_pixel;  // bucket-local units per CSS pixel at this zoom
 uniform float u_ratio;            // device pixels per CSS pixel
@@ -41,6 +42,9 @@ in vec3 a_dash_from;
 out vec2 v_tex_a;
 out vec2 v_tex_b;
 flat out float v_sdfgamma;
+#ifdef DASH_ROWS
+flat out vec2 v_from_row;         // MapLibre Native's two-row dash texture (see line.frag)
+#endif
 #endif
 #if defined(DASH) || defined(GRADIENT)
 uniform float u_tile_units_per_pixel; // tile sides per CSS px (for the tile clip)
@@ -94,6 +98,11 @@ void main() {
                    a_normal.y * (-a_dash_to.y / 2.0 / u_lineatlas_height) + (a_dash_to.x + 0.5) / u_lineatlas_height);
     // sdfgamma = atlas width / (256 · pixel ratio · min(scaled pattern lengths)) / 2, over floorwidth.
     v_sdfgamma = (1.0 / u_ratio) / min(a_dash_from.z * u_crossfade_from, a_dash_to.z * u_crossfade_to) / 2.0 / floorwidth;
+#ifdef DASH_ROWS
+    // Two rows only for distinct non-round patterns (round ones span many rows).
+    bool rows = a_dash_from.x != a_dash_to.x && a_dash_from.y == 0.0 && a_dash_to.y == 0.0;
+    v_from_row = vec2((a_dash_from.x + 0.5) / u_lineatlas_height, rows ? 1.0 : 0.0);
+#endif
 #endif
 #if defined(DASH) || defined(GRADIENT)
     v_clip = a_tile.x;

@@ -189,6 +189,8 @@ QUIRK_LABELS = {
     "native-earcut-2.2": "fills triangulated by earcut.hpp 2.2's hole elimination and start node (GL JS: earcut 3.0)",
     "native-int8-direction": "line-offset at shallow bevel/round joins with the direction flag truncated to int8 (GL JS: its sign)",
     "native-miter-clamp": "miters longer than the extrusion byte clamped to it (GL JS: the byte wraps; glmap: exact)",
+    "native-ring-start-per-tile": "each tile piece of a dashed/gradient polygon ring restarted at its northernmost vertex by wagyu (GL JS: geojson-vt's order)",
+    "native-dash-rows": "half of the cross-faded 'from' dash pattern read at one edge of the line from Native's two-row dash texture (GL JS: 'to' only)",
 }
 
 

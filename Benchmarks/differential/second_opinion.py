@@ -80,7 +80,15 @@ places. A failure counts as a Native quirk only when a variant verifies it:
     layers with a `line-offset`;
   - `native-miter-clamp` (`miter-clamp`): extrusions clamped to Native's vertex byte (about 2.02
     half widths; GL JS wraps it), for line layers with a `line-miter-limit` above 2 (or an
-    expression).
+    expression);
+  - `native-ring-start-per-tile` (`ring-start`): every tile piece of a polygon ring (and every
+    ring drawn whole) restarted at its northernmost vertex, as Native's polygon fix-up does to
+    each tile's clipped ring (so the dash phase and ring progress start there; GL JS keeps
+    geojson-vt's order, and the style-level `rs` can rotate whole rings only), for line layers
+    with `line-dasharray` or `line-gradient` over polygons;
+  - `native-dash-rows` (`dash-rows`): Native's two-row dash texture, whose filtering mixes half
+    of the cross-faded "from" pattern into one edge of the line (½·max(0, normal.y); GL JS reads
+    the "to" row only), for line layers whose `line-dasharray` depends on the zoom.
 - `native-outline-width` (Native draws the fill-antialias outline as 2-px GL lines, GL JS 1 px):
   both renderers draw the style with `fill-antialias` false on every fill layer and must agree;
   and every pixel where the original pair differs (after the other removals) must lie within 2 px
@@ -131,13 +139,15 @@ REMOVALS = [
     ("ec", "native-earcut-2.2", False),
     ("id", "native-int8-direction", False),
     ("mc", "native-miter-clamp", False),
+    ("rt", "native-ring-start-per-tile", False),
+    ("dr", "native-dash-rows", False),
     ("aa", "native-outline-width", False),
 ]
 NAME = {c: n for c, n, _ in REMOVALS}
 INVARIANT = {c for c, _, inv in REMOVALS if inv}
 GLMAP_SIDE = frozenset({"rs", "za"})     # variants that glmap draws, against Native's original
 # Native behaviours glmap emulates (`glmap-bench differential --emulate-native`), the style unchanged.
-EMULATED = {"ec": "earcut22", "id": "int8-direction", "mc": "miter-clamp"}
+EMULATED = {"ec": "earcut22", "id": "int8-direction", "mc": "miter-clamp", "rt": "ring-start", "dr": "dash-rows"}
 ORDER = [c for c, _, _ in REMOVALS]
 
 
@@ -705,6 +715,10 @@ def candidates(style):
             out.add("id")
         if l["type"] == "line" and miter_beyond_byte(l):
             out.add("mc")
+        if dashed_over_rings(style, l) and any(p in l.get("paint", {}) for p in ("line-dasharray", "line-gradient")):
+            out.add("rt")
+        if l["type"] == "line" and zoom_dependent(l.get("paint", {}).get("line-dasharray")):
+            out.add("dr")
     if float32_zoom(style) is not None:
         out.add("fz")
     return out
@@ -717,6 +731,18 @@ def miter_beyond_byte(layer):
     if v is None:
         return False
     return not isinstance(v, (int, float)) or isinstance(v, bool) or v > 2
+
+
+def zoom_dependent(value):
+    """Whether a property value changes with the zoom (a legacy function with stops and no
+    property, or an expression that reads ["zoom"]): so its cross-faded "from" may differ."""
+    if isinstance(value, dict):
+        return "stops" in value and "property" not in value
+    if isinstance(value, list):
+        if value and value[0] == "zoom":
+            return True
+        return any(zoom_dependent(v) for v in value if isinstance(v, list))
+    return False
 
 
 def emulation(subset):

@@ -13,7 +13,8 @@ import GLMapTessellation
 /// fraction, message. --save keeps actual.png and diff.png of each case over 0.00025, --save-all
 /// of every case (the second-opinion step of Benchmarks/differential needs glmap's images).
 /// Prints the agreement at 0.00025 and 0.002 at the end.
-/// `--emulate-native NAMES` (comma-separated: earcut22, int8-direction, miter-clamp; GPU only)
+/// `--emulate-native NAMES` (comma-separated: earcut22, int8-direction, miter-clamp, ring-start,
+/// dash-rows; GPU only)
 /// draws with those MapLibre Native behaviours instead of GL JS's (`NativeEmulation`), for the
 /// second opinion's checks that a failure is such a Native quirk; not in `glmap` or `GLMap`.
 func runDifferentialBenchmark(_ args: [String]) throws {

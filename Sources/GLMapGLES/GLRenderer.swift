@@ -366,7 +366,8 @@ public final class GLRenderer {
         let l = g.bucket
         guard !l.indices.isEmpty else { return }
         let dashed = g.atlasTexture != 0, gradient = g.rampTexture != 0
-        let program = try self.program(ShaderSource.line, defines: (dashed ? ["DASH"] : []) + (gradient ? ["GRADIENT"] : []), paint: l.paint)
+        let program = try self.program(ShaderSource.line, defines: (dashed ? ["DASH"] : []) + (gradient ? ["GRADIENT"] : [])
+                                           + (dashed && l.nativeDashRows ? ["DASH_ROWS"] : []), paint: l.paint)
         glUseProgram(program.id)
         try bindAttributes(program, g.vertices, layout([("a_pos", 2), ("a_extrude", 2), ("a_normal", 2), ("a_distance", 1), ("a_direction", 1)], l.paint))
         setPaintUniforms(program, l.paint, zoom: view.camera.zoom)

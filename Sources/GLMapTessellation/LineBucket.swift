@@ -48,6 +48,9 @@ public struct LineBucket {
     public var ramp: ColorRamp?
     /// Zoom of the tile grid dash distances are measured in (see the type's summary).
     public var tileZoom: Int = 0
+    /// Dashes drawn with MapLibre Native's two-row dash texture (`NativeEmulation.dashRows`;
+    /// the differential harness only, false everywhere else).
+    package private(set) var nativeDashRows = false
 
     /// fx vertex: linesofar (tile units), floorwidth, progress within the piece, gradient ramp
     /// row, dash-to (atlas row, rows, length), dash-from (same), clip-to-tile flag (0/1), position
@@ -63,7 +66,7 @@ public struct LineBucket {
     }
 
     /// The same with MapLibre Native behaviours emulated (`NativeEmulation.int8Direction`,
-    /// `.miterClamp`; the differential harness only).
+    /// `.miterClamp`, `.ringStart`, `.dashRows`; the differential harness only).
     package init(_ layer: EvaluatedLineLayer, next: EvaluatedLineLayer? = nil, origin: (x: Double, y: Double),
                  emulation: NativeEmulation) {
         self.layer = layer
@@ -71,6 +74,7 @@ public struct LineBucket {
         paint = PaintLayout(program: "line", features: layer.features, source: layer.paint, value: EvaluatedLine.paint)
         nextFeatures = Bucket.aligned(layer.features, next?.features)
         let dashed = layer.hasDashes
+        nativeDashRows = dashed && emulation.contains(.dashRows)
         if dashed || layer.gradient != nil {
             buildEffects(dashed: dashed, emulation: emulation)
             return
@@ -130,6 +134,7 @@ public struct LineBucket {
         // MapLibre's extra vertices near sharp corners sit 15 px away at floor(zoom).
         let pixelsPerUnit = LineTiling.sharpCornerPixelsPerUnit(zoom: layer.zoom, sourceMaxzoom: layer.sourceMaxzoom)
         let clipper = TileLineClipper(zoom: z, buffer: layer.sourceBuffer / 512)
+        let ringStart = emulation.contains(.ringStart)
         var atlas = LineAtlas()
         var geometry = LineGeometry()
         var local: [Double] = []
@@ -159,7 +164,9 @@ public struct LineBucket {
             let from = dash?.from ?? to
             // Tessellates one piece. `tile`: the tile it is clipped to (nil: drawn whole);
             // `clip`: the line progress range it covers (metrics) or nil (distances in tile units).
-            func emit(_ coords: [Double], closed: Bool, tile: (x: Int, y: Int)?, clip: (start: Double, end: Double)?) {
+            func emit(_ piece: [Double], closed: Bool, tile: (x: Int, y: Int)?, clip: (start: Double, end: Double)?) {
+                // Native's polygon fix-up restarts each tile's clipped ring at its top (NativeEmulation.ringStart).
+                let coords = closed && ringStart ? NativeEmulation.startingAtTop(piece) : piece
                 let ox = tile.map { Double($0.x) / tilesPerUnit } ?? origin.x
                 let oy = tile.map { Double($0.y) / tilesPerUnit } ?? origin.y
                 local.removeAll(keepingCapacity: true)

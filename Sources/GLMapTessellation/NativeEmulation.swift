@@ -29,10 +29,26 @@ package struct NativeEmulation: OptionSet, Sendable, Hashable {
     /// longer than about 2, with `line-miter-limit` > 2). GL JS wraps the byte; glmap draws the
     /// exact extrusion.
     package static let miterClamp = NativeEmulation(rawValue: 1 << 2)
+    /// Every closed piece a dashed or gradient line layer's bucket tessellates (each tile piece
+    /// `TileLineClipper` cuts from a polygon ring, or a ring drawn whole) restarted at its
+    /// northernmost vertex (least unit-world y; of equal ones the first in the piece's order), as
+    /// Native's polygon fix-up (wagyu, `GeoJSONTileFeature::getGeometries`) does to each tile's
+    /// clipped ring (wagyu writes a ring from `ring->points`, the front of its left bound; that
+    /// this is the top is measured on differential cases, README "Conformance"). Dash phase and
+    /// ring progress run from there. GL JS keeps geojson-vt's order.
+    package static let ringStart = NativeEmulation(rawValue: 1 << 3)
+    /// Native's two-row dash texture (`DashPatternTexture`: "from" in row 0, "to" in row 1 when
+    /// they differ, each non-round pattern half the texture high): linear filtering reads
+    /// ½·max(0, normal.y) of the "from" row (at "to"'s x) into the "to" sample towards the
+    /// line's normal.y = +1 edge. GL JS samples the "to" row's centre only (line_atlas.ts
+    /// `getDash`: height 0 for non-round patterns). Non-round patterns only (shader variant
+    /// `DASH_ROWS`, drawn when `LineBucket.nativeDashRows`).
+    package static let dashRows = NativeEmulation(rawValue: 1 << 4)
 
     /// The names `--emulate-native` takes, in order.
     package static let named: [(name: String, value: NativeEmulation)] = [
         ("earcut22", .earcut22), ("int8-direction", .int8Direction), ("miter-clamp", .miterClamp),
+        ("ring-start", .ringStart), ("dash-rows", .dashRows),
     ]
 
     /// Parses a comma-separated list of names ("" or "none": the empty set); nil names an unknown one.
@@ -54,4 +70,23 @@ package struct NativeEmulation: OptionSet, Sendable, Hashable {
 
     /// Native's extrusion byte range in half widths (see `miterClamp`).
     static let extrusionMin = -128.0 / 63, extrusionMax = 127.0 / 63
+
+    /// A closed ring of flat x, y pairs (the first point repeated at the end, or not) restarted
+    /// at its northernmost vertex, the first of equal ones (see `ringStart`); closed the way it
+    /// came. Fewer than three distinct points: unchanged.
+    static func startingAtTop(_ coords: [Double]) -> [Double] {
+        let c = coords.count
+        let repeated = c >= 4 && coords[0] == coords[c - 2] && coords[1] == coords[c - 1]
+        let n = (repeated ? c - 2 : c) / 2
+        guard n >= 3 else { return coords }
+        var top = 0
+        for k in 1..<n where coords[2 * k + 1] < coords[2 * top + 1] { top = k }
+        guard top > 0 else { return coords }
+        var out: [Double] = []
+        out.reserveCapacity(c)
+        out.append(contentsOf: coords[(2 * top)..<(2 * n)])
+        out.append(contentsOf: coords[0..<(2 * top)])
+        if repeated { out.append(coords[2 * top]); out.append(coords[2 * top + 1]) }
+        return out
+    }
 }

@@ -64,6 +64,8 @@ final class NativeEmulationRenderTests: XCTestCase {
         XCTAssertGreaterThan(differing(try render(lines, .int8Direction, center: (0, 0), zoom: 3), plainLines), 0)
         XCTAssertGreaterThan(differing(try render(lines, .miterClamp, center: (0, 0), zoom: 3), plainLines), 0)
         XCTAssertEqual(try render(lines, .earcut22, center: (0, 0), zoom: 3).pixels, plainLines.pixels, "no fill: earcut22 changes nothing")
+        XCTAssertEqual(try render(lines, [.ringStart, .dashRows], center: (0, 0), zoom: 3).pixels, plainLines.pixels,
+                       "no dashes, no rings: ring-start and dash-rows change nothing")
 
         let c = (-75.0, 40.0)
         let plainFill = try render(fill, [], center: c, zoom: 2, size: 512)
@@ -71,6 +73,34 @@ final class NativeEmulationRenderTests: XCTestCase {
         XCTAssertGreaterThan(differing(plainFill, white), 1000, "the fill is in view")
         XCTAssertGreaterThan(differing(plainFill, try render(fill, .earcut22, center: c, zoom: 2, size: 512)), 100)
         XCTAssertEqual(try render(fill, [.int8Direction, .miterClamp], center: c, zoom: 2, size: 512).pixels, plainFill.pixels, "no line: nothing changes")
+    }
+
+    /// A polygon crossing the tile boundaries at lon 0 and lat 0 (zoom 3), its file ring starting
+    /// south-west, under a dashed line layer (the ring start per tile piece), and a horizontal
+    /// line whose dasharray steps from [1, 1] to [3, 1] at zoom 3.5 (at zoom 4.2 "from", taken at
+    /// 3.2, ≠ "to": the dash rows) next to one with a constant dasharray.
+    static let dashed = try! scene(
+        ##"{"id":"r","type":"line","source":"s","filter":["==",["get","k"],"r"],"paint":{"line-width":4,"line-color":"#000000","line-dasharray":[2,1]}},"##
+        + ##"{"id":"z","type":"line","source":"s","filter":["==",["get","k"],"z"],"paint":{"line-width":10,"line-color":"#0000ff","line-dasharray":["step",["zoom"],["literal",[1,1]],3.5,["literal",[3,1]]]}},"##
+        + ##"{"id":"c","type":"line","source":"s","filter":["==",["get","k"],"c"],"paint":{"line-width":10,"line-color":"#ff0000","line-dasharray":[3,1]}}"##,
+        ##"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"k":"r"},"geometry":{"type":"Polygon","coordinates":[[[-8,-3],[-4,6],[2,2],[6,7],[8,-3],[0,-6],[-8,-3]]]}},"##
+        + ##"{"type":"Feature","properties":{"k":"z"},"geometry":{"type":"LineString","coordinates":[[-9,-8],[9,-8]]}},"##
+        + ##"{"type":"Feature","properties":{"k":"c"},"geometry":{"type":"LineString","coordinates":[[-9,8.5],[9,8.5]]}}]}"##)
+
+    func testRingStartAndDashRowsChangeTheirLinesOnly() throws {
+        let s = Self.dashed
+        for zoom in [3.2, 4.2] {
+            let plain = try MapRenderer(backend: .gpu).render(s, options: RenderOptions(width: 256, height: 256, zoom: zoom))
+            XCTAssertEqual(try render(s, [], center: (0, 0), zoom: zoom).pixels, plain.pixels, "no emulation: render's image")
+            XCTAssertGreaterThan(differing(try render(s, .ringStart, center: (0, 0), zoom: zoom), plain), 0, "zoom \(zoom): the ring's dashes move")
+        }
+        // Only the stepped dasharray's line changes under the dash rows, and only where from ≠ to.
+        let z3 = try render(s, [], center: (0, 0), zoom: 3.2)
+        XCTAssertEqual(try render(s, .dashRows, center: (0, 0), zoom: 3.2).pixels, z3.pixels, "zoom 3.2: from = to = [1, 1]")
+        let z4 = try render(s, [], center: (0, 0), zoom: 4.2, size: 512), rows = try render(s, .dashRows, center: (0, 0), zoom: 4.2, size: 512)
+        XCTAssertGreaterThan(differing(z4, rows), 0, "zoom 4.2: from [1, 1] ≠ to [3, 1]")
+        func band(_ img: PremultipliedImage, _ rows: Range<Int>) -> [UInt8] { Array(img.pixels[(rows.lowerBound * 512 * 4)..<(rows.upperBound * 512 * 4)]) }
+        XCTAssertEqual(band(rows, 0..<256), band(z4, 0..<256), "the northern half (ring top, constant dashes) is as it was")
     }
 
     func testCPUReferenceRefusesAnEmulation() throws {
