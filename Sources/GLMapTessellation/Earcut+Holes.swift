@@ -13,9 +13,10 @@
 extension Earcut.State {
     static let blockEdges = 16
 
-    /// Links every hole ring into the outer ring; returns a node of the merged ring.
-    mutating func eliminateHoles(_ data: UnsafePointer<Double>, dim: Int, vertexCount: Int,
-                                 holes: UnsafeBufferPointer<Int>, outer outerStart: Int) -> Int {
+    /// Links each hole ring into its own list (a one-point hole becomes a Steiner point) and
+    /// returns the leftmost node of each, in the holes' order.
+    mutating func linkHoles(_ data: UnsafePointer<Double>, dim: Int, vertexCount: Int,
+                            holes: UnsafeBufferPointer<Int>) -> [Int32] {
         var queue: [Int32] = []
         queue.reserveCapacity(holes.count)
         for k in 0..<holes.count {
@@ -26,6 +27,13 @@ extension Earcut.State {
             if next(list) == list { steiners.append(Int32(truncatingIfNeeded: list)) }
             queue.append(Int32(truncatingIfNeeded: getLeftmost(list)))
         }
+        return queue
+    }
+
+    /// Links every hole ring into the outer ring; returns a node of the merged ring.
+    mutating func eliminateHoles(_ data: UnsafePointer<Double>, dim: Int, vertexCount: Int,
+                                 holes: UnsafeBufferPointer<Int>, outer outerStart: Int) -> Int {
+        var queue = linkHoles(data, dim: dim, vertexCount: vertexCount, holes: holes)
         sortHoleQueue(&queue)
 
         buildBlockIndex(maxNodes: vertexCount, numHoles: queue.count)

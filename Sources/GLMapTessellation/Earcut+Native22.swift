@@ -23,16 +23,7 @@ extension Earcut.State {
     /// Links every hole ring into the outer ring as Native's earcut.hpp does; returns the start node.
     mutating func eliminateHolesNative22(_ data: UnsafePointer<Double>, dim: Int, vertexCount: Int,
                                          holes: UnsafeBufferPointer<Int>, outer outerStart: Int) -> Int {
-        var queue: [Int] = []
-        queue.reserveCapacity(holes.count)
-        for k in 0..<holes.count {
-            let start = holes[k]
-            let end = k + 1 < holes.count ? holes[k + 1] : vertexCount
-            let list = linkedList(data, dim: dim, start: start, end: end, clockwise: false)
-            if list < 0 { continue }
-            if next(list) == list { steiners.append(Int32(truncatingIfNeeded: list)) }
-            queue.append(getLeftmost(list))
-        }
+        let queue = linkHoles(data, dim: dim, vertexCount: vertexCount, holes: holes).map(Int.init)
         // stable, by x alone
         let keyed = queue.enumerated().sorted { a, b in
             let xa = n[a.element].x, xb = n[b.element].x
