@@ -21,8 +21,10 @@ places. A failure counts as a Native quirk only when a variant verifies it:
   - `native-multipoint-joined`: MultiPoints (and MultiPoint members of GeometryCollections) left
     out of the sources of fill and line layers (a copy of the source where other layers use it):
     GL JS makes each point its own one-point ring, which no fill or line draws.
-  - `native-multipolygon-overlap`: each MultiPolygon of a fill layer's source split into one
-    Polygon feature per part (same properties and id): GL JS fills every part on its own either way.
+  - `native-multipolygon-overlap`: each MultiPolygon of a fill or line layer's source split into
+    one Polygon feature per part (same properties and id): GL JS fills every part on its own and
+    strokes every ring on its own either way (Native's polygon fix-up unions overlapping parts,
+    which changes the rings a line layer strokes too).
   - `circle-tile-edge`: circle layers read a copy of their source with `"buffer": 0` (point-only
     sources, or with the next removal): each point then lies in one tile only, as GL JS draws it.
   - `native-circle-clip-points`: circle layers over lines and polygons read a copy with one
@@ -690,8 +692,8 @@ def candidates(style):
             out.add("mz")
         if l["type"] in ("fill", "line") and "MultiPoint" in kinds:
             out.add("mp")
-        if l["type"] == "fill" and any(f.get("geometry", {}) and f["geometry"]["type"] == "MultiPolygon"
-                                       and len(f["geometry"]["coordinates"]) > 1 for f in features(src)):
+        if l["type"] in ("fill", "line") and any(f.get("geometry", {}) and f["geometry"]["type"] == "MultiPolygon"
+                                                 and len(f["geometry"]["coordinates"]) > 1 for f in features(src)):
             out.add("mpo")
         if l["type"] == "fill" and l.get("paint", {}).get("fill-antialias", True) is not False:
             out.add("aa")
@@ -930,7 +932,7 @@ def variant(style, subset):
             src["data"]["features"] = kept
     if "mpo" in subset:
         for l in layers:
-            if l["type"] != "fill":
+            if l["type"] not in ("fill", "line"):
                 continue
             if not any(f.get("geometry") and f["geometry"]["type"] == "MultiPolygon" for f in features(s["sources"][l["source"]])):
                 continue
