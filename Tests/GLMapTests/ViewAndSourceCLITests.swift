@@ -20,7 +20,7 @@ final class ViewAndSourceCLITests: XCTestCase {
 
     func write(_ name: String, _ text: String) -> String {
         let p = tmp.appendingPathComponent(name).path
-        FileManager.default.createFile(atPath: p, contents: Data(text.utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: p, contents: Data(text.utf8)), "could not write \(p)")
         return p
     }
 
