@@ -478,7 +478,7 @@ def rank_sort_keys(style, layer):
     the others and those from the right after them — then source order), and sorts by it: distinct
     keys, so Native's tie order no longer matters. Points are split by world copy; a line or
     polygon that spans two copies leaves the layer as it is (False)."""
-    src = own_source(style, layer, "rank", None)
+    src = own_source(style, layer, "rank")
     entries = []
     for i, f in enumerate(features(src)):
         g = f.get("geometry") or {}
@@ -787,9 +787,12 @@ def read_type_from_property(node):
     return node
 
 
-def own_source(style, layer, suffix, cache):
-    """Points `layer` at a copy of its source (one copy per source and suffix) and returns it."""
+def own_source(style, layer, suffix):
+    """Points `layer` at a copy of its source (one copy per source and suffix) and returns it; a
+    layer already on its `~suffix` copy keeps it."""
     sid = layer["source"]
+    if sid.endswith(f"~{suffix}"):
+        return style["sources"][sid]
     new = f"{sid}~{suffix}"
     if new not in style["sources"]:
         style["sources"][new] = copy.deepcopy(style["sources"][sid])
@@ -917,7 +920,7 @@ def variant(style, subset):
                 continue
             if not any("MultiPoint" in {g["type"] for g in leaves(f.get("geometry"))} for f in features(s["sources"][l["source"]])):
                 continue
-            src = own_source(s, l, "nomp", None) if not l["source"].endswith("~nomp") else s["sources"][l["source"]]
+            src = own_source(s, l, "nomp")
             kept = []
             for f in features(src):
                 g = f.get("geometry")
@@ -936,7 +939,7 @@ def variant(style, subset):
                 continue
             if not any(f.get("geometry") and f["geometry"]["type"] == "MultiPolygon" for f in features(s["sources"][l["source"]])):
                 continue
-            src = s["sources"][l["source"]] if l["source"].endswith("~split") else own_source(s, l, "split", None)
+            src = own_source(s, l, "split")
             out = []
             for f in features(src):
                 g = f.get("geometry")
@@ -957,7 +960,7 @@ def variant(style, subset):
             if not (convert or buffer0):
                 continue
             suffix = ("pts" if convert else "") + ("b0" if buffer0 else "")
-            src = own_source(s, l, suffix, None)
+            src = own_source(s, l, suffix)
             if convert:
                 # One feature per leaf geometry (as geojson-vt splits a GeometryCollection), its
                 # kept vertices as a MultiPoint, its tile geometry type kept in a property that
@@ -994,24 +997,24 @@ def variant(style, subset):
         for l in layers:
             if not gradient_multilines(s, l):
                 continue
-            src = s["sources"][l["source"]] if l["source"].endswith("~lines") else own_source(s, l, "lines", None)
+            src = own_source(s, l, "lines")
             src["data"]["features"] = one_feature_a_line(features(src))
     if "lm" in subset:
         for l in layers:
             if not fill_lines_kept_whole(s, l):
                 continue
-            src = s["sources"][l["source"]] if l["source"].endswith("~lm") else own_source(s, l, "lm", None)
+            src = own_source(s, l, "lm")
             src["data"]["features"] = one_feature_a_line(features(src))
     if "rs" in subset:
         for l in layers:
             if dashed_over_rings(s, l):
-                src = s["sources"][l["source"]] if l["source"].endswith("~top") else own_source(s, l, "top", None)
+                src = own_source(s, l, "top")
                 for f in features(src):
                     rotate_rings(f.get("geometry"))
     if "za" in subset:
         for l in layers:
             if l["type"] in ("line", "fill") and collapsing_rings(s["sources"][l["source"]], z):
-                src = s["sources"][l["source"]] if l["source"].endswith("~za") else own_source(s, l, "za", None)
+                src = own_source(s, l, "za")
                 kept = []
                 for f in features(src):
                     g = drop_collapsed(f.get("geometry"), src, z)
