@@ -7,7 +7,7 @@ func now() -> Double {
     return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
 
-/// CPU time of the calling thread, in seconds.
+/// CPU time of the calling thread, in seconds (robust against a loaded machine, unlike wall time).
 func threadCPUSeconds() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)

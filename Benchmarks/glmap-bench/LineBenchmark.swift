@@ -138,15 +138,10 @@ struct LineBenchmarkData {
         var geometry = LineGeometry()
         var result = Result()
         let clock = ContinuousClock()
-        func cpuNow() -> Double {
-            var ts = timespec()
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-            return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-        }
         var lastCPU = 0.0
         func run() -> Double {
             geometry.removeAll(keepingCapacity: true)
-            let cpuStart = cpuNow()
+            let cpuStart = threadCPUSeconds()
             let start = clock.now
             coordinates.withUnsafeBufferPointer { all in
                 for k in 0..<lineCount {
@@ -155,7 +150,7 @@ struct LineBenchmarkData {
                 }
             }
             let d = clock.now - start
-            lastCPU = cpuNow() - cpuStart
+            lastCPU = threadCPUSeconds() - cpuStart
             return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
         }
         result.coldSeconds = run()
