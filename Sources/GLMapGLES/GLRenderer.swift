@@ -373,11 +373,11 @@ public final class GLRenderer {
         setPaintUniforms(program, l.paint, zoom: view.camera.zoom)
         if dashed || gradient {
             try bindAttributes(program, g.fxVertices, [("a_fx", 4), ("a_dash_to", 3), ("a_dash_from", 3), ("a_tile", 3)])
-            glUniform1f(program.uniform("u_tile_units_per_pixel"), Float(Double(1 << l.tileZoom) / view.worldSize))
+            let tilesPerPixel = Double(1 << l.tileZoom) / view.worldSize
+            glUniform1f(program.uniform("u_tile_units_per_pixel"), Float(tilesPerPixel))
             // MapLibre's tile clip (stencil) is drawn with the tile's own matrix, the line with the
             // translated one: a translated piece is cut to its untranslated square.
             let shift = WorldCopies.translation(view, l.layer.translate, inViewport: l.layer.translateAnchor == .viewport)
-            let tilesPerPixel = Double(1 << l.tileZoom) / view.worldSize
             glUniform2f(program.uniform("u_tile_clip_shift"), Float(shift.x * tilesPerPixel), Float(shift.y * tilesPerPixel))
         }
         glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.indices)
