@@ -18,7 +18,7 @@ func runPNGBenchmark(_ args: [String]) throws {
         ("libdeflate 6, adaptive, RGBA", { try DeflatePNGWriter.encode(image, level: 6, filter: .adaptive, rgbWhenOpaque: false) }),
         ("libdeflate 6, up, RGBA", { try DeflatePNGWriter.encode(image, level: 6, filter: .up, rgbWhenOpaque: false) }),
         ("libdeflate 9, none, RGBA, one stream", { try DeflatePNGWriter.encode(image, level: 9, filter: .none, singleStream: true, rgbWhenOpaque: false) }),
-        ("libdeflate 6, none, RGBA, 1 MiB pieces, \(PNGEncoder.allCores) threads", { try DeflatePNGWriter.encode(image, level: 6, filter: .none, threads: PNGEncoder.allCores, rgbWhenOpaque: false) }),
+        ("libdeflate 6, none, RGBA, 512 KiB pieces, \(PNGEncoder.allCores) threads", { try DeflatePNGWriter.encode(image, level: 6, filter: .none, threads: PNGEncoder.allCores, rgbWhenOpaque: false) }),
     ]
     // The levels, RGBA against RGB when opaque, from the premultiplied frame as the renderers
     // hand it over (unpremultiplied on the way), one stream, one thread.
@@ -28,6 +28,7 @@ func runPNGBenchmark(_ args: [String]) throws {
     }
     methods.append(("libdeflate 4, up, RGB when opaque, premultiplied in", { try DeflatePNGWriter.encode(frame, level: 4, filter: .up, singleStream: true) }))
     methods.append(("default (PNGEncoder, 1 thread)", { try PNGEncoder.encode(frame) }))
+    methods.append(("default (PNGEncoder, \(PNGEncoder.allCores) threads)", { try PNGEncoder.encode(frame, threads: PNGEncoder.allCores) }))
     print("# opaque: \(DeflatePNGWriter.isOpaque(frame.pixels, count: frame.pixels.count))")
     print("method\tmedian-ms\tbytes")
     for (name, f) in methods {

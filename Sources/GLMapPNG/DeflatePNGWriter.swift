@@ -18,8 +18,9 @@ public enum DeflatePNGWriter {
     }
 
     /// Encodes a straight-alpha image with libdeflate at `level` (1…12) and the given row filters.
-    /// Image data of 1.5 MiB and more is compressed in independent pieces of about 1 MiB
-    /// (`ChunkedDeflate`, as pigz does), `threads` of them at once; the result is one valid
+    /// Image data of 768 KiB and more is compressed in independent pieces of about 512 KiB
+    /// (`ChunkedDeflate`, as pigz does; unfiltered rows in bands of whole rows, each written and
+    /// compressed by one worker), `threads` of them at once; the result is one valid
     /// stream, and the same bytes whatever `threads` is. `singleStream` compresses it as one
     /// stream instead (the baseline the benchmark compares pieces with).
     /// `rgbWhenOpaque: false` keeps RGBA for opaque images too (the benchmark's baseline).
@@ -84,10 +85,7 @@ public enum DeflatePNGWriter {
                         let out = dst.baseAddress! + y * rowLength
                         var cur = source
                         if filter == .none {
-                            out[0] = 0
-                            if rgb { dropAlpha(source, into: out + 1, pixels: width) }
-                            else if convert { PremultipliedImage.unpremultiply(source, into: out + 1, count: stride) }
-                            else { (out + 1).update(from: source, count: stride) }
+                            unfilteredRow(source, into: out, width: width, channels: channels, unpremultiply: unpremultiply)
                             continue
                         }
                         if let scratch {
@@ -114,6 +112,43 @@ public enum DeflatePNGWriter {
         }
     }
 
+    /// One scanline with filter type 0: the type byte, then the row's pixels (RGB with `channels`
+    /// 3, else RGBA converted to straight alpha with `unpremultiply`).
+    @inline(__always)
+    static func unfilteredRow(_ source: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, width: Int,
+                              channels: Int, unpremultiply: Bool) {
+        out[0] = 0
+        if channels == 3 { dropAlpha(source, into: out + 1, pixels: width) }
+        else if unpremultiply { PremultipliedImage.unpremultiply(source, into: out + 1, count: width * 4) }
+        else { (out + 1).update(from: source, count: width * 4) }
+    }
+
+    /// The zlib stream of the unfiltered scanlines of `pixels`, in bands of rows compressed
+    /// independently (`ChunkedDeflate`): each band's scanlines are written, checksummed and
+    /// compressed by one worker, `threads` bands at once, so no pass over the image is serial.
+    /// The bands depend on the image size only. Nil for an image of one band, or when a band
+    /// could not be compressed or walked.
+    static func bandedZlib(_ pixels: UnsafePointer<UInt8>, width: Int, height: Int, channels: Int, unpremultiply: Bool,
+                           level: Int32, threads: Int) -> [UInt8]? {
+        let rowLength = width * channels + 1
+        let wanted = ChunkedDeflate.pieceCount(rowLength * height)
+        guard wanted > 1, height > 1 else { return nil }
+        let rowsPerBand = (height + wanted - 1) / wanted
+        let bands = (height + rowsPerBand - 1) / rowsPerBand
+        let source = UnsafeSendable(pixels)   // read only, by every worker
+        return ChunkedDeflate.zlib(pieces: bands, level: level, threads: threads) { band, compress in
+            let y0 = band * rowsPerBand, y1 = min(height, y0 + rowsPerBand)
+            let rows = [UInt8](unsafeUninitializedCapacity: (y1 - y0) * rowLength) { out, initialized in
+                for y in y0..<y1 {
+                    unfilteredRow(source.value + y * width * 4, into: out.baseAddress! + (y - y0) * rowLength,
+                                  width: width, channels: channels, unpremultiply: unpremultiply)
+                }
+                initialized = (y1 - y0) * rowLength
+            }
+            return rows.withUnsafeBufferPointer { compress($0.baseAddress!, $0.count) }
+        }
+    }
+
     /// RGBA pixels to RGB (the alpha byte of each left out).
     @inline(__always)
     static func dropAlpha(_ src: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>, pixels: Int) {
@@ -126,30 +161,34 @@ public enum DeflatePNGWriter {
     private static func encode(_ pixels: [UInt8], width: Int, height: Int, level: Int32, filter: Filter,
                                unpremultiply: Bool, threads: Int, singleStream: Bool, rgbWhenOpaque: Bool) throws -> [UInt8] {
         let rgb = rgbWhenOpaque && isOpaque(pixels, count: width * height * 4)
+        let channels = rgb ? 3 : 4
+        var head: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        var ihdr: [UInt8] = []
+        append32(&ihdr, UInt32(width)); append32(&ihdr, UInt32(height))
+        ihdr += [8, rgb ? 2 : 6, 0, 0, 0]  // 8-bit, RGB or RGBA, deflate, adaptive filtering, no interlace
+        chunk(&head, "IHDR", ihdr[...])
+        chunk(&head, "sRGB", [0][...])  // perceptual rendering intent, like libpng's writer
+        var tail: [UInt8] = []
+        chunk(&tail, "IEND", [][...])
+
+        if filter == .none, !singleStream, let z = pixels.withUnsafeBufferPointer({
+            bandedZlib($0.baseAddress!, width: width, height: height, channels: channels, unpremultiply: unpremultiply,
+                       level: level, threads: threads)
+        }) {
+            return png(head: head, idat: z, tail: tail)
+        }
         let filtered = filteredRows(pixels, width: width, height: height, filter: filter, unpremultiply: unpremultiply,
-                                    channels: rgb ? 3 : 4)
+                                    channels: channels)
         guard let compressor = libdeflate_alloc_compressor(level) else {
             throw PNGError(.encode, path: nil, message: "libdeflate could not allocate a compressor (out of memory?)")
         }
         defer { libdeflate_free_compressor(compressor) }
         let bound = libdeflate_zlib_compress_bound(compressor, filtered.count)
 
-        var ihdr: [UInt8] = []
-        append32(&ihdr, UInt32(width)); append32(&ihdr, UInt32(height))
-        ihdr += [8, rgb ? 2 : 6, 0, 0, 0]  // 8-bit, RGB or RGBA, deflate, adaptive filtering, no interlace
-        var head: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        chunk(&head, "IHDR", ihdr[...])
-        chunk(&head, "sRGB", [0][...])  // perceptual rendering intent, like libpng's writer
-        var tail: [UInt8] = []
-        chunk(&tail, "IEND", [][...])
-
         if !singleStream, let z = filtered.withUnsafeBufferPointer({
             ChunkedDeflate.zlib($0.baseAddress!, count: $0.count, level: level, threads: threads)
         }) {
-            var png = head
-            png.reserveCapacity(head.count + z.count + 12 + tail.count)
-            chunk(&png, "IDAT", z[...])
-            return png + tail
+            return png(head: head, idat: z, tail: tail)
         }
         // The IDAT chunk is compressed in place: length, type, data, CRC over type + data.
         var failed = false
@@ -170,6 +209,14 @@ public enum DeflatePNGWriter {
         }
         guard !failed else { throw PNGError(.encode, path: nil, message: "libdeflate could not compress the image data") }
         return png
+    }
+
+    /// `head`, one IDAT chunk holding `idat`, then `tail`.
+    static func png(head: [UInt8], idat: [UInt8], tail: [UInt8]) -> [UInt8] {
+        var png = head
+        png.reserveCapacity(head.count + idat.count + 12 + tail.count)
+        chunk(&png, "IDAT", idat[...])
+        return png + tail
     }
 
     @inline(__always)

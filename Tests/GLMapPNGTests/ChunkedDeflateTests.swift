@@ -76,7 +76,7 @@ final class ChunkedDeflateTests: XCTestCase {
         let size = ChunkedDeflate.pieceSize
         XCTAssertEqual(ChunkedDeflate.pieceCount(size), 1)
         XCTAssertEqual(ChunkedDeflate.pieceCount(size * 3 / 2 - 1), 1)
-        XCTAssertEqual(ChunkedDeflate.pieceCount(1024 * 1025 * 4), 4, "a 1024² frame: four pieces")
+        XCTAssertEqual(ChunkedDeflate.pieceCount(1024 * 1025 * 4), 8, "a 1024² RGBA frame: eight pieces")
         let data = [UInt8](repeating: 1, count: size)
         XCTAssertNil(data.withUnsafeBufferPointer { ChunkedDeflate.zlib($0.baseAddress!, count: $0.count, level: 6, threads: 4) })
     }
@@ -94,6 +94,41 @@ final class ChunkedDeflateTests: XCTestCase {
         let garbage: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF]   // BTYPE 11 is reserved
         XCTAssertNil(garbage.withUnsafeBufferPointer { DeflateBlockWalker.walk($0.baseAddress!, count: $0.count) })
         XCTAssertNil(out.withUnsafeBufferPointer { DeflateBlockWalker.walk($0.baseAddress!, count: n / 2) }, "a cut stream")
+    }
+
+    func testCombinedAdler32IsTheChecksumOfTheWhole() {
+        var s: UInt64 = 3
+        let data = (0..<200_000).map { _ -> UInt8 in s = s &* 6364136223846793005 &+ 1; return UInt8(s >> 56) }
+        let whole = UInt32(libdeflate_adler32(1, data, data.count))
+        for cut in [0, 1, 5552, 65521, 65522, 131_042, 199_999, 200_000] {
+            let a = data[..<cut].withUnsafeBufferPointer { UInt32(libdeflate_adler32(1, $0.baseAddress, $0.count)) }
+            let b = data[cut...].withUnsafeBufferPointer { UInt32(libdeflate_adler32(1, $0.baseAddress, $0.count)) }
+            XCTAssertEqual(ChunkedDeflate.adler32Combine(a, b, length: data.count - cut), whole, "cut at \(cut)")
+        }
+        let ones = [UInt8](repeating: 0xFF, count: 1 << 20)   // both sums wrap many times
+        let a = ones.withUnsafeBufferPointer { UInt32(libdeflate_adler32(1, $0.baseAddress, 700_001)) }
+        let b = ones.withUnsafeBufferPointer { UInt32(libdeflate_adler32(1, $0.baseAddress! + 700_001, ones.count - 700_001)) }
+        XCTAssertEqual(ChunkedDeflate.adler32Combine(a, b, length: ones.count - 700_001), UInt32(libdeflate_adler32(1, ones, ones.count)))
+    }
+
+    /// A translucent premultiplied frame goes through the row bands as RGBA, converted to straight
+    /// alpha band by band: the same bytes on 1 and 3 threads, decoding to the unpremultiplied image.
+    func testBandsOfATranslucentPremultipliedFrame() throws {
+        let straight = Self.image(width: 900, height: 700, seed: 9)
+        var frame = PremultipliedImage(width: 900, height: 700)
+        for i in stride(from: 0, to: straight.pixels.count, by: 4) {
+            let a = UInt8((i / 4) % 256)
+            frame.pixels[i + 3] = a
+            for c in 0..<3 { frame.pixels[i + c] = UInt8(Int(straight.pixels[i + c]) * Int(a) / 255) }
+        }
+        XCTAssertGreaterThan(ChunkedDeflate.pieceCount((900 * 4 + 1) * 700), 1)
+        let one = try DeflatePNGWriter.encode(frame, level: 3, filter: .none, threads: 1)
+        let three = try DeflatePNGWriter.encode(frame, level: 3, filter: .none, threads: 3)
+        XCTAssertEqual(one, three)
+        XCTAssertEqual(one[25], 6, "colour type RGBA")
+        XCTAssertEqual(try PNGDecoder.decode(three).pixels, frame.unpremultiplied().pixels)
+        let single = try DeflatePNGWriter.encode(frame, level: 3, filter: .none, singleStream: true)
+        XCTAssertEqual(try PNGDecoder.decode(single).pixels, try PNGDecoder.decode(three).pixels)
     }
 
     func testPNGFromPiecesDecodesWithLibPNG() throws {
