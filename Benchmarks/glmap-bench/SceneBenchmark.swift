@@ -6,10 +6,12 @@ import GLMapPNG
 import GLMapStyle
 import GLMapTessellation
 
-/// `glmap-bench scene --style FILE [--width 1024] [--height 1024] [--ratio 1] [--runs 5]`
+/// `glmap-bench scene --style FILE [--width 1024] [--height 1024] [--ratio 1] [--runs 5] [--layers 1]`
 /// Times each stage of one frame (median of runs): egl-init, shader-compile (once), then per run
 /// parse (style + GeoJSON + projection), evaluate, tessellate, upload, draw, readback, encode,
-/// and total = parse through encode.
+/// and total = parse through encode. Layers are evaluated on all cores and tessellated one by one
+/// (a large layer's features on all cores), as `Scene.gpuBuckets` does; the PNG is encoded on all cores, as `glmap render` does. `--layers 1`
+/// also prints each layer's tessellation time alone (one thread).
 func runSceneBenchmark(_ args: [String]) throws {
     let a = try BenchArgs(args)
     let stylePath = try a.string("style")
@@ -36,7 +38,7 @@ func runSceneBenchmark(_ args: [String]) throws {
         let layers = scene.evaluatedLayers(zoom: camera.zoom)
         record("evaluate", now() - t0)
         t0 = now()
-        let buckets = layers.map { Bucket.make($0) }
+        let buckets = layers.map { Bucket.make($0) }   // one by one, each on all cores, as Scene.gpuBuckets
         record("tessellate", now() - t0)
         t0 = now()
         let gpu = try gl.upload(buckets)
@@ -65,6 +67,16 @@ func runSceneBenchmark(_ args: [String]) throws {
     }
     // The total is the sum of per-stage medians (parse through encode).
     print("total\t\(String(format: "%.2f", total))")
+    if a.values["layers"] == "1" {   // each layer's tessellation alone, on one thread
+        let scene = try Scene(styleFile: stylePath)
+        let layers = scene.evaluatedLayers(zoom: scene.style.camera.zoom)
+        let ids = scene.style.layers.filter { $0.isDrawn(atZoom: scene.style.camera.zoom) }.map(\.id)
+        for (id, layer) in zip(ids, layers) {
+            var times: [Double] = []
+            for _ in 0..<max(1, runs) { let t0 = now(); _ = Bucket.make(layer); times.append((now() - t0) * 1000) }
+            print("# tessellate-layer\t\(id)\t\(String(format: "%.2f", median(times)))")
+        }
+    }
     let info = gl.info
     print("# style \(stylePath) \(width)x\(height) ratio \(ratio) runs \(runs) png-bytes \(lastBytes)")
     print("# peak-rss-mib \(String(format: "%.1f", peakRSSMiB()))")

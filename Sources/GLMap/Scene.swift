@@ -106,15 +106,13 @@ public final class Scene: Sendable {
         return StyleError(file: file, issues: [StyleIssue(path: "", message: message)])
     }
 
-    /// The style's layers evaluated for one zoom, in draw order (hidden layers skipped).
+    /// The style's layers evaluated for one zoom, in draw order (hidden layers skipped), the
+    /// layers on all cores.
     public func evaluatedLayers(zoom: Double) -> [EvaluatedLayer] {
         let evaluator = StyleEvaluator(zoom: zoom, globalState: style.globalState, sources: style.sources)
-        var simplified: [String: [ProjectedFeature]] = [:]
-        return style.layers.compactMap { layer in
-            guard layer.isDrawn(atZoom: zoom) else { return nil }
-            guard let id = layer.source else { return evaluator.evaluate(layer, features: []) }
-            if simplified[id] == nil { simplified[id] = features(of: id, zoom: zoom) }
-            return evaluator.evaluate(layer, features: simplified[id]!)
+        let (drawn, simplified) = drawnLayers(zoom: zoom)
+        return concurrentMap(drawn, order: costliestFirst(drawn, simplified)) { layer in
+            evaluator.evaluate(layer, features: layer.source.flatMap { simplified[$0] } ?? [])
         }
     }
 
@@ -122,6 +120,8 @@ public final class Scene: Sendable {
     /// filters and layout at the tile zoom floor(zoom), composite paint at the tile zoom and the
     /// next (two evaluations of such layers), everything that reads only the zoom left to
     /// per-frame uniforms. The buckets therefore serve every frame whose `gpuKey` is the same.
+    /// The layers are evaluated on all cores, then tessellated one by one (a large layer's
+    /// features spread over the cores).
     public func gpuBuckets(zoom: Double) -> [Bucket] {
         gpuBuckets(zoom: zoom, emulation: [])
     }
@@ -132,21 +132,32 @@ public final class Scene: Sendable {
         evaluator.compositeZoom = evaluator.tileZoom
         var upper = evaluator
         upper.compositeZoom = evaluator.tileZoom + 1
-        var simplified: [String: [ProjectedFeature]] = [:]
-        return style.layers.compactMap { layer in
-            guard layer.isDrawn(atZoom: zoom) else { return nil }
-            var features: [ProjectedFeature] = []
-            if let id = layer.source {
-                if simplified[id] == nil { simplified[id] = self.features(of: id, zoom: zoom) }
-                features = simplified[id]!
-            }
-            let lower = evaluator.evaluate(layer, features: features)
+        let (drawn, simplified) = drawnLayers(zoom: zoom)
+        let evaluated = concurrentMap(drawn, order: costliestFirst(drawn, simplified)) { [evaluator, upper] layer in
+            let features = layer.source.flatMap { simplified[$0] } ?? []
             let composite = layer.type.properties.contains { p in
                 guard p.gpu != nil, let e = layer.values[p.name]?.expression else { return false }
                 return !e.isFeatureConstant && !e.isZoomConstant
             }
-            return Bucket.make(lower, next: composite ? upper.evaluate(layer, features: features) : nil, emulation: emulation)
+            return (evaluator.evaluate(layer, features: features), composite ? upper.evaluate(layer, features: features) : nil)
         }
+        // One layer at a time: a large layer's tessellation spreads its features over the cores.
+        return evaluated.map { Bucket.make($0.0, next: $0.1, emulation: emulation) }
+    }
+
+    /// The layers drawn at `zoom` in draw order, and the features of each source they read as
+    /// drawn at that zoom (simplified once per source).
+    private func drawnLayers(zoom: Double) -> ([GLMapStyle.Layer], [String: [ProjectedFeature]]) {
+        let drawn = style.layers.filter { $0.isDrawn(atZoom: zoom) }
+        var simplified: [String: [ProjectedFeature]] = [:]
+        for layer in drawn { if let id = layer.source, simplified[id] == nil { simplified[id] = features(of: id, zoom: zoom) } }
+        return (drawn, simplified)
+    }
+
+    /// Layer indices by the number of features they read, most first (the jobs' order).
+    private func costliestFirst(_ layers: [GLMapStyle.Layer], _ features: [String: [ProjectedFeature]]) -> [Int] {
+        let cost = layers.map { l in l.source.flatMap { features[$0]?.count } ?? 0 }
+        return layers.indices.sorted { cost[$0] > cost[$1] }
     }
 
     /// Frames whose zooms have the same key can share `gpuBuckets`: the tile zoom, whether the

@@ -17,6 +17,11 @@ public struct WorldBounds: Equatable, Sendable {
         if x < minX { minX = x }; if x > maxX { maxX = x }
         if y < minY { minY = y }; if y > maxY { maxY = y }
     }
+    /// Extends the box to hold `other` (nothing when it is empty).
+    public mutating func add(_ other: WorldBounds) {
+        guard !other.isEmpty else { return }
+        add(other.minX, other.minY); add(other.maxX, other.maxY)
+    }
     /// Bounds of flat x,y coordinates.
     public mutating func add(flat coords: [Double]) {
         var i = 0

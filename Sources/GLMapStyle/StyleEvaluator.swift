@@ -15,7 +15,7 @@ import GLMapCore
 import GLMapGeoJSON
 
 /// Evaluates layers for one zoom.
-public struct StyleEvaluator {
+public struct StyleEvaluator: Sendable {
     /// The frame's zoom; paint reads it as it is, filters and layout read `tileZoom`.
     public var zoom: Double
     /// The style's global state (`global-state` reads it).

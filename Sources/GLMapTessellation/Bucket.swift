@@ -27,7 +27,7 @@ public enum VertexLayout {
 }
 
 /// A layer's GPU-ready geometry.
-public enum Bucket {
+public enum Bucket: Sendable {
     /// A background layer: nothing to tessellate, the paint alone.
     case background(EvaluatedBackground)
     /// A fill layer's triangles and outline quads.

@@ -3,7 +3,7 @@ import GLMapStyle
 
 /// One instance per circle centre (MultiPoint and line/polygon vertices: one per position),
 /// with per-instance attributes for every data-driven value.
-public struct CircleBucket {
+public struct CircleBucket: Sendable {
     /// The evaluated layer the bucket was built from.
     public let layer: EvaluatedCircleLayer
     /// Unit-world point that positions are relative to (keeps Float positions precise).

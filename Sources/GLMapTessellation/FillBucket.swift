@@ -2,7 +2,7 @@ import GLMapCore
 import GLMapStyle
 
 /// Triangulated fills (earcut) plus the antialiasing outline quads of every ring edge.
-public struct FillBucket {
+public struct FillBucket: Sendable {
     /// The evaluated layer the bucket was built from.
     public let layer: EvaluatedFillLayer
     /// Unit-world point that positions are relative to (keeps Float positions precise).
@@ -59,18 +59,64 @@ public struct FillBucket {
         outlinePaint = PaintLayout(program: "fill_outline", features: layer.features, source: layer.paint,
                                    value: EvaluatedFill.paint)
         let nextFeatures = Bucket.aligned(layer.features, next?.features)
-        let stride = VertexLayout.fill + paint.floatsPerVertex
-        let outlineStride = VertexLayout.fillOutline + outlinePaint.floatsPerVertex
-        let triangulator = EarcutTriangulator(flavor: .mapLibre, emulation: emulation)
+        let parts = Self.parts(layer.features)
+        guard parts.count > 1, !clipsPerFragment else {
+            add(layer.features.indices, next: nextFeatures, EarcutTriangulator(flavor: .mapLibre, emulation: emulation))
+            return
+        }
+        // Contiguous runs of features on all cores, joined in order: the same arrays as one run
+        // (each feature appends its own vertices; indices are shifted by the vertices before).
+        let empty = self
+        let built = concurrentMap(parts) { range -> FillBucket in
+            var b = empty
+            b.add(range, next: nextFeatures, EarcutTriangulator(flavor: .mapLibre, emulation: emulation))
+            return b
+        }
+        vertices.reserveCapacity(built.reduce(0) { $0 + $1.vertices.count })
+        indices.reserveCapacity(built.reduce(0) { $0 + $1.indices.count })
+        outlineVertices.reserveCapacity(built.reduce(0) { $0 + $1.outlineVertices.count })
+        outlineIndices.reserveCapacity(built.reduce(0) { $0 + $1.outlineIndices.count })
+        for b in built {
+            let shift = UInt32(vertices.count / stride), outlineShift = UInt32(outlineVertices.count / outlineStride)
+            vertices.append(contentsOf: b.vertices)
+            indices.append(contentsOf: b.indices.lazy.map { $0 + shift })
+            outlineVertices.append(contentsOf: b.outlineVertices)
+            outlineIndices.append(contentsOf: b.outlineIndices.lazy.map { $0 + outlineShift })
+            bounds.add(b.bounds)
+        }
+    }
+
+    /// Runs of features tessellated as separate jobs: one when the layer is small (waking other
+    /// cores costs more than the work), else runs of about `partPositions` positions.
+    static func parts(_ features: [EvaluatedFill]) -> [Range<Int>] {
+        var parts: [Range<Int>] = []
+        var start = 0, positions = 0
+        for (i, f) in features.enumerated() {
+            for p in f.polygons { positions += p.coords.count / 2 }
+            if positions >= partPositions { parts.append(start..<(i + 1)); start = i + 1; positions = 0 }
+        }
+        if start < features.count {
+            if let last = parts.last, positions < partPositions / 2 { parts[parts.count - 1] = last.lowerBound..<features.count }
+            else { parts.append(start..<features.count) }
+        }
+        return parts
+    }
+
+    /// Positions per tessellation job (world's 10,641 fill positions: about four jobs).
+    static let partPositions = 2_500
+
+    /// Tessellates the features in `range` (fills, outlines, tile clips), appending.
+    mutating func add(_ range: Range<Int>, next nextFeatures: [EvaluatedFill]?, _ triangulator: EarcutTriangulator) {
         var vertexCount = 0
-        for f in layer.features { for p in f.polygons { vertexCount += p.coords.count / 2 } }
+        for f in layer.features[range] { for p in f.polygons { vertexCount += p.coords.count / 2 } }
         vertices.reserveCapacity(vertexCount * stride)
         indices.reserveCapacity(vertexCount * 3)
         if layer.antialias {
             outlineVertices.reserveCapacity(vertexCount * 4 * outlineStride)
             outlineIndices.reserveCapacity(vertexCount * 6)
         }
-        for (i, f) in layer.features.enumerated() {
+        for i in range {
+            let f = layer.features[i]
             let fillPaint = paint.vertexValues(f, next: nextFeatures?[i], value: EvaluatedFill.paint)
             let edgePaint = outlinePaint.vertexValues(f, next: nextFeatures?[i], value: EvaluatedFill.paint)
             if f.tiles.isEmpty {

@@ -25,7 +25,7 @@ import GLMapStyle
 /// Without line metrics `linesofar` restarts at 0 past 16384 tile units within a piece, as
 /// MapLibre's does (`LineTessellator.distanceResetLimit`). Not reproduced: geojson-vt's
 /// simplification and integer rounding of tile coordinates.
-public struct LineBucket {
+public struct LineBucket: Sendable {
     /// The evaluated layer the bucket was built from.
     public let layer: EvaluatedLineLayer
     /// Unit-world point that positions are relative to (keeps Float positions precise).

@@ -59,6 +59,39 @@ final class BucketTests: XCTestCase {
         XCTAssertTrue(plain.outlineIndices.isEmpty)
     }
 
+    /// A layer large enough to be tessellated in runs of features on all cores gives the same
+    /// arrays as one run over all its features, tiled and untiled features alike.
+    func testFillBucketBuiltInPartsEqualsOneRun() {
+        var features: [EvaluatedFill] = []
+        for i in 0..<400 {
+            // A 16-gon with a square hole, with its own colour (so the paint is per vertex).
+            let cx = Double(i % 20) / 20 + 0.02, cy = Double(i / 20) / 20 + 0.02, r = 0.015
+            var coords: [Double] = []
+            for k in 0..<16 { let a = Double(k) * .pi / 8; coords += [cx + r * cos(a), cy + r * sin(a)] }
+            coords += [cx - r / 3, cy - r / 3, cx - r / 3, cy + r / 3, cx + r / 3, cy + r / 3, cx + r / 3, cy - r / 3]
+            let poly = ProjectedPolygon(coords: coords, holeIndices: [16])
+            var f = EvaluatedFill(polygons: [poly], color: Color(r: Double(i % 7) / 7, g: 0.5, b: 0), opacity: 1, outlineColor: .white)
+            if i % 3 == 0 {   // every third feature as a tile piece (tile units, cut to its square)
+                let snapped = coords.map { ($0 * 8192).rounded() / 8192 }
+                f.tiles = [FillTile(x: 0, y: 0, zoom: 0, clipped: true, polygons: [ProjectedPolygon(coords: snapped, holeIndices: [16])])]
+            }
+            features.append(f)
+        }
+        let layer = EvaluatedFillLayer(id: "f", antialias: true, translate: (0, 0), translateAnchor: .map, features: features)
+        XCTAssertGreaterThan(FillBucket.parts(features).count, 1, "the layer is built in parts")
+        let parts = FillBucket(layer, origin: (0.5, 0.5))
+        var one = parts
+        one.vertices = []; one.indices = []; one.outlineVertices = []; one.outlineIndices = []; one.bounds = .empty
+        one.add(features.indices, next: nil, EarcutTriangulator(flavor: .mapLibre, emulation: []))
+        XCTAssertFalse(parts.indices.isEmpty)
+        XCTAssertTrue(parts.vertices == one.vertices, "vertices differ")   // (no dump of the arrays)
+        XCTAssertTrue(parts.indices == one.indices, "indices differ")   // (no dump of the arrays)
+        XCTAssertTrue(parts.outlineVertices == one.outlineVertices, "outlineVertices differ")   // (no dump of the arrays)
+        XCTAssertTrue(parts.outlineIndices == one.outlineIndices, "outlineIndices differ")   // (no dump of the arrays)
+        XCTAssertEqual(parts.bounds, one.bounds)
+        XCTAssertGreaterThan(parts.stride, VertexLayout.fill, "the colour is a vertex attribute")
+    }
+
     func testNonFiniteGeometryIsDropped() {
         let poly = ProjectedPolygon(coords: [0, 0, .nan, 0, 1, 1], holeIndices: [])
         let f = EvaluatedFill(polygons: [poly], color: .black, opacity: 1, outlineColor: .black)
