@@ -1,11 +1,11 @@
 #version 300 es
 precision highp float;
 in vec3 v_data;
-in vec4 v_color;
-in vec4 v_stroke_color;
-in float v_radius;
-in float v_stroke_width;
-in float v_blur;
+flat in vec4 v_color;
+flat in vec4 v_stroke_color;
+flat in float v_radius;
+flat in float v_stroke_width;
+flat in float v_blur;
 out vec4 fragColor;
 // smoothstep that also accepts edge0 > edge1 (GLSL leaves that undefined).
 float ramp(float e0, float e1, float x) {

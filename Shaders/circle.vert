@@ -17,11 +17,11 @@ in vec2 a_center;                 // per instance
 #pragma glmap: define vec4 stroke_color
 #pragma glmap: define float stroke_opacity
 out vec3 v_data;
-out vec4 v_color;
-out vec4 v_stroke_color;
-out float v_radius;
-out float v_stroke_width;
-out float v_blur;
+flat out vec4 v_color;
+flat out vec4 v_stroke_color;
+flat out float v_radius;
+flat out float v_stroke_width;
+flat out float v_blur;
 void main() {
     #pragma glmap: initialize float radius
     #pragma glmap: initialize vec4 color

@@ -8,7 +8,7 @@ precision highp float;
 uniform vec4 u_clip_box;
 in vec2 v_clip_pos;
 #endif
-in vec4 v_color;
+flat in vec4 v_color;
 out vec4 fragColor;
 void main() {
 #ifdef CLIP

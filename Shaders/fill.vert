@@ -6,7 +6,7 @@ uniform vec2 u_clip_shift;      // fill-translate in bucket-local units (see fil
 in vec2 a_pos;
 #pragma glmap: define vec4 color
 #pragma glmap: define float opacity
-out vec4 v_color;
+flat out vec4 v_color;
 #ifdef CLIP
 out vec2 v_clip_pos;            // where the fragment lands, untranslated tile space (bucket-local units)
 #endif

@@ -1,6 +1,6 @@
 #version 300 es
 precision highp float;
-in vec4 v_color;
+flat in vec4 v_color;
 #ifdef AFFINE
 in float v_dist;
 #else

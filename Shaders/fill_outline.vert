@@ -25,7 +25,7 @@ in float a_t;                   // 0 at the start, 1 at the end
 in float a_side;                // -1 or +1
 #pragma glmap: define vec4 outline_color
 #pragma glmap: define float opacity
-out vec4 v_color;
+flat out vec4 v_color;
 #ifdef AFFINE
 out float v_dist;               // signed distance to the edge's line, device px
 #else

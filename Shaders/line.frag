@@ -3,10 +3,10 @@ precision highp float;
 precision highp int;
 uniform float u_ratio;
 in vec2 v_normal;
-in vec2 v_width2;
+flat in vec2 v_width2;
 in float v_gamma_scale;
-in vec4 v_color;
-in float v_blur;
+flat in vec4 v_color;
+flat in float v_blur;
 in float v_distance;
 #ifdef DASH
 uniform sampler2D u_dash;         // line atlas (R8 signed distances)

@@ -23,10 +23,10 @@ in float a_direction;
 #pragma glmap: define float offset
 #pragma glmap: define float blur
 out vec2 v_normal;
-out vec2 v_width2;
+flat out vec2 v_width2;
 out float v_gamma_scale;
-out vec4 v_color;
-out float v_blur;
+flat out vec4 v_color;
+flat out float v_blur;
 out float v_distance;
 #if defined(DASH) || defined(GRADIENT)
 in vec4 a_fx;                     // linesofar (tile units), floorwidth, progress in the piece, ramp row
