@@ -3,9 +3,10 @@ import GLMap
 import GLMapCore
 import GLMapPNG
 
-/// `glmap-bench png --style FILE [--width 1024 --height 1024 --runs 5]`: renders one frame, then
-/// times each PNG encoding method on it (median ms) and prints the file size, so the default can
-/// be chosen by measurement.
+/// `glmap-bench png --style FILE [--width 1024 --height 1024 --runs 5] [--only TEXT]`: renders one
+/// frame, then times each PNG encoding method on it (median and minimum ms) and prints the file
+/// size, so the default can be chosen by measurement; `--only` keeps the methods whose name
+/// contains TEXT.
 func runPNGBenchmark(_ args: [String]) throws {
     let a = try BenchArgs(args)
     let scene = try Scene(styleFile: try a.string("style"))
@@ -30,8 +31,8 @@ func runPNGBenchmark(_ args: [String]) throws {
     methods.append(("default (PNGEncoder, 1 thread)", { try PNGEncoder.encode(frame) }))
     methods.append(("default (PNGEncoder, \(PNGEncoder.allCores) threads)", { try PNGEncoder.encode(frame, threads: PNGEncoder.allCores) }))
     print("# opaque: \(DeflatePNGWriter.isOpaque(frame.pixels, count: frame.pixels.count))")
-    print("method\tmedian-ms\tbytes")
-    for (name, f) in methods {
+    print("method\tmedian-ms\tbytes\tmin-ms")
+    for (name, f) in methods where a.values["only"].map({ name.contains($0) }) ?? true {
         var times: [Double] = []
         var bytes = 0
         for _ in 0..<max(1, runs) {
@@ -39,6 +40,6 @@ func runPNGBenchmark(_ args: [String]) throws {
             bytes = try f().count
             times.append((now() - t) * 1000)
         }
-        print("\(name)\t\(String(format: "%.2f", median(times)))\t\(bytes)")
+        print("\(name)\t\(String(format: "%.2f", median(times)))\t\(bytes)\t\(String(format: "%.2f", times.min() ?? 0))")
     }
 }

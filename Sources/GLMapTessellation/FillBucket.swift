@@ -61,11 +61,11 @@ public struct FillBucket: Sendable {
         let nextFeatures = Bucket.aligned(layer.features, next?.features)
         let parts = Self.parts(layer.features)
         guard parts.count > 1, !clipsPerFragment else {
-            add(layer.features.indices, next: nextFeatures, EarcutTriangulator(flavor: .mapLibre, emulation: emulation))
+            add(0..<Int.max, next: nextFeatures, EarcutTriangulator(flavor: .mapLibre, emulation: emulation))
             return
         }
-        // Contiguous runs of features on all cores, joined in order: the same arrays as one run
-        // (each feature appends its own vertices; indices are shifted by the vertices before).
+        // Contiguous runs of polygons on all cores, joined in order: the same arrays as one run
+        // (each polygon appends its own vertices; indices are shifted by the vertices before).
         let empty = self
         let built = concurrentMap(parts) { range -> FillBucket in
             var b = empty
@@ -86,18 +86,29 @@ public struct FillBucket: Sendable {
         }
     }
 
-    /// Runs of features tessellated as separate jobs: one when the layer is small (waking other
-    /// cores costs more than the work), else runs of about `partPositions` positions.
+    /// The polygons a feature draws, in order: its own, or its tile pieces' (tile by tile).
+    static func polygonCount(_ f: EvaluatedFill) -> Int {
+        f.tiles.isEmpty ? f.polygons.count : f.tiles.reduce(0) { $0 + $1.polygons.count }
+    }
+
+    /// Runs of polygons (numbered through the features in drawing order, as `add` walks them)
+    /// tessellated as separate jobs: one when the layer is small (waking other cores costs more
+    /// than the work), else runs of about `partPositions` positions, so a few large
+    /// MultiPolygons (five boroughs) spread over the cores too.
     static func parts(_ features: [EvaluatedFill]) -> [Range<Int>] {
         var parts: [Range<Int>] = []
-        var start = 0, positions = 0
-        for (i, f) in features.enumerated() {
-            for p in f.polygons { positions += p.coords.count / 2 }
-            if positions >= partPositions { parts.append(start..<(i + 1)); start = i + 1; positions = 0 }
+        var start = 0, k = 0, positions = 0
+        func polygon(_ p: ProjectedPolygon) {
+            positions += p.coords.count / 2
+            k += 1
+            if positions >= partPositions { parts.append(start..<k); start = k; positions = 0 }
         }
-        if start < features.count {
-            if let last = parts.last, positions < partPositions / 2 { parts[parts.count - 1] = last.lowerBound..<features.count }
-            else { parts.append(start..<features.count) }
+        for f in features {
+            if f.tiles.isEmpty { for p in f.polygons { polygon(p) } } else { for t in f.tiles { for p in t.polygons { polygon(p) } } }
+        }
+        if start < k {
+            if let last = parts.last, positions < partPositions / 2 { parts[parts.count - 1] = last.lowerBound..<k }
+            else { parts.append(start..<k) }
         }
         return parts
     }
@@ -105,27 +116,39 @@ public struct FillBucket: Sendable {
     /// Positions per tessellation job (world's 10,641 fill positions: about four jobs).
     static let partPositions = 2_500
 
-    /// Tessellates the features in `range` (fills, outlines, tile clips), appending.
+    /// Tessellates the polygons numbered `range` (see `parts`; `0..<Int.max`: all of them) with
+    /// their outlines and tile clips, appending.
     mutating func add(_ range: Range<Int>, next nextFeatures: [EvaluatedFill]?, _ triangulator: EarcutTriangulator) {
         var vertexCount = 0
-        for f in layer.features[range] { for p in f.polygons { vertexCount += p.coords.count / 2 } }
+        var k = 0
+        for f in layer.features {
+            guard k < range.upperBound else { break }
+            if f.tiles.isEmpty {
+                for p in f.polygons { if range.contains(k) { vertexCount += p.coords.count / 2 }; k += 1 }
+            } else {
+                for t in f.tiles { for p in t.polygons { if range.contains(k) { vertexCount += p.coords.count / 2 }; k += 1 } }
+            }
+        }
         vertices.reserveCapacity(vertexCount * stride)
         indices.reserveCapacity(vertexCount * 3)
         if layer.antialias {
             outlineVertices.reserveCapacity(vertexCount * 4 * outlineStride)
             outlineIndices.reserveCapacity(vertexCount * 6)
         }
-        for i in range {
-            let f = layer.features[i]
+        k = 0
+        for (i, f) in layer.features.enumerated() {
+            let n = Self.polygonCount(f)
+            if k + n <= range.lowerBound { k += n; continue }
+            guard k < range.upperBound else { break }
             let fillPaint = paint.vertexValues(f, next: nextFeatures?[i], value: EvaluatedFill.paint)
             let edgePaint = outlinePaint.vertexValues(f, next: nextFeatures?[i], value: EvaluatedFill.paint)
             if f.tiles.isEmpty {
-                for poly in f.polygons { add(poly, fillPaint, edgePaint, triangulator) }
+                for poly in f.polygons { if range.contains(k) { add(poly, fillPaint, edgePaint, triangulator) }; k += 1 }
                 recordClip(nil)
                 continue
             }
             for t in f.tiles {
-                for poly in t.polygons { addTiled(poly, fillPaint, edgePaint, tile: t, triangulator) }
+                for poly in t.polygons { if range.contains(k) { addTiled(poly, fillPaint, edgePaint, tile: t, triangulator) }; k += 1 }
                 recordClip(t.clipped ? t : nil)
             }
         }

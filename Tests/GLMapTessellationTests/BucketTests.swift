@@ -59,8 +59,9 @@ final class BucketTests: XCTestCase {
         XCTAssertTrue(plain.outlineIndices.isEmpty)
     }
 
-    /// A layer large enough to be tessellated in runs of features on all cores gives the same
-    /// arrays as one run over all its features, tiled and untiled features alike.
+    /// A layer large enough to be tessellated in runs of polygons on all cores gives the same
+    /// arrays as one run over all its polygons: tiled and untiled features, and a MultiPolygon
+    /// split between runs.
     func testFillBucketBuiltInPartsEqualsOneRun() {
         var features: [EvaluatedFill] = []
         for i in 0..<400 {
@@ -77,19 +78,29 @@ final class BucketTests: XCTestCase {
             }
             features.append(f)
         }
+        // One MultiPolygon of 300 of those polygons, larger than a run.
+        var multi = features[1]
+        multi.polygons = features[300..<400].flatMap { $0.polygons } + features[1..<201].flatMap { $0.polygons }
+        features.insert(multi, at: 150)
+        features.insert(EvaluatedFill(polygons: [], color: .black, opacity: 1, outlineColor: .black), at: 10)
         let layer = EvaluatedFillLayer(id: "f", antialias: true, translate: (0, 0), translateAnchor: .map, features: features)
-        XCTAssertGreaterThan(FillBucket.parts(features).count, 1, "the layer is built in parts")
-        let parts = FillBucket(layer, origin: (0.5, 0.5))
-        var one = parts
+        let parts = FillBucket.parts(features)
+        XCTAssertGreaterThan(parts.count, 2, "the layer is built in parts")
+        var k = 0, multiStart = 0
+        for f in features { if f.polygons.count == 300 { multiStart = k; break }; k += FillBucket.polygonCount(f) }
+        XCTAssertGreaterThan(multiStart, 0)
+        XCTAssertTrue(parts.contains { $0.lowerBound > multiStart && $0.lowerBound < multiStart + 300 }, "a run starts inside the MultiPolygon")
+        let bucket = FillBucket(layer, origin: (0.5, 0.5))
+        var one = bucket
         one.vertices = []; one.indices = []; one.outlineVertices = []; one.outlineIndices = []; one.bounds = .empty
-        one.add(features.indices, next: nil, EarcutTriangulator(flavor: .mapLibre, emulation: []))
-        XCTAssertFalse(parts.indices.isEmpty)
-        XCTAssertTrue(parts.vertices == one.vertices, "vertices differ")   // (no dump of the arrays)
-        XCTAssertTrue(parts.indices == one.indices, "indices differ")   // (no dump of the arrays)
-        XCTAssertTrue(parts.outlineVertices == one.outlineVertices, "outlineVertices differ")   // (no dump of the arrays)
-        XCTAssertTrue(parts.outlineIndices == one.outlineIndices, "outlineIndices differ")   // (no dump of the arrays)
-        XCTAssertEqual(parts.bounds, one.bounds)
-        XCTAssertGreaterThan(parts.stride, VertexLayout.fill, "the colour is a vertex attribute")
+        one.add(0..<Int.max, next: nil, EarcutTriangulator(flavor: .mapLibre, emulation: []))
+        XCTAssertFalse(bucket.indices.isEmpty)
+        XCTAssertTrue(bucket.vertices == one.vertices, "vertices differ")   // (no dump of the arrays)
+        XCTAssertTrue(bucket.indices == one.indices, "indices differ")   // (no dump of the arrays)
+        XCTAssertTrue(bucket.outlineVertices == one.outlineVertices, "outlineVertices differ")   // (no dump of the arrays)
+        XCTAssertTrue(bucket.outlineIndices == one.outlineIndices, "outlineIndices differ")   // (no dump of the arrays)
+        XCTAssertEqual(bucket.bounds, one.bounds)
+        XCTAssertGreaterThan(bucket.stride, VertexLayout.fill, "the colour is a vertex attribute")
     }
 
     func testNonFiniteGeometryIsDropped() {
