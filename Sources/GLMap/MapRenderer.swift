@@ -5,6 +5,7 @@
 // Pipeline per frame: evaluate layers at the camera zoom → tessellate into buckets → draw with
 // OpenGL ES 3 (EGL, headless) → read back. Threading: a MapRenderer owns one GL context and must
 // be used from one thread at a time (one renderer per thread for parallel rendering).
+import Foundation
 import GLMapCore
 import GLMapGLES
 import GLMapPNG
@@ -30,8 +31,38 @@ public final class MapRenderer {
         self.backend = backend
     }
 
+    /// A `prepareInBackground` still running or not yet collected.
+    private var pendingPreparation: (done: DispatchSemaphore, error: Locked<(any Error)?>)?
+
+    /// Starts `prepare` on a thread of its own and returns at once, so EGL's set-up (tens of
+    /// milliseconds: loading the driver, creating the context) overlaps the caller's work, such
+    /// as loading the scene. The next `prepare` or `render` waits for it and throws its error;
+    /// the context is released from that thread when it is done. Nothing to do when prepared.
+    public func prepareInBackground() {
+        guard activeBackend == nil, pendingPreparation == nil else { return }
+        if backend == .cpu { activeBackend = .cpu; return }
+        let done = DispatchSemaphore(value: 0), error = Locked<(any Error)?>(nil)
+        pendingPreparation = (done, error)
+        // This renderer is touched by that thread alone until `done` is signalled and waited for.
+        let renderer = UnsafeSendable(self)
+        Thread.detachNewThread {
+            do { try renderer.value.prepareNow() } catch let e { error.withLock { $0 = e } }
+            renderer.value.gl?.context.release()
+            done.signal()
+        }
+    }
+
     /// Chooses the backend and creates the GL context now (otherwise the first render does).
     public func prepare() throws {
+        if let pending = pendingPreparation {
+            pending.done.wait()
+            pendingPreparation = nil
+            if let e = pending.error.value { throw e }
+        }
+        try prepareNow()
+    }
+
+    private func prepareNow() throws {
         guard activeBackend == nil else { return }
         switch backend {
         case .cpu:
@@ -108,15 +139,18 @@ public final class MapRenderer {
     package func render(_ scene: Scene, options: RenderOptions, nativeEmulation: NativeEmulation) throws -> PremultipliedImage {
         try options.validate()
         try MapRenderer.checkImageSize(options)
+        // The view holds MapLibre's constrained camera (`Camera.constrained`): its zoom is the one drawn.
+        let view = ViewTransform(camera: options.camera(default: scene.style.camera),
+                                 width: Double(options.width), height: Double(options.height))
+        let zoom = view.camera.zoom
+        // While EGL is still being set up on its own thread, tessellate meanwhile (the GPU is the
+        // likely outcome; a CPU fallback draws from evaluated layers and leaves these unused).
+        let early = pendingPreparation != nil && backend != .cpu ? scene.gpuBuckets(zoom: zoom, emulation: nativeEmulation) : nil
         try prepare()
         if let g = gl, !g.isUsable {   // an earlier GL failure (error, reset, lost context) broke it: start afresh
             gl = nil
             gl = try GLRenderer()
         }
-        // The view holds MapLibre's constrained camera (`Camera.constrained`): its zoom is the one drawn.
-        let view = ViewTransform(camera: options.camera(default: scene.style.camera),
-                                 width: Double(options.width), height: Double(options.height))
-        let zoom = view.camera.zoom
         guard let gl else {
             guard nativeEmulation.isEmpty else {
                 throw InputFailure("emulating MapLibre Native (\(nativeEmulation.names)) needs the GPU backend: the CPU reference has no tessellator")
@@ -124,6 +158,6 @@ public final class MapRenderer {
             return ReferenceRenderer().render(scene.evaluatedLayers(zoom: zoom), view: view, ratio: options.ratio)
         }
         gl.maxTileSize = maxTileSize
-        return try gl.render(scene.gpuBuckets(zoom: zoom, emulation: nativeEmulation), view: view, ratio: options.ratio)
+        return try gl.render(early ?? scene.gpuBuckets(zoom: zoom, emulation: nativeEmulation), view: view, ratio: options.ratio)
     }
 }

@@ -69,14 +69,18 @@ public enum RenderCommand {
             return 0
         }
         let plan = try Plan(a)
-        let scene = try loadScene(plan, io: io)
-        if let frames = plan.frames {
-            try renderFrames(frames, of: scene, plan: plan, io: io)
+        if plan.frames == nil {
+            // One image: EGL is set up on another thread while the scene loads.
+            let renderer = MapRenderer(backend: plan.backend)
+            renderer.prepareInBackground()
+            let scene = try loadScene(plan, io: io)
+            var opts = plan.options
+            if let fit = plan.fit { opts = try scene.fitted(opts, to: fit, padding: EdgeInsets(all: plan.padding)) }
+            try renderImage(scene, options: opts, plan: plan, renderer: renderer, io: io)
             return 0
         }
-        var opts = plan.options
-        if let fit = plan.fit { opts = try scene.fitted(opts, to: fit, padding: EdgeInsets(all: plan.padding)) }
-        try renderImage(scene, options: opts, plan: plan, io: io)
+        let scene = try loadScene(plan, io: io)
+        try renderFrames(plan.frames!, of: scene, plan: plan, io: io)
         return 0
     }
 
@@ -201,11 +205,9 @@ public enum RenderCommand {
     }
 
     /// One image to `--output` (a file, written atomically, or standard output for "-").
-    static func renderImage(_ scene: Scene, options opts: RenderOptions, plan: Plan, io: CommandIO) throws {
-        let renderer = MapRenderer(backend: plan.backend)
-        try renderer.prepare()
+    static func renderImage(_ scene: Scene, options opts: RenderOptions, plan: Plan, renderer: MapRenderer, io: CommandIO) throws {
+        let image = try renderer.render(scene, options: opts)   // premultiplied (waits for the renderer's preparation)
         io.noteCPUFallback(renderer.fallbackReason)
-        let image = try renderer.render(scene, options: opts)   // premultiplied
         let imageFormat = try plan.format(for: plan.output, matte: scene.matte(zoom: opts.drawnCamera(default: scene.style.camera).zoom))
         let bytes = try imageFormat.encode(image, threads: PNGEncoder.allCores)
         let output = plan.output

@@ -15,4 +15,4 @@ if CommandLine.arguments.dropFirst().first != "serve" { InFlightFiles.installSig
 let closedStreams = StandardStreams.prepareForCommandLine()
 let code = GLMapCommand.run(Array(CommandLine.arguments.dropFirst()), io: .process(closed: closedStreams))
 InFlightFiles.exitIfInterrupted()
-exit(code)
+fflush(nil); _exit(code)

@@ -36,6 +36,26 @@ final class ThreadingTests: XCTestCase {
         for r in results.value { XCTAssertEqual(r, expected, "a renderer on another thread drew different bytes") }
     }
 
+    /// A renderer prepared on its own thread (`prepareInBackground`, as `glmap render` does while
+    /// the scene loads) renders on this thread the frames a renderer prepared here renders, and
+    /// its context is free for this thread once the preparation is collected.
+    func testPreparedInTheBackgroundRendersTheSameFrames() throws {
+        let scene = try Scene(styleFile: SharedData.exampleStyle)
+        let options = RenderOptions(width: 160, height: 120, longitude: -77.02, latitude: 38.9, zoom: 11.5)
+        let expected = try MapRenderer(backend: .gpu).render(scene, options: options).pixels
+        let background = MapRenderer(backend: .gpu)
+        background.prepareInBackground()
+        background.prepareInBackground()   // a second call while the first runs does nothing
+        XCTAssertEqual(try background.render(scene, options: options).pixels, expected)
+        XCTAssertEqual(background.activeBackend, .gpu)
+        XCTAssertEqual(try background.render(scene, options: options).pixels, expected, "a second frame")
+        let prepared = MapRenderer(backend: .gpu)
+        prepared.prepareInBackground()
+        try prepared.prepare()
+        XCTAssertEqual(prepared.activeBackend, .gpu)
+        XCTAssertEqual(try prepared.render(scene, options: options).pixels, expected)
+    }
+
     func testOneRendererUsedFromTwoThreadsAtOnceIsRefused() throws {
         let renderer = MapRenderer(backend: .gpu)
         let r = UnsafeSendable(renderer)   // deliberately shared: the contract is what is tested
