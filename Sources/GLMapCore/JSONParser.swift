@@ -57,6 +57,8 @@ public struct JSONByteParser {
     public var index: Int = 0
     /// How many arrays and objects are open.
     public var depth: Int = 0
+    /// The key table of the last object parsed, for the next object with the same keys.
+    var lastKeys: JSONObject.KeyTable?
     /// The limits the text is read under (nesting depth among them).
     public let limits: InputLimits
     /// The deepest nesting accepted (`limits.maxNestingDepth`).
@@ -163,24 +165,32 @@ public struct JSONByteParser {
         if depth > limits.maxNestingDepth { throw plainError(limits.nestingMessage, at: index) }
     }
 
-    /// Parses an object; `index` is at its `{`.
+    /// Parses an object; `index` is at its `{`. An object with the keys of the last one parsed,
+    /// in the same order, shares its key table (a GeoJSON file's features' properties).
     public mutating func parseObject() throws -> JSONObject {
         try enterContainer()
         index += 1  // {
-        var obj = JSONObject()
         skipWhitespace()
-        if peek() == UInt8(ascii: "}") { index += 1; depth -= 1; return obj }
+        if peek() == UInt8(ascii: "}") { index += 1; depth -= 1; return JSONObject() }
+        var names: [String] = [], values: [JSONValue] = []
+        if let last = lastKeys { names.reserveCapacity(last.names.count); values.reserveCapacity(last.names.count) }   // (its likely size)
+        var repeated = false
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw error("expected a string key") }
             let key = try parseString()
             try expect(UInt8(ascii: ":"), "':' after object key")
             let v = try parseValue()
-            obj[key] = v
+            if names.count <= JSONObject.KeyTable.indexed, let at = names.firstIndex(of: key) { values[at] = v; repeated = true }
+            else { names.append(key); values.append(v) }
             if try !continues(closedBy: UInt8(ascii: "}"), "expected ',' or '}' in object") { break }
         }
         depth -= 1
-        return obj
+        if names.count > JSONObject.KeyTable.indexed { return JSONObject(Array(zip(names, values))) }   // (repeats found there)
+        if !repeated, let last = lastKeys, last.names == names { return JSONObject(table: last, items: values) }
+        let table = JSONObject.KeyTable(names)
+        lastKeys = table
+        return JSONObject(table: table, items: values)
     }
 
     /// Parses an array; `index` is at its `[`.

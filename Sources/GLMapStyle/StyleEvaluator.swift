@@ -201,6 +201,7 @@ extension StyleEvaluator {
         // circle bucket reads them from MapLibre's tiles: visible when the source is over-zoomed.
         let tiler = FillTiler(frameZoom: zoom, sourceMaxzoom: maxzoom, sourceBuffer: source?.buffer ?? 128)
         var items: [CircleTileGrid.Item] = []
+        items.reserveCapacity(features.count)   // (no growth copies: 34,006 cities are 7 MB of items)
         let radiusOf = numberGetter(P.radius, layer), colorOf = colorGetter(P.color, layer)
         let blurOf = numberGetter(P.blur, layer), opacityOf = numberGetter(P.opacity, layer)
         let strokeWidthOf = numberGetter(P.strokeWidth, layer), strokeColorOf = colorGetter(P.strokeColor, layer)
@@ -299,19 +300,25 @@ struct CircleTileGrid {
 
     /// The circles in drawing order: by sort key, then tile, then source order (`sorted`), or by
     /// tile and source order within a tile.
+    /// The order is found on indices and the circles are copied once, into an array of their
+    /// exact count.
     static func drawingOrder(_ items: [Item], sorted sorting: Bool) -> [EvaluatedCircle] {
         if sorting {
-            return items.enumerated().sorted { a, b in
-                let ka = a.element.key ?? 0, kb = b.element.key ?? 0
+            return items.indices.sorted { a, b in
+                let ka = items[a].key ?? 0, kb = items[b].key ?? 0
                 if ka != kb { return ka < kb }
-                if a.element.tile != b.element.tile { return a.element.tile < b.element.tile }
-                return a.offset < b.offset
-            }.map(\.element.item)
+                if items[a].tile != items[b].tile { return items[a].tile < items[b].tile }
+                return a < b
+            }.map { items[$0].item }
         }
         // Tile order, source order within a tile: a stable grouping, no comparison sort.
         var byTile: [Double: [Int]] = [:]
         for (i, item) in items.enumerated() { byTile[item.tile, default: []].append(i) }
-        return byTile.keys.sorted().flatMap { byTile[$0]!.map { items[$0].item } }
+        if byTile.count == 1 { return items.map(\.item) }
+        var order: [Int] = []
+        order.reserveCapacity(items.count)
+        for t in byTile.keys.sorted() { order += byTile[t]! }
+        return order.map { items[$0].item }
     }
 }
 

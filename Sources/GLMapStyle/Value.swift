@@ -27,7 +27,7 @@ public enum Value: Equatable, Sendable {
         case .array(let a): self = .array(a.map(Value.init(json:)))
         case .object(let o):
             var d: [String: Value] = [:]
-            for (k, v) in o.values { d[k] = Value(json: v) }
+            for (k, v) in o.pairs { d[k] = Value(json: v) }
             self = .object(d)
         }
     }

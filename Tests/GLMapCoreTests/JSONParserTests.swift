@@ -60,4 +60,42 @@ final class JSONParserTests: XCTestCase {
         XCTAssertEqual(JSONValue.formatNumber(123.456), "123.456")
         XCTAssertEqual(JSONValue.array([1, "a", nil, true]).jsonText, #"[1,"a",null,true]"#)
     }
+
+    /// Objects keep their keys in a table; consecutive objects with the same keys in the same
+    /// order share one (a GeoJSON file's features), and every object still reads, compares and
+    /// changes as a plain JSON object.
+    func testObjectsShareTheKeyTableOfTheSameKeys() throws {
+        let v = try JSONParser.parse(#"[{"a": 1, "b": "x"}, {"a": 2, "b": "y"}, {"b": 3, "a": 4}, {"a": 5, "b": "z"}]"#)
+        guard case .array(let items) = v, items.count == 4,
+              case .object(let o0) = items[0], case .object(let o1) = items[1],
+              case .object(let o2) = items[2], case .object(let o3) = items[3] else { return XCTFail("\(v)") }
+        XCTAssertTrue(o0.sharesKeys(with: o1))
+        XCTAssertFalse(o1.sharesKeys(with: o2), "another order: another table")
+        XCTAssertFalse(o2.sharesKeys(with: o3), "only the last table is reused")
+        XCTAssertEqual(o1["a"], 2); XCTAssertEqual(o1["b"], "y"); XCTAssertNil(o1["c"])
+        XCTAssertEqual(o2.keys, ["b", "a"])
+        XCTAssertEqual(o2, JSONObject([("a", 4), ("b", 3)]), "key order does not matter to ==")
+        XCTAssertNotEqual(o0, o1)
+        var changed = o1
+        changed["c"] = true
+        changed["a"] = nil
+        XCTAssertEqual(changed.keys, ["b", "c"])
+        XCTAssertEqual(changed.pairs.map(\.value), ["y", true])
+        XCTAssertEqual(o1.keys, ["a", "b"], "the shared table is not changed")
+        XCTAssertEqual(o0["b"], "x")
+        XCTAssertEqual(o1.values, ["a": 2, "b": "y"])
+    }
+
+    func testRepeatedKeysKeepTheFirstPlaceAndTheLastValue() throws {
+        let small = try JSONParser.parse(#"{"a": 1, "b": 2, "a": 3}"#)
+        guard case .object(let o) = small else { return XCTFail() }
+        XCTAssertEqual(o.keys, ["a", "b"]); XCTAssertEqual(o["a"], 3); XCTAssertEqual(o.count, 2)
+        // Past 12 keys lookups go through a dictionary, repeats included.
+        let names = (0..<20).map { "k\($0)" }
+        let text = "{" + (names + ["k3", "k15"]).enumerated().map { "\"\($1)\": \($0)" }.joined(separator: ", ") + "}"
+        guard case .object(let big) = try JSONParser.parse(text) else { return XCTFail() }
+        XCTAssertEqual(big.keys, names)
+        XCTAssertEqual(big["k3"], 20); XCTAssertEqual(big["k15"], 21); XCTAssertEqual(big["k19"], 19); XCTAssertNil(big["k20"])
+        XCTAssertEqual(JSONValue.object(big).jsonText.filter { $0 == ":" }.count, 20)
+    }
 }

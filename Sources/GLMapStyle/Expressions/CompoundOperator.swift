@@ -111,7 +111,7 @@ extension CompoundOperator {
                 guard case .object(let o) = try args[1].evaluate(ctx) else { return .boolean(false) }
                 return .boolean(o[k] != nil)
             }
-            return .boolean(ctx.feature?.properties.values[k] != nil)
+            return .boolean(ctx.feature?.properties[k] != nil)
         }
         define("get", .value, .fixed([s]), .fixed([s, .object]), reads: .featureUnlessObjectGiven,
                literalKeyForm: { .getProperty($0) }) { args, ctx, _ throws(ExpressionEvaluationError) in
@@ -120,7 +120,7 @@ extension CompoundOperator {
                 guard case .object(let o) = try args[1].evaluate(ctx) else { return .null }
                 return o[k] ?? .null
             }
-            return ctx.feature?.properties.values[k].map(Value.init(json:)) ?? .null
+            return ctx.feature?.properties[k].map(Value.init(json:)) ?? .null
         }
         define("properties", .object, .fixed([]), reads: .feature) { _, ctx, _ throws(ExpressionEvaluationError) in
             guard let p = ctx.feature?.properties else { return .object([:]) }

@@ -8,10 +8,10 @@ extension ExprNode {
         case .literal(let v):
             return v
         case .getProperty(let name):
-            guard let v = ctx.feature?.properties.values[name] else { return .null }
+            guard let v = ctx.feature?.properties[name] else { return .null }
             return Value(json: v)
         case .hasProperty(let name):
-            return .boolean(ctx.feature?.properties.values[name] != nil)
+            return .boolean(ctx.feature?.properties[name] != nil)
         case .assertion(let args):
             return try assert(args, ctx)
         case .coercion(let args):
@@ -65,7 +65,7 @@ extension ExprNode {
             guard let feature = ctx.feature else { return .boolean(false) }
             return .boolean(region.contains(feature))
         case .globalState(let name):
-            guard let v = ctx.globalState.values[name] else { return .null }
+            guard let v = ctx.globalState[name] else { return .null }
             return Value(json: v)
         }
     }

@@ -241,7 +241,7 @@ indirect enum LegacyFilter: Sendable {
     @inline(__always)
     private static func read(_ s: Subject, _ ctx: EvaluationContext) -> JSONValue? {
         switch s {
-        case .property(let k): return ctx.feature?.properties.values[k]
+        case .property(let k): return ctx.feature?.properties[k]
         case .id: return ctx.feature?.id ?? .null
         case .type: return ctx.feature?.dollarType.map(JSONValue.string) ?? .null
         }
@@ -260,7 +260,7 @@ indirect enum LegacyFilter: Sendable {
             return false
         case .has(let s):
             switch s {
-            case .property(let k): return ctx.feature?.properties.values[k] != nil
+            case .property(let k): return ctx.feature?.properties[k] != nil
             case .id: return !(ctx.feature?.id ?? .null).isNull
             case .type: return true
             }
