@@ -82,18 +82,54 @@ public struct ProjectedFeature: Sendable {
     /// piece it cuts off and shifts. Positions that are not finite (NaN, ±Infinity — possible when
     /// the model is built in code rather than decoded) or absurdly far out are rejected before
     /// tessellation with an error naming the feature.
+    /// Runs of features are projected on all cores (a large source: `runs`) and joined in order;
+    /// the error is the first invalid feature's, as one run in order finds it.
     public static func project(_ collection: FeatureCollection) throws -> [ProjectedFeature] {
-        var out: [ProjectedFeature] = []
-        out.reserveCapacity(collection.features.count)
-        for (i, f) in collection.features.enumerated() {
-            guard let g = f.geometry else { continue }
-            if let bad = firstInvalidPosition(g) {
-                let id = f.id.map { " (id \($0.jsonText))" } ?? ""
-                throw InvalidGeometryError(featureIndex: i, message: "feature \(i)\(id): position [\(bad.lon), \(bad.lat)] is not a usable coordinate (longitude and latitude must be finite numbers, |longitude| ≤ \(Int(maxLongitude)))")
+        let features = collection.features
+        let parts = concurrentMap(runs(features)) { range -> Result<[ProjectedFeature], InvalidGeometryError> in
+            var out: [ProjectedFeature] = []
+            out.reserveCapacity(range.count)
+            for i in range {
+                let f = features[i]
+                guard let g = f.geometry else { continue }
+                if let bad = firstInvalidPosition(g) {
+                    let id = f.id.map { " (id \($0.jsonText))" } ?? ""
+                    return .failure(InvalidGeometryError(featureIndex: i, message: "feature \(i)\(id): position [\(bad.lon), \(bad.lat)] is not a usable coordinate (longitude and latitude must be finite numbers, |longitude| ≤ \(Int(maxLongitude)))"))
+                }
+                append(g, feature: f, index: i, into: &out)
             }
-            append(g, feature: f, index: i, into: &out)
+            return .success(out)
         }
+        var out: [ProjectedFeature] = []
+        out.reserveCapacity(features.count)
+        for part in parts { out += try part.get() }   // runs in order: the first failure is the first invalid feature
         return out
+    }
+
+    /// Runs of consecutive features of about `runPositions` positions each (one run for a small
+    /// collection), in order.
+    static func runs(_ features: [Feature]) -> [Range<Int>] {
+        var runs: [Range<Int>] = []
+        var start = 0, positions = 0
+        for (i, f) in features.enumerated() {
+            positions += f.geometry.map(positionCount) ?? 0
+            if positions >= runPositions { runs.append(start..<(i + 1)); start = i + 1; positions = 0 }
+        }
+        if start < features.count { runs.append(start..<features.count) }
+        return runs
+    }
+
+    /// Positions per projection job (below it, waking the other cores costs more than the work).
+    static let runPositions = 20_000
+
+    static func positionCount(_ g: Geometry) -> Int {
+        switch g {
+        case .point: return 1
+        case .multiPoint(let ps), .lineString(let ps): return ps.count
+        case .multiLineString(let ls), .polygon(let ls): return ls.reduce(0) { $0 + $1.count }
+        case .multiPolygon(let pss): return pss.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
+        case .geometryCollection(let gs): return gs.reduce(0) { $0 + positionCount($1) }
+        }
     }
 
     static func firstInvalidPosition(_ g: Geometry) -> Position? {
