@@ -1,0 +1,42 @@
+import Foundation
+import XCTest
+import GLMapCore
+@testable import GLMap
+
+/// The encoder pool shares the cores with the GL thread: a second encoder takes frames only while
+/// more than one waits, so frames handed over one at a time are all encoded by the first, and a
+/// backlog brings the second in. Every frame is delivered either way.
+final class EncoderPoolTests: XCTestCase {
+    static let frame = PremultipliedImage(width: 8, height: 8, pixels: [UInt8](repeating: 255, count: 8 * 8 * 4))
+
+    func testFramesOneAtATimeStayOnTheFirstEncoder() throws {
+        let pool = EncoderPool(workers: 2)
+        let threads = Locked<[UInt]>([])   // the delivering threads' pthread ids
+        for i in 0..<20 {
+            try pool.submit(Self.frame) { bytes in
+                XCTAssertFalse(bytes.isEmpty)
+                threads.withLock { $0.append(UInt(pthread_self())) }
+            }
+            // The next frame comes only once this one is delivered: never more than one waits.
+            let deadline = Date().addingTimeInterval(10)
+            while pool.completed < i + 1 && Date() < deadline { usleep(200) }
+        }
+        try pool.finish()
+        XCTAssertEqual(threads.value.count, 20)
+        XCTAssertEqual(Set(threads.value).count, 1, "one encoder delivered every frame")
+    }
+
+    func testABacklogBringsTheSecondEncoderIn() throws {
+        let pool = EncoderPool(workers: 2, capacity: 8)
+        let threads = Locked<[UInt]>([])
+        for _ in 0..<16 {
+            try pool.submit(Self.frame) { _ in
+                usleep(20_000)   // a slow delivery: the frames behind it wait
+                threads.withLock { $0.append(UInt(pthread_self())) }
+            }
+        }
+        try pool.finish()
+        XCTAssertEqual(threads.value.count, 16)
+        XCTAssertEqual(Set(threads.value).count, 2, "both encoders delivered frames")
+    }
+}
