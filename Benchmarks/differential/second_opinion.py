@@ -993,18 +993,14 @@ def variant(style, subset):
                 del l["layout"][SORT_KEYS[l["type"]]]
             elif tied_data_sort_key(l, s):
                 rank_sort_keys(s, l)
-    if "lg" in subset:
+    # Each line of a MultiLineString its own feature, under the layers each variant names.
+    for key, applies, suffix in (("lg", gradient_multilines, "lines"), ("lm", fill_lines_kept_whole, "lm")):
+        if key not in subset:
+            continue
         for l in layers:
-            if not gradient_multilines(s, l):
-                continue
-            src = own_source(s, l, "lines")
-            src["data"]["features"] = one_feature_a_line(features(src))
-    if "lm" in subset:
-        for l in layers:
-            if not fill_lines_kept_whole(s, l):
-                continue
-            src = own_source(s, l, "lm")
-            src["data"]["features"] = one_feature_a_line(features(src))
+            if applies(s, l):
+                src = own_source(s, l, suffix)
+                src["data"]["features"] = one_feature_a_line(features(src))
     if "rs" in subset:
         for l in layers:
             if dashed_over_rings(s, l):
