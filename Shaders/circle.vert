@@ -1,6 +1,6 @@
 #version 300 es
-// Circle: one quad per point (four vertices, two triangles, as MapLibre lays circles out); the
-// quad covers radius + stroke (the antialiasing and blur fade inward from that edge, as in MapLibre).
+// Circle: one instance per point; the quad covers radius + stroke (the antialiasing and blur
+// fade inward from that edge, as in MapLibre).
 uniform mat4 u_matrix;
 uniform bool u_scale_with_map;    // circle-pitch-scale == map
 uniform bool u_pitch_with_map;    // circle-pitch-alignment == map
@@ -8,7 +8,7 @@ uniform vec2 u_extrude_scale;     // map: bucket units per CSS px; viewport: cli
 uniform float u_camera_to_center_distance;
 uniform float u_ratio;
 in vec2 a_corner;                 // (-1,-1) (1,-1) (-1,1) (1,1)
-in vec2 a_center;                 // the same at the quad's four vertices, as its paint attributes
+in vec2 a_center;                 // per instance
 #pragma glmap: define float radius
 #pragma glmap: define vec4 color
 #pragma glmap: define float blur

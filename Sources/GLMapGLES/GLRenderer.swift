@@ -26,6 +26,8 @@ public final class GLRenderer {
     var framebuffer: Framebuffer?
     /// Pixel buffer ring for `beginReadback`/`endReadback` (created on first use).
     var asyncReadback: AsyncReadback?
+    /// Per-corner vertex buffer for circle instancing.
+    var cornerBuffer: GLuint = 0
     /// Largest framebuffer side drawn in one pass (nil: GL's limit); larger frames are drawn in
     /// tiles and stitched (TiledFrame.swift). Tests lower it to exercise tiling on small frames.
     public var maxTileSize: Int?
@@ -55,11 +57,16 @@ public final class GLRenderer {
         background = try GLProgram(ShaderSource.background)
         glGenVertexArrays(1, &vao)
         glGetIntegerv(GLenum(GL_MAX_VERTEX_ATTRIBS), &maxVertexAttribs)
-        try GLState.check("glGetIntegerv")
+        glGenBuffers(1, &cornerBuffer)
+        let corners: [Float] = [-1, -1, 1, -1, -1, 1, 1, 1]
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), cornerBuffer)
+        corners.withUnsafeBytes { glBufferData(GLenum(GL_ARRAY_BUFFER), $0.count, $0.baseAddress, GLenum(GL_STATIC_DRAW)) }
+        try GLState.check("glBufferData")
     }
 
     deinit {
         guard context.makeCurrentForTeardown() else { return }  // a lost context's objects are gone
+        glDeleteBuffers(1, &cornerBuffer)
         glDeleteVertexArrays(1, &vao)
     }
 
@@ -117,38 +124,14 @@ public final class GLRenderer {
                 }
                 layers.append(.line(line))
             case .circle(let c):
-                let quads = c.instanceCount == 0 ? nil : Self.circleQuads(c)
                 layers.append(.circle(GPUScene.Circle(
-                    bucket: c, vertices: quads.map { vertexBuffer($0.vertices) } ?? 0,
-                    indices: quads.map { indexBuffer($0.indices) } ?? 0,
+                    bucket: c, instances: c.instanceCount == 0 ? 0 : vertexBuffer(c.instances),
                     ranges: ViewCulling.instanceRanges(instances: c.instances, stride: c.stride),
                     paintBound: PaintBound(c.paint, vertices: c.instances, stride: c.stride, geometry: VertexLayout.circle))))
             }
         }
         try GLState.check("glBufferData (uploading buckets)")
         return GPUScene(layers: layers)
-    }
-
-    /// A circle bucket's instances as four vertices each (corner (-1,-1), (1,-1), (-1,1), (1,1),
-    /// then the instance's floats) and two triangles each, in the order a triangle strip of the
-    /// four corners draws them. llvmpipe runs an instanced draw one instance at a time (~0.5 µs
-    /// each: 17 ms for cities' 34,006 circles), plain indexed quads in batches of vertices.
-    static func circleQuads(_ c: CircleBucket) -> (vertices: [Float], indices: [UInt32]) {
-        let n = c.instanceCount, stride = c.stride
-        let corners: [(Float, Float)] = [(-1, -1), (1, -1), (-1, 1), (1, 1)]
-        var vertices: [Float] = []
-        vertices.reserveCapacity(n * 4 * (2 + stride))
-        var indices: [UInt32] = []
-        indices.reserveCapacity(n * 6)
-        c.instances.withUnsafeBufferPointer { inst in
-            for i in 0..<n {
-                let values = inst[(i * stride)..<((i + 1) * stride)]
-                for (x, y) in corners { vertices.append(x); vertices.append(y); vertices.append(contentsOf: values) }
-                let b = UInt32(4 * i)
-                indices += [b, b + 1, b + 2, b + 2, b + 1, b + 3]
-            }
-        }
-        return (vertices, indices)
     }
 
     /// Renders buckets for a view into a premultiplied RGBA image of size × ratio device pixels.
@@ -270,10 +253,12 @@ public final class GLRenderer {
     /// Binds float attributes laid out as `(name, components)` in order, interleaved, from
     /// `buffer`. An attribute the program's source does not declare is an error (a layout that
     /// disagrees with its shader); one it declares but the compiler dropped as unused is skipped.
-    func bindAttributes(_ program: GLProgram, _ buffer: GLuint, _ layout: [(String, Int)]) throws {
+    /// `firstVertex`: the vertex (instance) the pointers start at.
+    func bindAttributes(_ program: GLProgram, _ buffer: GLuint, _ layout: [(String, Int)], divisor: GLuint = 0,
+                        firstVertex: Int = 0) throws {
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), buffer)
         let stride = layout.reduce(0) { $0 + $1.1 } * 4
-        var offset = 0
+        var offset = firstVertex * stride
         for (name, n) in layout {
             guard program.declaredAttributes.contains(name) else {
                 throw GLError(call: "glVertexAttribPointer", message: "program \(program.name) has no vertex input \(name), which the bucket's vertex layout supplies")
@@ -283,13 +268,17 @@ public final class GLRenderer {
                 glEnableVertexAttribArray(GLuint(loc))
                 glVertexAttribPointer(GLuint(loc), GLint(n), GLenum(GL_FLOAT), GLboolean(GL_FALSE), GLsizei(stride),
                                       UnsafeRawPointer(bitPattern: offset))
+                glVertexAttribDivisor(GLuint(loc), divisor)
             }
             offset += n * 4
         }
     }
 
     func resetAttributes() {
-        for i in 0..<GLuint(maxVertexAttribs) { glDisableVertexAttribArray(i) }
+        for i in 0..<GLuint(maxVertexAttribs) {
+            glDisableVertexAttribArray(i)
+            glVertexAttribDivisor(i, 0)
+        }
     }
 
     func setMatrix(_ program: GLProgram, _ m: Matrix4) {
@@ -471,8 +460,8 @@ public final class GLRenderer {
         guard c.instanceCount > 0 else { return }
         let circle = try program(ShaderSource.circle, paint: c.paint)
         glUseProgram(circle.id)
-        try bindAttributes(circle, g.vertices, layout([("a_corner", 2), ("a_center", 2)], c.paint))
-        glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.indices)
+        try bindAttributes(circle, cornerBuffer, [("a_corner", 2)])
+        try bindAttributes(circle, g.instances, layout([("a_center", 2)], c.paint), divisor: 1)
         setPaintUniforms(circle, c.paint, zoom: view.camera.zoom)
         let pitchWithMap = c.layer.pitchAlignment == .map
         glUniform1i(circle.uniform("u_scale_with_map"), c.layer.pitchScale == .map ? 1 : 0)
@@ -487,12 +476,18 @@ public final class GLRenderer {
         glUniform1f(circle.uniform("u_ratio"), Float(ratio))
         let margin = CullMargin.circle(g.paintBound, pitchWithMap: pitchWithMap, scaleWithMap: c.layer.pitchScale == .map,
                                        view: view, zoom: view.camera.zoom)
+        let instanceLayout = layout([("a_center", 2)], c.paint)
+        var bound = 0   // the instance the attributes point at
         for m in WorldCopies.matrices(view: view, origin: c.origin, translate: c.layer.translate,
                                       anchor: c.layer.translateAnchor, bounds: c.bounds) {
             setMatrix(circle, m)
+            // ES 3 has no base instance: each run points the instance attributes at its first.
             for run in visibleRuns(g.ranges, matrix: m, view: view, margin: margin) {
-                glDrawRangeElements(GLenum(GL_TRIANGLES), GLuint(4 * run.first), GLuint(4 * (run.first + run.count) - 1),
-                                    GLsizei(6 * run.count), GLenum(GL_UNSIGNED_INT), UnsafeRawPointer(bitPattern: 6 * 4 * run.first))
+                if run.first != bound {
+                    try bindAttributes(circle, g.instances, instanceLayout, divisor: 1, firstVertex: run.first)
+                    bound = run.first
+                }
+                glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(run.count))
                 trianglesDrawn += 2 * run.count
             }
         }

@@ -27,9 +27,7 @@ public final class GPUScene {
         var atlasTexture: GLuint = 0
         var rampTexture: GLuint = 0
     }
-    /// A circle layer's buffers: four vertices a circle (its corner, then the instance's values)
-    /// and six indices (two triangles), as MapLibre lays circles out; `ranges` count circles.
-    struct Circle { let bucket: CircleBucket; let vertices, indices: GLuint; var ranges: [DrawRange]; let paintBound: PaintBound }
+    struct Circle { let bucket: CircleBucket; let instances: GLuint; var ranges: [DrawRange]; let paintBound: PaintBound }
     enum Layer {
         case background(EvaluatedBackground)
         case fill(Fill)
@@ -53,7 +51,7 @@ public final class GPUScene {
             case .background: return []
             case .fill(let f): return [f.vertices, f.indices, f.outlineVertices, f.outlineIndices]
             case .line(let l): return [l.vertices, l.indices, l.fxVertices]
-            case .circle(let c): return [c.vertices, c.indices]
+            case .circle(let c): return [c.instances]
             }
         }.filter { $0 != 0 }
     }
