@@ -22,3 +22,18 @@ public func concurrentMap<Item: Sendable, Result: Sendable>(_ items: [Item], ord
     }
     return results.value.map { $0! }
 }
+
+/// Consecutive runs of items, in order, each closed once its items' weights (positions, say) reach
+/// `target`; the last run holds what is left. Jobs of about one size for `concurrentMap`: a
+/// collection lighter than `target` is one run.
+public func contiguousRuns(weights: some Sequence<Int>, target: Int) -> [Range<Int>] {
+    var runs: [Range<Int>] = []
+    var start = 0, count = 0, weight = 0
+    for w in weights {
+        count += 1
+        weight += w
+        if weight >= target { runs.append(start..<count); start = count; weight = 0 }
+    }
+    if start < count { runs.append(start..<count) }
+    return runs
+}

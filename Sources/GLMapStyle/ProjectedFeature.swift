@@ -109,14 +109,7 @@ public struct ProjectedFeature: Sendable {
     /// Runs of consecutive features of about `runPositions` positions each (one run for a small
     /// collection), in order.
     static func runs(_ features: [Feature]) -> [Range<Int>] {
-        var runs: [Range<Int>] = []
-        var start = 0, positions = 0
-        for (i, f) in features.enumerated() {
-            positions += f.geometry.map(positionCount) ?? 0
-            if positions >= runPositions { runs.append(start..<(i + 1)); start = i + 1; positions = 0 }
-        }
-        if start < features.count { runs.append(start..<features.count) }
-        return runs
+        contiguousRuns(weights: features.lazy.map { $0.geometry.map(positionCount) ?? 0 }, target: runPositions)
     }
 
     /// Positions per projection job (below it, waking the other cores costs more than the work).

@@ -96,21 +96,8 @@ public struct FillBucket: Sendable {
     /// than the work), else runs of about `partPositions` positions, so a few large
     /// MultiPolygons (five boroughs) spread over the cores too.
     static func parts(_ features: [EvaluatedFill]) -> [Range<Int>] {
-        var parts: [Range<Int>] = []
-        var start = 0, k = 0, positions = 0
-        func polygon(_ p: ProjectedPolygon) {
-            positions += p.coords.count / 2
-            k += 1
-            if positions >= partPositions { parts.append(start..<k); start = k; positions = 0 }
-        }
-        for f in features {
-            if f.tiles.isEmpty { for p in f.polygons { polygon(p) } } else { for t in f.tiles { for p in t.polygons { polygon(p) } } }
-        }
-        if start < k {
-            if let last = parts.last, positions < partPositions / 2 { parts[parts.count - 1] = last.lowerBound..<k }
-            else { parts.append(start..<k) }
-        }
-        return parts
+        let polygons = features.lazy.flatMap { f in f.tiles.isEmpty ? f.polygons : f.tiles.flatMap(\.polygons) }
+        return contiguousRuns(weights: polygons.map { $0.coords.count / 2 }, target: partPositions)
     }
 
     /// Positions per tessellation job (world's 10,641 fill positions: about four jobs).
