@@ -174,23 +174,18 @@ public struct JSONByteParser {
         if peek() == UInt8(ascii: "}") { index += 1; depth -= 1; return JSONObject() }
         var names: [String] = [], values: [JSONValue] = []
         if let last = lastKeys { names.reserveCapacity(last.names.count); values.reserveCapacity(last.names.count) }   // (its likely size)
-        var repeated = false
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw error("expected a string key") }
-            let key = try parseString()
+            names.append(try parseString())
             try expect(UInt8(ascii: ":"), "':' after object key")
-            let v = try parseValue()
-            if names.count <= JSONObject.KeyTable.indexed, let at = names.firstIndex(of: key) { values[at] = v; repeated = true }
-            else { names.append(key); values.append(v) }
+            values.append(try parseValue())
             if try !continues(closedBy: UInt8(ascii: "}"), "expected ',' or '}' in object") { break }
         }
         depth -= 1
-        if names.count > JSONObject.KeyTable.indexed { return JSONObject(Array(zip(names, values))) }   // (repeats found there)
-        if !repeated, let last = lastKeys, last.names == names { return JSONObject(table: last, items: values) }
-        let table = JSONObject.KeyTable(names)
-        lastKeys = table
-        return JSONObject(table: table, items: values)
+        let object = JSONObject(names: names, values: values, sharing: lastKeys)
+        lastKeys = object.table
+        return object
     }
 
     /// Parses an array; `index` is at its `[`.

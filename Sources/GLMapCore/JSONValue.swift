@@ -174,7 +174,7 @@ public struct JSONObject: Equatable, Sendable {
         static let empty = KeyTable([])
     }
 
-    private var table: KeyTable
+    private(set) var table: KeyTable
     private var items: [JSONValue]
 
     /// An empty object.
@@ -182,16 +182,29 @@ public struct JSONObject: Equatable, Sendable {
 
     /// An object from pairs in order; a repeated key keeps its first position and its last value.
     public init(_ pairs: [(String, JSONValue)]) {
-        var names: [String] = [], values: [JSONValue] = []
-        names.reserveCapacity(pairs.count); values.reserveCapacity(pairs.count)
-        var seen: [String: Int]? = pairs.count > KeyTable.indexed ? [:] : nil
-        for (k, v) in pairs {
-            let at = seen.map { $0[k] } ?? names.firstIndex(of: k)
-            if let at { values[at] = v; continue }
-            seen?[k] = names.count
-            names.append(k); values.append(v)
+        self.init(names: pairs.map(\.0), values: pairs.map(\.1))
+    }
+
+    /// An object of `names` and `values` in document order (a repeated key keeps its first
+    /// position and its last value), keeping its keys in `shared` when they are the same.
+    init(names: [String], values: [JSONValue], sharing shared: KeyTable? = nil) {
+        if let shared, shared.names == names { self.init(table: shared, items: values); return }   // (its keys are unique)
+        guard Self.repeats(names) else { self.init(table: KeyTable(names), items: values); return }
+        var keys: [String] = [], items: [JSONValue] = []
+        var seen: [String: Int]? = names.count > KeyTable.indexed ? [:] : nil
+        for (k, v) in zip(names, values) {
+            if let at = seen.map({ $0[k] }) ?? keys.firstIndex(of: k) { items[at] = v; continue }
+            seen?[k] = keys.count
+            keys.append(k); items.append(v)
         }
-        self.init(table: KeyTable(names), items: values)
+        self.init(table: KeyTable(keys), items: items)
+    }
+
+    /// Whether a key comes twice (pairwise for short lists, hashed for long ones).
+    static func repeats(_ names: [String]) -> Bool {
+        if names.count > KeyTable.indexed { return Set(names).count < names.count }
+        for i in names.indices where names[(i + 1)...].contains(names[i]) { return true }
+        return false
     }
 
     /// An object of `table`'s keys with `items` in their order.
