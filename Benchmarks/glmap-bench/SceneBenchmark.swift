@@ -26,9 +26,11 @@ func runSceneBenchmark(_ args: [String]) throws {
     let shaderCompile = now() - t
 
     var stages: [String: [Double]] = [:]
-    func record(_ name: String, _ seconds: Double) { stages[name, default: []].append(seconds * 1000) }
+    var cpuMark = cpuNow()
+    func record(_ name: String, _ seconds: Double) { stages[name, default: []].append(seconds * 1000); let c = cpuNow(); stages["cpu-" + name, default: []].append((c - cpuMark) * 1000); cpuMark = c }
     var lastBytes = 0
     for _ in 0..<max(1, runs) {
+        cpuMark = cpuNow()
         var t0 = now()
         let scene = try Scene(styleFile: stylePath)
         record("parse", now() - t0)
@@ -63,7 +65,7 @@ func runSceneBenchmark(_ args: [String]) throws {
     for s in order {
         let m = median(stages[s] ?? [])
         total += m
-        print("\(s)\t\(String(format: "%.2f", m))")
+        print("\(s)\t\(String(format: "%.2f", m))\tcpu \(String(format: "%.2f", median(stages["cpu-" + s] ?? [])))")
     }
     // The total is the sum of per-stage medians (parse through encode).
     print("total\t\(String(format: "%.2f", total))")
@@ -84,3 +86,5 @@ func runSceneBenchmark(_ args: [String]) throws {
     print("# cpu \(cpuModel()) x\(ProcessInfo.processInfo.activeProcessorCount)")
     print("# LP_NUM_THREADS \(ProcessInfo.processInfo.environment["LP_NUM_THREADS"] ?? "(default)")")
 }
+
+func cpuNow() -> Double { var ts = timespec(); clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts); return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9 }

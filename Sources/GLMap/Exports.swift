@@ -18,5 +18,6 @@
 @_exported import struct GLMapStyle.StyleError
 @_exported import struct GLMapStyle.StyleIssue
 @_exported import enum GLMapStyle.LayerType
+@_exported import enum GLMapGLES.RasterizerThreads
 @_exported import struct GLMapStyle.StyleProperty
 @_exported import struct GLMapStyle.StyleDocument

@@ -189,6 +189,7 @@ public enum RenderCommand {
 
     /// `--frames`: every line one image of the same scene, encoded on `--jobs` threads.
     static func renderFrames(_ frames: [FrameSpec], of scene: Scene, plan: Plan, io: CommandIO) throws {
+        if plan.backend != .cpu { RasterizerThreads.rasterizeOnDrawingThread(workers: plan.jobs) }   // the encoders cover the cores
         let batch = try BatchRenderer(scene: scene, backend: plan.backend)
         io.noteCPUFallback(batch.fallbackReason)
         let progress = BatchProgress(total: frames.count, mode: BatchProgress.mode(quiet: plan.quiet), write: io.writeStderr)

@@ -162,6 +162,7 @@ public enum TilesCommand {
     /// Draws the tiles (`remaining`, or the whole shard) into the archive or DIR/z/x/y files.
     static func renderTiles(_ remaining: [TileAddress]?, of scene: Scene, plan: Plan, format: ImageFormat,
                             writer: TileArchiveWriter?, io: CommandIO) throws {
+        if plan.backend != .cpu { RasterizerThreads.rasterizeOnDrawingThread(workers: plan.jobs) }   // the encoders cover the cores
         let batch = try BatchRenderer(scene: scene, backend: plan.backend)
         io.noteCPUFallback(batch.fallbackReason)
         let shardTiles = plan.shardTiles, output = plan.output, ratio = plan.ratio, tileSize = plan.tileSize

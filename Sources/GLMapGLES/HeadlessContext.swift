@@ -43,6 +43,7 @@ public final class HeadlessContext {
         var opened: (EGLDisplay, Platform, String)?
         var eglMajor: EGLint = 0, eglMinor: EGLint = 0
         HeadlessContext.displayLock.lock()   // initialise and count a user in one step (see releaseDisplay)
+        HeadlessContext.opened = true
         for candidate in HeadlessContext.candidateDisplays() {
             var major: EGLint = 0, minor: EGLint = 0
             if eglInitialize(candidate.0, &major, &minor) == EGLBoolean(EGL_TRUE) {
@@ -109,6 +110,10 @@ public final class HeadlessContext {
     // a broken renderer, or holding two, never kills the other one's context).
     private static let displayLock = NSLock()
     nonisolated(unsafe) private static var displayUsers: [EGLDisplay: Int] = [:]
+    nonisolated(unsafe) private static var opened = false
+
+    /// Whether this process has tried to open a GL display (Mesa has then read its environment).
+    static var anyDisplayOpened: Bool { displayLock.lock(); defer { displayLock.unlock() }; return opened }
 
     private static func releaseDisplay(_ display: EGLDisplay) {
         displayLock.lock(); defer { displayLock.unlock() }

@@ -79,7 +79,7 @@ public final class TileServer: @unchecked Sendable {
 
     /// Starts the render workers (waiting until their GL contexts exist) and the HTTP daemon.
     public func start() throws {
-        TileServer.rasterizeOnWorkerThreads(jobs: configuration.jobs)
+        RasterizerThreads.rasterizeOnDrawingThread(workers: configuration.jobs)   // render workers cover the cores: each rasterizes itself
         pool.start()
         pool.waitUntilReady()
         let me = Unmanaged.passUnretained(self).toOpaque()
@@ -91,17 +91,6 @@ public final class TileServer: @unchecked Sendable {
         }
         daemon = d
         port = glmap_mhd_port(d)
-    }
-
-    /// Mesa's llvmpipe rasterizes each context's frames on a pool of its own threads, one per core
-    /// by default. With a render worker per core (the default `--jobs`) those pools only add
-    /// hand-offs between threads (a quarter of the server's CPU time under load went to switching
-    /// tasks), so each worker then rasterizes on its own thread (`LP_NUM_THREADS=0`), unless the
-    /// environment already sets LP_NUM_THREADS. Read by Mesa when the first GL display is opened:
-    /// called before any worker exists.
-    static func rasterizeOnWorkerThreads(jobs: Int) {
-        guard jobs >= ProcessInfo.processInfo.activeProcessorCount else { return }
-        setenv("LP_NUM_THREADS", "0", 0)
     }
 
     /// Stops accepting connections, answers the requests in flight (up to `drainTimeout`), then
