@@ -4,7 +4,7 @@ import GLMapCore
 import GLMapPNG
 
 /// `glmap-bench batch --style FILE [--frames 100] [--width 256] [--height 256] [--ratio 1]
-/// [--jobs cores] [--png-level default|fast]`
+/// [--jobs cores] [--png-level default|small]`
 /// Renders `frames` frames of one scene (the camera pans across the style's view, same zoom)
 /// through `BatchRenderer` — shared evaluation/upload, PBO readback, pooled PNG encoding — with
 /// the PNGs discarded, and prints frames-per-second. Then encodes the same images again with the
@@ -16,7 +16,7 @@ func runBatchBenchmark(_ args: [String]) throws {
     let count = try a.int("frames", 100), width = try a.int("width", 256), height = try a.int("height", 256)
     let jobs = try a.int("jobs", ProcessInfo.processInfo.activeProcessorCount)
     let ratio = Double(a.values["ratio"] ?? "1") ?? 1
-    let compression: PNGCompression = (a.values["png-level"] ?? "default") == "fast" ? .fast : .default
+    let compression: PNGCompression = (a.values["png-level"] ?? "default") == "small" ? .small : .default
     guard count >= 1 else { throw BenchError("--frames must be at least 1") }
 
     let scene = try Scene(styleFile: stylePath)

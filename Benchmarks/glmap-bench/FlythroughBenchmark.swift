@@ -23,7 +23,7 @@ func flythroughPath(camera: Camera, count: Int, width: Int) -> [FlyCamera] {
 }
 
 /// `glmap-bench flythrough --style FILE [--frames 200] [--width 256] [--height W] [--jobs cores]
-/// [--png-level default|fast] [--path-out FILE.jsonl]`
+/// [--png-level default|small] [--path-out FILE.jsonl]`
 /// Renders the fly-through path through `BatchRenderer` (PNGs encoded by the pool and discarded)
 /// and prints frames/s, then the two stage floors measured on the same frames: GL-thread time
 /// (draw + synchronous readback of every frame, no encoding) and encode CPU (each frame's PNG on
@@ -34,7 +34,7 @@ func runFlythroughBenchmark(_ args: [String]) throws {
     let stylePath = try a.string("style")
     let count = try a.int("frames", 200), width = try a.int("width", 256), height = try a.int("height", width)
     let jobs = try a.int("jobs", ProcessInfo.processInfo.activeProcessorCount)
-    let compression: PNGCompression = (a.values["png-level"] ?? "default") == "fast" ? .fast : .default
+    let compression: PNGCompression = (a.values["png-level"] ?? "default") == "small" ? .small : .default
     guard count >= 1 else { throw BenchError("--frames must be at least 1") }
 
     let scene = try Scene(styleFile: stylePath)

@@ -16,20 +16,23 @@ func runPNGBenchmark(_ args: [String]) throws {
     var methods: [(String, () throws -> [UInt8])] = [
         ("libpng default (adaptive, zlib 6)", { try PNGEncoder.encodeWithLibPNG(image, fast: false) }),
         ("libpng fast (none, zlib 3)", { try PNGEncoder.encodeWithLibPNG(image, fast: true) }),
-        ("libdeflate 6, adaptive, RGBA", { try DeflatePNGWriter.encode(image, level: 6, filter: .adaptive, rgbWhenOpaque: false) }),
-        ("libdeflate 6, up, RGBA", { try DeflatePNGWriter.encode(image, level: 6, filter: .up, rgbWhenOpaque: false) }),
-        ("libdeflate 9, none, RGBA, one stream", { try DeflatePNGWriter.encode(image, level: 9, filter: .none, singleStream: true, rgbWhenOpaque: false) }),
-        ("libdeflate 6, none, RGBA, 512 KiB pieces, \(PNGEncoder.allCores) threads", { try DeflatePNGWriter.encode(image, level: 6, filter: .none, threads: PNGEncoder.allCores, rgbWhenOpaque: false) }),
+        ("libdeflate 6, adaptive, RGBA", { try DeflatePNGWriter.encode(image, compressor: .libdeflate(level: 6), filter: .adaptive, rgbWhenOpaque: false) }),
+        ("libdeflate 6, up, RGBA", { try DeflatePNGWriter.encode(image, compressor: .libdeflate(level: 6), filter: .up, rgbWhenOpaque: false) }),
+        ("libdeflate 9, none, RGBA", { try DeflatePNGWriter.encode(image, compressor: .libdeflate(level: 9), filter: .none, rgbWhenOpaque: false) }),
+        ("igzip, none, RGBA, one stream", { try DeflatePNGWriter.encode(image, compressor: .igzip, filter: .none, singleStream: true, rgbWhenOpaque: false) }),
+        ("igzip, up, RGB when opaque, one stream", { try DeflatePNGWriter.encode(frame, compressor: .igzip, filter: .up, singleStream: true) }),
+        ("igzip, none, RGB when opaque, one stream, premultiplied in", { try DeflatePNGWriter.encode(frame, compressor: .igzip, filter: .none, singleStream: true) }),
+        ("igzip, none, RGB when opaque, 512 KiB bands, 1 thread, premultiplied in", { try DeflatePNGWriter.encode(frame, compressor: .igzip, filter: .none, threads: 1) }),
     ]
-    // The levels, RGBA against RGB when opaque, from the premultiplied frame as the renderers
-    // hand it over (unpremultiplied on the way), one stream, one thread.
+    // libdeflate's levels, RGBA against RGB when opaque, from the premultiplied frame as the
+    // renderers hand it over (unpremultiplied on the way), one stream, one thread.
     for level: Int32 in [1, 2, 3, 4, 5, 6] {
-        methods.append(("libdeflate \(level), none, RGBA, premultiplied in", { try DeflatePNGWriter.encode(frame, level: level, filter: .none, singleStream: true, rgbWhenOpaque: false) }))
-        methods.append(("libdeflate \(level), none, RGB when opaque, premultiplied in", { try DeflatePNGWriter.encode(frame, level: level, filter: .none, singleStream: true) }))
+        methods.append(("libdeflate \(level), none, RGBA, premultiplied in", { try DeflatePNGWriter.encode(frame, compressor: .libdeflate(level: level), filter: .none, rgbWhenOpaque: false) }))
+        methods.append(("libdeflate \(level), none, RGB when opaque, premultiplied in", { try DeflatePNGWriter.encode(frame, compressor: .libdeflate(level: level), filter: .none) }))
     }
-    methods.append(("libdeflate 4, up, RGB when opaque, premultiplied in", { try DeflatePNGWriter.encode(frame, level: 4, filter: .up, singleStream: true) }))
     methods.append(("default (PNGEncoder, 1 thread)", { try PNGEncoder.encode(frame) }))
     methods.append(("default (PNGEncoder, \(PNGEncoder.allCores) threads)", { try PNGEncoder.encode(frame, threads: PNGEncoder.allCores) }))
+    methods.append(("small (PNGEncoder, libdeflate 3)", { try PNGEncoder.encode(frame, compression: .small) }))
     print("# opaque: \(DeflatePNGWriter.isOpaque(frame.pixels, count: frame.pixels.count))")
     print("method\tmedian-ms\tbytes\tmin-ms")
     for (name, f) in methods where a.values["only"].map({ name.contains($0) }) ?? true {

@@ -9,9 +9,14 @@ import GLMapTessellation
 /// `glmap-bench scene --style FILE [--width 1024] [--height 1024] [--ratio 1] [--runs 5] [--layers 1]`
 /// Times each stage of one frame (median of runs): egl-init, shader-compile (once), then per run
 /// parse (style + GeoJSON + projection), evaluate, tessellate, upload, draw, readback, encode,
-/// and total = parse through encode. Layers are evaluated on all cores and tessellated one by one
-/// (a large layer's features on all cores), as `Scene.gpuBuckets` does; the PNG is encoded on all cores, as `glmap render` does. `--layers 1`
-/// also prints each layer's tessellation time alone (one thread).
+/// and total = the sum of those stage medians, each stage with the process's CPU time beside it
+/// (every thread: `cpu` near the wall time is a stage on one core). Layers are evaluated on all
+/// cores and tessellated one by one (a large layer's features on all cores), as
+/// `Scene.gpuBuckets` does; the PNG is encoded on all cores, as `glmap render` does. Then `frame`:
+/// the median of the same frame end to end through the public API (`Scene(styleFile:)`,
+/// `MapRenderer.render`, `PNGEncoder.encode`), with no GL finish between the stages. `--layers 1`
+/// also prints each layer's tessellation time alone (`Bucket.make`, which spreads a large layer
+/// over the cores itself).
 func runSceneBenchmark(_ args: [String]) throws {
     let a = try BenchArgs(args)
     let stylePath = try a.string("style")
@@ -58,6 +63,18 @@ func runSceneBenchmark(_ args: [String]) throws {
         record("encode", now() - t0)
         lastBytes = png.count
     }
+    // The same frame end to end through the public API, as a user renders it: the scene loaded,
+    // `MapRenderer.render` (evaluate, tessellate, upload, draw, read back; no finish between the
+    // stages) and the PNG on all cores, with the renderer warm.
+    let renderer = MapRenderer(backend: .gpu)
+    let renderOptions = RenderOptions(width: width, height: height, ratio: ratio)
+    _ = try PNGEncoder.encode(renderer.render(try Scene(styleFile: stylePath), options: renderOptions), threads: PNGEncoder.allCores)
+    for _ in 0..<max(1, runs) {
+        let t0 = now()
+        let image = try renderer.render(try Scene(styleFile: stylePath), options: renderOptions)
+        _ = try PNGEncoder.encode(image, threads: PNGEncoder.allCores)
+        stages["frame", default: []].append((now() - t0) * 1000)
+    }
     print("egl-init\t\(String(format: "%.2f", eglInit * 1000))")
     print("shader-compile\t\(String(format: "%.2f", shaderCompile * 1000))")
     let order = ["parse", "evaluate", "tessellate", "upload", "draw", "readback", "encode"]
@@ -69,6 +86,7 @@ func runSceneBenchmark(_ args: [String]) throws {
     }
     // The total is the sum of per-stage medians (parse through encode).
     print("total\t\(String(format: "%.2f", total))")
+    print("frame\t\(String(format: "%.2f", median(stages["frame"] ?? [])))")
     if a.values["layers"] == "1" {   // each layer's tessellation alone, on one thread
         let scene = try Scene(styleFile: stylePath)
         let layers = scene.evaluatedLayers(zoom: scene.style.camera.zoom)

@@ -20,7 +20,7 @@ public enum TilesCommand {
         .init("jobs", "j", help: "encoder threads (default: the number of cores)"),
         .init("shard", help: "I/N: render only the tiles at positions ≡ I (mod N), 0 ≤ I < N; auto or auto/N: I (and N) from the scheduler's environment (JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID/COUNT)"),
         .init("resume", value: false, help: "continue an interrupted run: skip the tiles already written (archives: the OUT.partial journal; directories: existing files)"),
-        .init("png-level", help: "PNG compression: default or fast"),
+        .init("png-level", help: "PNG compression: default (igzip, fastest) or small (libdeflate level 3)"),
         .init("backend", help: "auto (default), gpu or cpu"),
         .init("strict", value: false, help: "treat warnings (unusable source data, what glmap skips) as errors (exit 2)"),
         .init("max-tiles", help: "refuse pyramids of more tiles than this (default \(Pyramid.defaultTileLimit))"),
@@ -33,7 +33,7 @@ public enum TilesCommand {
     usage: glmap tiles --style FILE --zoom 0-5 --output DIR|FILE.mbtiles|FILE.pmtiles [--bbox W,S,E,N]
                        [--tile-size 256|512] [--ratio 1|2] [--format png|jpeg|webp] [--quality Q]
                        [--lossless] [--jobs N] [--shard I/N|auto|auto/N] [--resume]
-                       [--png-level default|fast] [--backend auto|gpu|cpu] [--strict]
+                       [--png-level default|small] [--backend auto|gpu|cpu] [--strict]
                        [--max-tiles N] [--overwrite] [--quiet]
            glmap tiles merge OUT.mbtiles|OUT.pmtiles IN… [--quiet]
            glmap tiles --help

@@ -1,8 +1,9 @@
 import CDeflate
 import GLMapCore
 
-/// Writes 8-bit RGBA PNGs with its own row filtering and libdeflate's zlib compressor, which is
-/// several times faster than zlib at the same ratio (see Benchmarks/README.md, "PNG encoding").
+/// Writes 8-bit RGBA PNGs with its own row filtering and a fast deflate library: ISA-L's igzip
+/// (fastest, the default) or libdeflate (smaller files), both several times faster than zlib (see
+/// Benchmarks/README.md, "PNG encoding" and session 6).
 /// The output is a plain PNG: signature, IHDR, sRGB, one IDAT, IEND. An image whose every pixel
 /// is opaque is written as 8-bit RGB (colour type 2; it decodes to the same pixels with alpha 255):
 /// a quarter less data to compress and no alpha conversion; any other as 8-bit RGBA (type 6).
@@ -17,25 +18,33 @@ public enum DeflatePNGWriter {
         case adaptive
     }
 
-    /// Encodes a straight-alpha image with libdeflate at `level` (1…12) and the given row filters.
-    /// Image data of 768 KiB and more is compressed in independent pieces of about 512 KiB
-    /// (`ChunkedDeflate`, as pigz does; unfiltered rows in bands of whole rows, each written and
-    /// compressed by one worker), `threads` of them at once; the result is one valid
-    /// stream, and the same bytes whatever `threads` is. `singleStream` compresses it as one
-    /// stream instead (the baseline the benchmark compares pieces with).
+    /// The deflate library and level.
+    public enum Compressor: Sendable, Equatable {
+        /// ISA-L's igzip, level 1: the fastest; unfiltered image data of 768 KiB and more in bands.
+        case igzip
+        /// libdeflate at `level` (1…12): slower, smaller files; always one stream on one thread.
+        case libdeflate(level: Int32)
+    }
+
+    /// Encodes a straight-alpha image with `compressor` and the given row filters. With igzip,
+    /// unfiltered image data of 768 KiB and more is compressed in independent pieces of about
+    /// 512 KiB (`ChunkedDeflate`, as pigz does: bands of whole rows, each written and compressed
+    /// by one worker), `threads` of them at once; the result is one valid stream, and the same
+    /// bytes whatever `threads` is. `singleStream` compresses it as one stream instead (the
+    /// baseline the benchmark compares pieces with).
     /// `rgbWhenOpaque: false` keeps RGBA for opaque images too (the benchmark's baseline).
-    public static func encode(_ image: StraightImage, level: Int32, filter: Filter,
+    public static func encode(_ image: StraightImage, compressor: Compressor, filter: Filter,
                               threads: Int = 1, singleStream: Bool = false, rgbWhenOpaque: Bool = true) throws -> [UInt8] {
-        try encode(image.pixels, width: image.width, height: image.height, level: level, filter: filter,
+        try encode(image.pixels, width: image.width, height: image.height, compressor: compressor, filter: filter,
                    unpremultiply: false, threads: threads, singleStream: singleStream, rgbWhenOpaque: rgbWhenOpaque)
     }
 
     /// Encodes a premultiplied frame as `encode(image.unpremultiplied(), …)` would: each row is
     /// converted to straight alpha (truncating, as `PremultipliedImage.unpremultiplied`) on its
     /// way into the PNG rows, without a second full image.
-    public static func encode(_ image: PremultipliedImage, level: Int32, filter: Filter,
+    public static func encode(_ image: PremultipliedImage, compressor: Compressor, filter: Filter,
                               threads: Int = 1, singleStream: Bool = false, rgbWhenOpaque: Bool = true) throws -> [UInt8] {
-        try encode(image.pixels, width: image.width, height: image.height, level: level, filter: filter,
+        try encode(image.pixels, width: image.width, height: image.height, compressor: compressor, filter: filter,
                    unpremultiply: true, threads: threads, singleStream: singleStream, rgbWhenOpaque: rgbWhenOpaque)
     }
 
@@ -127,16 +136,16 @@ public enum DeflatePNGWriter {
     /// independently (`ChunkedDeflate`): each band's scanlines are written, checksummed and
     /// compressed by one worker, `threads` bands at once, so no pass over the image is serial.
     /// The bands depend on the image size only. Nil for an image of one band, or when a band
-    /// could not be compressed or walked.
+    /// could not be compressed.
     static func bandedZlib(_ pixels: UnsafePointer<UInt8>, width: Int, height: Int, channels: Int, unpremultiply: Bool,
-                           level: Int32, threads: Int) -> [UInt8]? {
+                           threads: Int) -> [UInt8]? {
         let rowLength = width * channels + 1
         let wanted = ChunkedDeflate.pieceCount(rowLength * height)
         guard wanted > 1, height > 1 else { return nil }
         let rowsPerBand = (height + wanted - 1) / wanted
         let bands = (height + rowsPerBand - 1) / rowsPerBand
         let source = UnsafeSendable(pixels)   // read only, by every worker
-        return ChunkedDeflate.zlib(pieces: bands, level: level, threads: threads) { band, compress in
+        return ChunkedDeflate.zlib(pieces: bands, threads: threads) { band, compress in
             let y0 = band * rowsPerBand, y1 = min(height, y0 + rowsPerBand)
             let rows = [UInt8](unsafeUninitializedCapacity: (y1 - y0) * rowLength) { out, initialized in
                 for y in y0..<y1 {
@@ -169,7 +178,7 @@ public enum DeflatePNGWriter {
     }
 
     /// The PNG of `pixels` (straight, or premultiplied and converted per row with `unpremultiply`).
-    private static func encode(_ pixels: [UInt8], width: Int, height: Int, level: Int32, filter: Filter,
+    private static func encode(_ pixels: [UInt8], width: Int, height: Int, compressor: Compressor, filter: Filter,
                                unpremultiply: Bool, threads: Int, singleStream: Bool, rgbWhenOpaque: Bool) throws -> [UInt8] {
         let rgb = rgbWhenOpaque && isOpaque(pixels, count: width * height * 4)
         let channels = rgb ? 3 : 4
@@ -182,44 +191,38 @@ public enum DeflatePNGWriter {
         var tail: [UInt8] = []
         chunk(&tail, "IEND", [][...])
 
-        if filter == .none, !singleStream, let z = pixels.withUnsafeBufferPointer({
+        if compressor == .igzip, filter == .none, !singleStream, let z = pixels.withUnsafeBufferPointer({
             bandedZlib($0.baseAddress!, width: width, height: height, channels: channels, unpremultiply: unpremultiply,
-                       level: level, threads: threads)
+                       threads: threads)
         }) {
             return png(head: head, idat: z, tail: tail)
         }
         let filtered = filteredRows(pixels, width: width, height: height, filter: filter, unpremultiply: unpremultiply,
                                     channels: channels)
+        let idat: [UInt8]?
+        switch compressor {
+        case .igzip:
+            idat = filtered.withUnsafeBufferPointer { Igzip().compress($0.baseAddress!, count: $0.count, ending: .zlibStream) }
+        case .libdeflate(let level):
+            idat = try libdeflateZlib(filtered, level: level)
+        }
+        guard let idat else { throw PNGError(.encode, path: nil, message: "the deflate library could not compress the image data") }
+        return png(head: head, idat: idat, tail: tail)
+    }
+
+    /// `bytes` as one zlib stream by libdeflate at `level`; nil when it fails to compress.
+    static func libdeflateZlib(_ bytes: [UInt8], level: Int32) throws -> [UInt8]? {
         guard let compressor = libdeflate_alloc_compressor(level) else {
             throw PNGError(.encode, path: nil, message: "libdeflate could not allocate a compressor (out of memory?)")
         }
         defer { libdeflate_free_compressor(compressor) }
-        let bound = libdeflate_zlib_compress_bound(compressor, filtered.count)
-
-        if !singleStream, let z = filtered.withUnsafeBufferPointer({
-            ChunkedDeflate.zlib($0.baseAddress!, count: $0.count, level: level, threads: threads)
-        }) {
-            return png(head: head, idat: z, tail: tail)
+        let bound = libdeflate_zlib_compress_bound(compressor, bytes.count)
+        var size = 0
+        let out = [UInt8](unsafeUninitializedCapacity: bound) { o, initialized in
+            size = bytes.withUnsafeBytes { libdeflate_zlib_compress(compressor, $0.baseAddress, $0.count, o.baseAddress, bound) }
+            initialized = size
         }
-        // The IDAT chunk is compressed in place: length, type, data, CRC over type + data.
-        var failed = false
-        let png = [UInt8](unsafeUninitializedCapacity: head.count + 12 + bound + tail.count) { out, initialized in
-            let base = out.baseAddress!
-            head.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: $0.count) }
-            let idat = base + head.count
-            let size = filtered.withUnsafeBytes { f in
-                libdeflate_zlib_compress(compressor, f.baseAddress, f.count, idat + 8, bound)
-            }
-            guard size > 0 else { failed = true; initialized = 0; return }
-            for (i, b) in [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)].enumerated() { idat[i] = b }
-            for (i, b) in "IDAT".utf8.enumerated() { idat[4 + i] = b }
-            let crc = libdeflate_crc32(0, idat + 4, 4 + size)
-            for (i, b) in [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)].enumerated() { idat[8 + size + i] = b }
-            tail.withUnsafeBufferPointer { (idat + 12 + size).update(from: $0.baseAddress!, count: $0.count) }
-            initialized = head.count + 12 + size + tail.count
-        }
-        guard !failed else { throw PNGError(.encode, path: nil, message: "libdeflate could not compress the image data") }
-        return png
+        return size > 0 ? out : nil
     }
 
     /// `head`, one IDAT chunk holding `idat`, then `tail`.

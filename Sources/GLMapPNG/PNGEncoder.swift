@@ -12,41 +12,49 @@ import GLMapCore
 //          libpng's `longjmp` error handling never crosses a Swift frame: only libpng's
 //          simplified API is used (`png_image_*`), which catches its own errors with `setjmp` inside
 //          libpng and reports them as a return code plus `png_image.message`.
-// Encoding: glmap's own PNG writer over libdeflate (`DeflatePNGWriter`, unfiltered rows —
-//          fastest and smallest for map images, measured); libpng's simplified writer stays
+// Encoding: glmap's own PNG writer (`DeflatePNGWriter`, unfiltered rows — fastest and smallest
+//          for map images, measured) over ISA-L's igzip (default) or libdeflate (`.small`);
+//          libpng's simplified writer stays
 //          available (`encodeWithLibPNG`) as the baseline. Files carry an sRGB chunk. Images must be at
 //          least 1×1 and at most `PNGDecoder.maxPixelCount` pixels.
 // Threading: stateless; encode/decode may run concurrently on any threads.
 
 /// Speed/size trade-off of the PNG encoder, chosen by measurement (`glmap-bench png`, see
-/// Benchmarks/README.md): map images are large flat areas, where unfiltered rows and libdeflate
-/// beat libpng's adaptive filters + zlib 6 by 3–4× in time and give 12–30 % smaller files; an
-/// opaque frame written as RGB at level 3 is as small as RGBA at level 6 and ~40 % faster.
+/// Benchmarks/README.md): map images are large flat areas, where unfiltered rows beat libpng's
+/// adaptive filters + zlib 6; an opaque frame is written as RGB. On 1024² map frames igzip
+/// (`.default`) takes ~1 ms where libdeflate level 3 (`.small`) takes ~6–7 ms, for files 6–46 %
+/// larger — still smaller than MapLibre Native's own PNGs of the same scenes.
 public enum PNGCompression: Sendable {
-    /// libdeflate level 3, no row filters (RGB when opaque).
+    /// ISA-L's igzip level 1, no row filters (RGB when opaque): the fastest; a large image is
+    /// compressed in bands on the cores it is given.
     case `default`
-    /// libdeflate level 1, no row filters: fastest, files a few percent larger.
-    case fast
+    /// libdeflate level 3, no row filters (RGB when opaque): 6–32 % smaller files at ~6× the
+    /// time, on one thread (the default before igzip).
+    case small
 
-    /// The libdeflate level.
-    var level: Int32 { self == .fast ? 1 : 3 }
+    /// The old name of the fastest setting, which is now the default.
+    @available(*, deprecated, renamed: "default", message: "igzip, the default, is faster than libdeflate level 1 was")
+    public static var fast: PNGCompression { .default }
+
+    /// The writer's compressor for this setting.
+    var compressor: DeflatePNGWriter.Compressor { self == .small ? .libdeflate(level: 3) : .igzip }
 }
 
-/// Encodes RGBA images as PNG (glmap's writer over libdeflate; libpng's as the baseline).
+/// Encodes RGBA images as PNG (glmap's writer over igzip or libdeflate; libpng's as the baseline).
 public enum PNGEncoder {
     /// Encodes a straight-alpha image as an 8-bit PNG (RGB when every pixel is opaque, else RGBA).
     /// `threads`: how many cores compress this one image (its pieces, `ChunkedDeflate`; the bytes
     /// do not depend on it); 1 where images are already encoded in parallel (the batch encoder pool).
     public static func encode(_ image: StraightImage, compression: PNGCompression = .default, threads: Int = 1) throws -> [UInt8] {
         try checkSize(image)
-        return try DeflatePNGWriter.encode(image, level: compression.level, filter: .none, threads: threads)
+        return try DeflatePNGWriter.encode(image, compressor: compression.compressor, filter: .none, threads: threads)
     }
 
     /// Encodes a renderer's premultiplied frame: the same bytes as
     /// `encode(image.unpremultiplied())`, converting row by row without a second full image.
     public static func encode(_ image: PremultipliedImage, compression: PNGCompression = .default, threads: Int = 1) throws -> [UInt8] {
         try checkSize(image)
-        return try DeflatePNGWriter.encode(image, level: compression.level, filter: .none, threads: threads)
+        return try DeflatePNGWriter.encode(image, compressor: compression.compressor, filter: .none, threads: threads)
     }
 
     /// The cores of this machine (the `threads` a single image's encode may use).
@@ -64,7 +72,6 @@ public enum PNGEncoder {
 
     /// libpng's simplified writer (`fast`: PNG_IMAGE_FLAG_FAST).
     public static func encodeWithLibPNG(_ image: StraightImage, fast: Bool) throws -> [UInt8] {
-        let compression: PNGCompression = fast ? .fast : .default
         try checkSize(image)
         let width = image.width, height = image.height
         var png = png_image()
@@ -72,7 +79,7 @@ public enum PNGEncoder {
         png.width = png_uint_32(width)
         png.height = png_uint_32(height)
         png.format = rgba8Format
-        png.flags = compression == .fast ? png_uint_32(PNG_IMAGE_FLAG_FAST) : 0
+        png.flags = fast ? png_uint_32(PNG_IMAGE_FLAG_FAST) : 0
         let stride = png_int_32(width * 4)
 
         // Upper bound of the encoded size (libpng's PNG_IMAGE_PNG_SIZE_MAX, with generous chunk

@@ -3,8 +3,8 @@ import CDeflate
 import GLMapCore
 @testable import GLMapPNG
 
-/// One image compressed in independent pieces (ChunkedDeflate) is one valid zlib stream: it
-/// inflates (libdeflate) to the input, and the PNG decodes (libpng) to the image, for flat,
+/// One image compressed in independent pieces (ChunkedDeflate, igzip) is one valid zlib stream:
+/// it inflates (libdeflate) to the input, and the PNG decodes (libpng) to the image, for flat,
 /// noisy and map-like data, stored-block-heavy data and every piece count.
 final class ChunkedDeflateTests: XCTestCase {
     /// A map-like opaque image: flat areas, hard edges, a gradient and a noisy band.
@@ -42,21 +42,30 @@ final class ChunkedDeflateTests: XCTestCase {
         return out
     }
 
+    /// `data` cut evenly into pieces of about `pieceSize` bytes, compressed `threads` at once.
+    func zlib(_ data: [UInt8], threads: Int, pieceSize: Int = ChunkedDeflate.pieceSize) -> [UInt8]? {
+        let n = ChunkedDeflate.pieceCount(data.count, pieceSize: pieceSize)
+        let size = (data.count + n - 1) / n
+        return data.withUnsafeBufferPointer { buffer in
+            let base = UnsafeSendable(buffer.baseAddress!)
+            return ChunkedDeflate.zlib(pieces: n, threads: threads) { i, body in
+                let start = i * size
+                return body(base.value + start, min(data.count, start + size) - start)
+            }
+        }
+    }
+
     func testJoinedPiecesInflateToTheInput() throws {
         let img = Self.image(width: 700, height: 900)
         let data = img.pixels
-        for level: Int32 in [1, 6, 9] {
-            for pieceSize in [64 << 10, 256 << 10, 1 << 20] {
-                var outputs: [[UInt8]] = []
-                for threads in [1, 3] {
-                    let z = try XCTUnwrap(data.withUnsafeBufferPointer {
-                        ChunkedDeflate.zlib($0.baseAddress!, count: $0.count, level: level, threads: threads, pieceSize: pieceSize)
-                    }, "level \(level), pieces of \(pieceSize): the walker gave up")
-                    XCTAssertEqual(try inflateZlib(z, expected: data.count), data, "level \(level), pieces of \(pieceSize), \(threads) threads")
-                    outputs.append(z)
-                }
-                XCTAssertEqual(outputs[0], outputs[1], "the bytes do not depend on the thread count")
+        for pieceSize in [64 << 10, 256 << 10, 1 << 20] {
+            var outputs: [[UInt8]] = []
+            for threads in [1, 3] {
+                let z = try XCTUnwrap(zlib(data, threads: threads, pieceSize: pieceSize), "pieces of \(pieceSize): igzip failed")
+                XCTAssertEqual(try inflateZlib(z, expected: data.count), data, "pieces of \(pieceSize), \(threads) threads")
+                outputs.append(z)
             }
+            XCTAssertEqual(outputs[0], outputs[1], "the bytes do not depend on the thread count")
         }
     }
 
@@ -65,9 +74,7 @@ final class ChunkedDeflateTests: XCTestCase {
         let noise = (0..<(1 << 20)).map { _ -> UInt8 in s = s &* 6364136223846793005 &+ 1; return UInt8(s >> 56) }  // stored blocks
         let flat = [UInt8](repeating: 42, count: 1 << 20)                                                         // one long match
         for data in [noise, flat] {
-            let z = try XCTUnwrap(data.withUnsafeBufferPointer {
-                ChunkedDeflate.zlib($0.baseAddress!, count: $0.count, level: 6, threads: 2, pieceSize: 300_000)
-            })
+            let z = try XCTUnwrap(zlib(data, threads: 2, pieceSize: 300_000))
             XCTAssertEqual(try inflateZlib(z, expected: data.count), data)
         }
     }
@@ -77,23 +84,29 @@ final class ChunkedDeflateTests: XCTestCase {
         XCTAssertEqual(ChunkedDeflate.pieceCount(size), 1)
         XCTAssertEqual(ChunkedDeflate.pieceCount(size * 3 / 2 - 1), 1)
         XCTAssertEqual(ChunkedDeflate.pieceCount(1024 * 1025 * 4), 8, "a 1024² RGBA frame: eight pieces")
-        let data = [UInt8](repeating: 1, count: size)
-        XCTAssertNil(data.withUnsafeBufferPointer { ChunkedDeflate.zlib($0.baseAddress!, count: $0.count, level: 6, threads: 4) })
     }
 
-    func testTheWalkerFindsTheFinalBlockAndRejectsGarbage() {
-        // A fixed-Huffman stream libdeflate writes for a tiny input: one final block.
-        let c = libdeflate_alloc_compressor(6)!
-        defer { libdeflate_free_compressor(c) }
-        let input: [UInt8] = Array("hello hello hello".utf8)
-        var out = [UInt8](repeating: 0, count: 64)
-        let n = out.withUnsafeMutableBytes { libdeflate_deflate_compress(c, input, input.count, $0.baseAddress, 64) }
-        let walk = out.withUnsafeBufferPointer { DeflateBlockWalker.walk($0.baseAddress!, count: n) }
-        XCTAssertEqual(walk?.lastHeaderBit, 0)
-        XCTAssertEqual(((walk?.endBit ?? 0) + 7) / 8, n, "the stream ends in its last byte")
-        let garbage: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF]   // BTYPE 11 is reserved
-        XCTAssertNil(garbage.withUnsafeBufferPointer { DeflateBlockWalker.walk($0.baseAddress!, count: $0.count) })
-        XCTAssertNil(out.withUnsafeBufferPointer { DeflateBlockWalker.walk($0.baseAddress!, count: n / 2) }, "a cut stream")
+    /// A sync-flushed piece ends on zlib's marker (an empty stored block: 00 00 FF FF) and a
+    /// final one ends the raw stream by itself; both inflate to their input.
+    func testPieceEndings() throws {
+        let input = [UInt8](Array("hello hello hello, map tiles and more map tiles".utf8))
+        let c = Igzip()
+        let flushed = try XCTUnwrap(input.withUnsafeBufferPointer { c.compress($0.baseAddress!, count: $0.count, ending: .syncFlushedPiece) })
+        XCTAssertEqual(Array(flushed.suffix(4)), [0x00, 0x00, 0xFF, 0xFF])
+        let final = try XCTUnwrap(input.withUnsafeBufferPointer { c.compress($0.baseAddress!, count: $0.count, ending: .finalPiece) })
+        let d = libdeflate_alloc_decompressor()!
+        defer { libdeflate_free_decompressor(d) }
+        var out = [UInt8](repeating: 0, count: input.count)
+        var actual = 0
+        let r = final.withUnsafeBytes { zb in out.withUnsafeMutableBytes { libdeflate_deflate_decompress(d, zb.baseAddress, zb.count, $0.baseAddress, $0.count, &actual) } }
+        XCTAssertEqual(r, LIBDEFLATE_SUCCESS)
+        XCTAssertEqual(out, input)
+        // The flushed piece followed by an empty final piece is a whole raw stream too.
+        let end = try XCTUnwrap([UInt8](repeating: 0, count: 1).withUnsafeBufferPointer { c.compress($0.baseAddress!, count: 0, ending: .finalPiece) })
+        let joined = flushed + end
+        let r2 = joined.withUnsafeBytes { zb in out.withUnsafeMutableBytes { libdeflate_deflate_decompress(d, zb.baseAddress, zb.count, $0.baseAddress, $0.count, &actual) } }
+        XCTAssertEqual(r2, LIBDEFLATE_SUCCESS)
+        XCTAssertEqual(out, input)
     }
 
     func testCombinedAdler32IsTheChecksumOfTheWhole() {
@@ -122,30 +135,26 @@ final class ChunkedDeflateTests: XCTestCase {
             for c in 0..<3 { frame.pixels[i + c] = UInt8(Int(straight.pixels[i + c]) * Int(a) / 255) }
         }
         XCTAssertGreaterThan(ChunkedDeflate.pieceCount((900 * 4 + 1) * 700), 1)
-        let one = try DeflatePNGWriter.encode(frame, level: 3, filter: .none, threads: 1)
-        let three = try DeflatePNGWriter.encode(frame, level: 3, filter: .none, threads: 3)
+        let one = try DeflatePNGWriter.encode(frame, compressor: .igzip, filter: .none, threads: 1)
+        let three = try DeflatePNGWriter.encode(frame, compressor: .igzip, filter: .none, threads: 3)
         XCTAssertEqual(one, three)
         XCTAssertEqual(one[25], 6, "colour type RGBA")
         XCTAssertEqual(try PNGDecoder.decode(three).pixels, frame.unpremultiplied().pixels)
-        let single = try DeflatePNGWriter.encode(frame, level: 3, filter: .none, singleStream: true)
+        let single = try DeflatePNGWriter.encode(frame, compressor: .igzip, filter: .none, singleStream: true)
         XCTAssertEqual(try PNGDecoder.decode(single).pixels, try PNGDecoder.decode(three).pixels)
     }
 
     func testPNGFromPiecesDecodesWithLibPNG() throws {
         for (w, h) in [(1024, 1024), (333, 2000)] {
             let img = Self.image(width: w, height: h, seed: UInt64(w))
-            let one = try DeflatePNGWriter.encode(img, level: 6, filter: .none)
-            let parallel = try DeflatePNGWriter.encode(img, level: 6, filter: .none, threads: 4)
+            let one = try DeflatePNGWriter.encode(img, compressor: .igzip, filter: .none)
+            let parallel = try DeflatePNGWriter.encode(img, compressor: .igzip, filter: .none, threads: 4)
             XCTAssertEqual(one, parallel, "\(w)x\(h): the same bytes on 1 and 4 threads")
             XCTAssertGreaterThan(ChunkedDeflate.pieceCount((w * 4 + 1) * h), 1, "\(w)x\(h): compressed in pieces")
             XCTAssertEqual(try PNGDecoder.decode(parallel).pixels, img.pixels, "\(w)x\(h)")
-            // The single-stream size for comparison: libdeflate over the same filtered rows.
-            var rows: [UInt8] = []
-            for y in 0..<h { rows.append(0); rows += img.pixels[(y * w * 4)..<((y + 1) * w * 4)] }
-            let c = libdeflate_alloc_compressor(6)!
-            defer { libdeflate_free_compressor(c) }
-            var out = [UInt8](repeating: 0, count: rows.count + 1024)
-            let single = out.withUnsafeMutableBytes { libdeflate_zlib_compress(c, rows, rows.count, $0.baseAddress, $0.count) }
+            // The single-stream size for comparison: igzip over the same rows as one stream.
+            let single = try DeflatePNGWriter.encode(img, compressor: .igzip, filter: .none, singleStream: true).count
+            XCTAssertEqual(try PNGDecoder.decode(parallel).pixels, try PNGDecoder.decode(try DeflatePNGWriter.encode(img, compressor: .igzip, filter: .none, singleStream: true)).pixels)
             XCTAssertLessThan(Double(parallel.count), Double(single + 100) * 1.02, "\(w)x\(h): pieces cost under 2 % of the size")
         }
     }

@@ -2,9 +2,11 @@ import XCTest
 import GLMapCore
 @testable import GLMapPNG
 
-/// glmap's own PNG writer (libdeflate) against libpng's decoder: every filter mode round-trips
-/// exactly, including transparent pixels' colours and odd sizes.
+/// glmap's own PNG writer (igzip and libdeflate) against libpng's decoder: every filter mode
+/// round-trips exactly with each compressor, including transparent pixels' colours and odd sizes.
 final class DeflatePNGWriterTests: XCTestCase {
+    static let compressors: [DeflatePNGWriter.Compressor] = [.igzip, .libdeflate(level: 1), .libdeflate(level: 6), .libdeflate(level: 12)]
+
     func testEveryFilterRoundTripsThroughLibpng() throws {
         var rng = SystemRandomNumberGenerator()
         for (w, h) in [(1, 1), (3, 7), (64, 33), (257, 5)] {
@@ -12,9 +14,9 @@ final class DeflatePNGWriterTests: XCTestCase {
             for i in pixels.indices { pixels[i] = i % 11 == 0 ? UInt8.random(in: 0...255, using: &rng) : UInt8(truncatingIfNeeded: i / 40) }
             let image = StraightImage(width: w, height: h, pixels: pixels)
             for filter in [DeflatePNGWriter.Filter.none, .up, .adaptive] {
-                for level: Int32 in [1, 6, 12] {
-                    let png = try DeflatePNGWriter.encode(image, level: level, filter: filter)
-                    XCTAssertEqual(try PNGDecoder.decode(png), image, "\(w)x\(h) \(filter) level \(level)")
+                for compressor in Self.compressors {
+                    let png = try DeflatePNGWriter.encode(image, compressor: compressor, filter: filter)
+                    XCTAssertEqual(try PNGDecoder.decode(png), image, "\(w)x\(h) \(filter) \(compressor)")
                 }
             }
         }
@@ -34,9 +36,11 @@ final class DeflatePNGWriterTests: XCTestCase {
             let premultiplied = PremultipliedImage(width: w, height: h, pixels: pixels)
             let straight = premultiplied.unpremultiplied()
             for filter in [DeflatePNGWriter.Filter.none, .up, .adaptive] {
-                let fused = try DeflatePNGWriter.encode(premultiplied, level: 6, filter: filter)
-                XCTAssertEqual(fused, try DeflatePNGWriter.encode(straight, level: 6, filter: filter), "\(w)x\(h) \(filter)")
-                XCTAssertEqual(try PNGDecoder.decode(fused), straight)
+                for compressor in [DeflatePNGWriter.Compressor.igzip, .libdeflate(level: 6)] {
+                    let fused = try DeflatePNGWriter.encode(premultiplied, compressor: compressor, filter: filter)
+                    XCTAssertEqual(fused, try DeflatePNGWriter.encode(straight, compressor: compressor, filter: filter), "\(w)x\(h) \(filter) \(compressor)")
+                    XCTAssertEqual(try PNGDecoder.decode(fused), straight)
+                }
             }
             XCTAssertEqual(try PNGEncoder.encode(premultiplied), try PNGEncoder.encode(straight))
         }
@@ -53,19 +57,19 @@ final class DeflatePNGWriterTests: XCTestCase {
             let image = StraightImage(width: w, height: h, pixels: pixels)
             XCTAssertTrue(DeflatePNGWriter.isOpaque(image.pixels, count: image.pixels.count))
             for filter in [DeflatePNGWriter.Filter.none, .up, .adaptive] {
-                for level: Int32 in [1, 3, 6, 12] {
-                    let png = try DeflatePNGWriter.encode(image, level: level, filter: filter)
-                    XCTAssertEqual(png[25], 2, "\(w)x\(h) \(filter) level \(level): colour type")
-                    XCTAssertEqual(try PNGDecoder.decode(png), image, "\(w)x\(h) \(filter) level \(level)")
-                    XCTAssertEqual(png, try DeflatePNGWriter.encode(PremultipliedImage(width: w, height: h, pixels: pixels), level: level, filter: filter))
+                for compressor in Self.compressors {
+                    let png = try DeflatePNGWriter.encode(image, compressor: compressor, filter: filter)
+                    XCTAssertEqual(png[25], 2, "\(w)x\(h) \(filter) \(compressor): colour type")
+                    XCTAssertEqual(try PNGDecoder.decode(png), image, "\(w)x\(h) \(filter) \(compressor)")
+                    XCTAssertEqual(png, try DeflatePNGWriter.encode(PremultipliedImage(width: w, height: h, pixels: pixels), compressor: compressor, filter: filter))
                 }
             }
-            XCTAssertEqual(try DeflatePNGWriter.encode(image, level: 6, filter: .none, rgbWhenOpaque: false)[25], 6)
+            XCTAssertEqual(try DeflatePNGWriter.encode(image, compressor: .igzip, filter: .none, rgbWhenOpaque: false)[25], 6)
             for last in [false, true] {   // the translucent pixel first or last (the scan's two ends)
                 var translucent = image
                 translucent.pixels[last ? translucent.pixels.count - 1 : 3] = 254
                 XCTAssertFalse(DeflatePNGWriter.isOpaque(translucent.pixels, count: translucent.pixels.count))
-                let png = try DeflatePNGWriter.encode(translucent, level: 6, filter: .none)
+                let png = try DeflatePNGWriter.encode(translucent, compressor: .igzip, filter: .none)
                 XCTAssertEqual(png[25], 6, "\(w)x\(h) with one alpha 254")
                 XCTAssertEqual(try PNGDecoder.decode(png), translucent)
             }

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import GLMapCLI
 import GLMap
+import GLMapPNG
 import GLMapTestSupport
 
 /// The `glmap` command line: exit codes, messages, stdin/stdout, and that failures leave no file.
@@ -30,6 +31,25 @@ final class CLITests: FolderTestCase {
         XCTAssertEqual(Array(bytes[16..<24]), [0, 0, 0, 128, 0, 0, 0, 64])
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: tmp.path)
         XCTAssertEqual(leftovers, ["a.png"], "no temporary files left behind")
+    }
+
+    /// `--png-level small` (libdeflate) writes a smaller file than the default (igzip) of the same
+    /// pixels; `fast` is the default's old name; anything else is a usage error naming the choices.
+    func testPNGLevels() throws {
+        func render(_ level: String?) throws -> [UInt8] {
+            let out = tmp.appendingPathComponent("level-\(level ?? "none").png").path
+            let r = run(["render", "--style", exampleStyle, "--output", out, "-w", "300", "-h", "200"] + (level.map { ["--png-level", $0] } ?? []))
+            XCTAssertEqual(r.code, 0, r.stderr)
+            return [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+        }
+        let plain = try render(nil), small = try render("small")
+        XCTAssertEqual(try render("default"), plain)
+        XCTAssertEqual(try render("fast"), plain)
+        XCTAssertLessThan(small.count, plain.count)
+        XCTAssertEqual(try PNGDecoder.decode(small), try PNGDecoder.decode(plain))
+        let bad = run(["render", "--style", exampleStyle, "-o", tmp.appendingPathComponent("x.png").path, "--png-level", "9"])
+        XCTAssertEqual(bad.code, 2)
+        XCTAssertTrue(bad.stderr.contains("--png-level expects default or small"), bad.stderr)
     }
 
     func testStdinAndStdout() throws {
