@@ -50,7 +50,7 @@ func runFlythroughBenchmark(_ args: [String]) throws {
         return RenderOptions(width: width, height: height, longitude: c.lon, latitude: c.lat, zoom: c.zoom,
                              bearing: c.bearing, pitch: c.pitch)
     }
-    let drawingThread = RasterizerThreads.rasterizeOnDrawingThread(workers: jobs)   // as `glmap render --frames` does
+    let drawingThread = RasterizerThreads.rasterizeOnDrawingThread(for: .batch(framePixels: width * height))   // as `glmap render --frames` does
     let batch = try BatchRenderer(scene: scene, backend: .gpu)
     _ = try batch.render(options(0))   // GL programs and the first tile zoom, outside the timing
     let warmEvaluations = batch.evaluations
@@ -84,5 +84,5 @@ func runFlythroughBenchmark(_ args: [String]) throws {
     print("floor-ms\t\(ms(floorPerFrame))")
     print("frame/floor\t\(String(format: "%.2f", framePerFrame / floorPerFrame))")
     print("# style \(stylePath) \(count) frames \(width)x\(height) jobs \(jobs) png \(compression) mean-png-bytes \(bytes.value / count) tessellations \(evaluations) (one per tile zoom)")
-    print("# peak-rss-mib \(String(format: "%.1f", peakRSSMiB()))  cpu \(cpuModel()) x\(Int(cores))  LP_NUM_THREADS \(getenv("LP_NUM_THREADS").map { String(cString: $0) } ?? "(default)")\(drawingThread ? " (set: the encoders cover the cores)" : "")")
+    print("# peak-rss-mib \(String(format: "%.1f", peakRSSMiB()))  cpu \(cpuModel()) x\(Int(cores))  LP_NUM_THREADS \(getenv("LP_NUM_THREADS").map { String(cString: $0) } ?? "(default)")\(drawingThread ? " (set: small frames)" : "")")
 }

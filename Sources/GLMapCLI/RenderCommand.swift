@@ -189,7 +189,10 @@ public enum RenderCommand {
 
     /// `--frames`: every line one image of the same scene, encoded on `--jobs` threads.
     static func renderFrames(_ frames: [FrameSpec], of scene: Scene, plan: Plan, io: CommandIO) throws {
-        if plan.backend != .cpu { RasterizerThreads.rasterizeOnDrawingThread(workers: plan.jobs) }   // the encoders cover the cores
+        if plan.backend != .cpu {   // small frames: llvmpipe's hand-offs cost more than its pool saves
+            let pixels = frames.map { Int(Double($0.options.width) * $0.options.ratio * Double($0.options.height) * $0.options.ratio) }.max() ?? 0
+            RasterizerThreads.rasterizeOnDrawingThread(for: .batch(framePixels: pixels))
+        }
         let batch = try BatchRenderer(scene: scene, backend: plan.backend)
         io.noteCPUFallback(batch.fallbackReason)
         let progress = BatchProgress(total: frames.count, mode: BatchProgress.mode(quiet: plan.quiet), write: io.writeStderr)

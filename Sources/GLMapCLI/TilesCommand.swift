@@ -162,7 +162,10 @@ public enum TilesCommand {
     /// Draws the tiles (`remaining`, or the whole shard) into the archive or DIR/z/x/y files.
     static func renderTiles(_ remaining: [TileAddress]?, of scene: Scene, plan: Plan, format: ImageFormat,
                             writer: TileArchiveWriter?, io: CommandIO) throws {
-        if plan.backend != .cpu { RasterizerThreads.rasterizeOnDrawingThread(workers: plan.jobs) }   // the encoders cover the cores
+        if plan.backend != .cpu {   // small frames: llvmpipe's hand-offs cost more than its pool saves
+            let side = Int(Double(plan.tileSize) * plan.ratio)
+            RasterizerThreads.rasterizeOnDrawingThread(for: .batch(framePixels: side * side))
+        }
         let batch = try BatchRenderer(scene: scene, backend: plan.backend)
         io.noteCPUFallback(batch.fallbackReason)
         let shardTiles = plan.shardTiles, output = plan.output, ratio = plan.ratio, tileSize = plan.tileSize

@@ -79,7 +79,7 @@ public final class TileServer: @unchecked Sendable {
 
     /// Starts the render workers (waiting until their GL contexts exist) and the HTTP daemon.
     public func start() throws {
-        RasterizerThreads.rasterizeOnDrawingThread(workers: configuration.jobs)   // render workers cover the cores: each rasterizes itself
+        RasterizerThreads.rasterizeOnDrawingThread(for: .renderThreads(configuration.jobs))   // workers covering the cores each rasterize themselves
         pool.start()
         pool.waitUntilReady()
         let me = Unmanaged.passUnretained(self).toOpaque()
