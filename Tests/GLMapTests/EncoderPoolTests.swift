@@ -5,7 +5,8 @@ import GLMapCore
 
 /// The encoder pool shares the cores with the GL thread: a second encoder takes frames only while
 /// more than one waits, so frames handed over one at a time are all encoded by the first, and a
-/// backlog brings the second in. Every frame is delivered either way.
+/// backlog brings the second in. Every frame is delivered either way, on threads that run at a
+/// lower priority than the drawing.
 final class EncoderPoolTests: XCTestCase {
     static let frame = PremultipliedImage(width: 8, height: 8, pixels: [UInt8](repeating: 255, count: 8 * 8 * 4))
 
@@ -38,5 +39,18 @@ final class EncoderPoolTests: XCTestCase {
         try pool.finish()
         XCTAssertEqual(threads.value.count, 16)
         XCTAssertEqual(Set(threads.value).count, 2, "both encoders delivered frames")
+    }
+
+    /// Encoders run below the drawing threads (nice `EncoderPool.niceness`, Linux per thread),
+    /// while the thread that submits keeps its own priority.
+    func testEncodersRunAtALowerPriority() throws {
+        let mine = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        try XCTSkipIf(mine > EncoderPool.niceness, "this process already runs at nice \(mine), above the encoders' \(EncoderPool.niceness)")
+        let pool = EncoderPool(workers: 1)
+        let seen = Locked<Int32?>(nil)
+        try pool.submit(Self.frame) { _ in seen.withLock { $0 = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) } }
+        try pool.finish()
+        XCTAssertEqual(seen.value, EncoderPool.niceness)
+        XCTAssertEqual(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0), mine, "the submitting thread is unchanged")
     }
 }

@@ -8,6 +8,11 @@
 // is finishing), so the second and later encoders join only when encoding falls behind the GL
 // thread. An encoder with nothing to catch up only takes CPU from llvmpipe's threads and the GL
 // thread (a 256² fly-through on 2 cores runs 3–38 % more frames a second with one encoder).
+// Encoder threads also run at a lower priority (nice `niceness`): drawing is the pipeline's
+// critical path, so llvmpipe's rasterizer threads and the GL thread get the cores first and the
+// encoders fill the gaps (binning, waits); when they fall behind, the full queue blocks the GL
+// thread and they get the cores. A 1024² fly-through on 2 cores ran 10–26 % more frames a second
+// (montreal, nyc_boroughs, world), 256² the same within the noise (Benchmarks/README.md, session 6).
 // Threading: `submit` and `finish` from one producer thread; deliveries run concurrently.
 import Foundation
 import GLMapCore
@@ -30,6 +35,9 @@ public final class EncoderPool: @unchecked Sendable {
     private var threads: [Thread] = []
     private let capacity: Int
     private let format: ImageFormat
+
+    /// The nice value (Linux, per thread) encoder threads run at: below drawing, above idle work.
+    public static let niceness: Int32 = 10
 
     /// The most encoder threads a pool starts (`--jobs` above it is refused).
     public static let maxWorkers = 256
@@ -84,6 +92,8 @@ public final class EncoderPool: @unchecked Sendable {
 
     /// Worker `index`'s loop: it takes a frame while more than `index` wait (any once finishing).
     private func work(index: Int) {
+        // Linux: who 0 with PRIO_PROCESS is the calling thread only; failing leaves the default.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, EncoderPool.niceness)
         condition.lock()
         while true {
             while queue.count - head <= (closed ? 0 : index) && !(closed && head == queue.count) && failure == nil {
