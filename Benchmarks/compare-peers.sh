@@ -9,7 +9,9 @@
 # LP_NUM_THREADS=1) and then every peer, one fresh process each, so machine load hits all of them
 # alike; each figure is the median over ROUNDS rounds.
 # glmap: `glmap-bench scene` (sum of per-stage medians of RUNS runs, parse through PNG encode on
-# all cores; EGL set-up and shader compilation excluded). MapLibre Native: render_maplibre.py
+# all cores; EGL set-up and shader compilation excluded; the ratios use it), and glmap-frame, the
+# same frame end to end through the public API (Scene, MapRenderer.render, PNGEncoder; the median
+# of RUNS, no GL finish between stages). MapLibre Native: render_maplibre.py
 # total (setGeoJSON + renderPNG on a warm map, median of RUNS) under $PY (the .venv of
 # .ci/install-deps has pymgl); its in-process first frame (cold) is reported too. Mapnik, Skia,
 # cairo: render_<peer>.py --json total (Mapnik under /usr/bin/python3). A peer that cannot be
@@ -43,7 +45,9 @@ field() { "$PY" -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "
 for r in $(seq 1 "$ROUNDS"); do
   for s in $SCENES; do
     style="$SHARED/scenes/$s.style.json"
-    "$BENCH" scene --style "$style" --width "$W" --height "$H" --runs "$RUNS" | awk -F'\t' '$1=="total"{print $2}' >> "$TMP/$s.glmap"
+    "$BENCH" scene --style "$style" --width "$W" --height "$H" --runs "$RUNS" > "$TMP/scene"
+    awk -F'\t' '$1=="total"{print $2}' "$TMP/scene" >> "$TMP/$s.glmap"
+    awk -F'\t' '$1=="frame"{print $2}' "$TMP/scene" >> "$TMP/$s.glmap-frame"
     LP_NUM_THREADS=1 "$BENCH" scene --style "$style" --width "$W" --height "$H" --runs "$RUNS" | awk -F'\t' '$1=="total"{print $2}' >> "$TMP/$s.glmap-lp1"
     for p in "${available[@]}"; do
       if [ "$p" = maplibre ]; then
@@ -59,13 +63,13 @@ done
 
 echo "# glmap vs peers, ${W}x${H}, ms per frame, median of $ROUNDS interleaved rounds (glmap and MapLibre Native: median of $RUNS runs in process)"
 echo "# $(date -u +%FT%TZ)  $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //') x$(nproc)  load $(cut -d' ' -f1-3 /proc/loadavg)  $("$BENCH" scene --style "$SHARED/scenes/world.style.json" --width 64 --height 64 --runs 1 | sed -n 's/^# gl //p')"
-header="scene glmap glmap-lp1"
+header="scene glmap glmap-frame glmap-lp1"
 for p in "${available[@]}"; do header="$header $p"; done
 header="$header"; for p in "${available[@]}"; do header="$header /$p"; done
 printf '%-14s' $header; echo "  /faster(maplibre,mapnik)"
 for s in $SCENES; do
-  g="$(median < "$TMP/$s.glmap")"; g1="$(median < "$TMP/$s.glmap-lp1")"
-  line="$(printf '%-14s%-14.1f%-14.1f' "$s" "$g" "$g1")"
+  g="$(median < "$TMP/$s.glmap")"; gf="$(median < "$TMP/$s.glmap-frame")"; g1="$(median < "$TMP/$s.glmap-lp1")"
+  line="$(printf '%-14s%-14.1f%-14.1f%-14.1f' "$s" "$g" "$gf" "$g1")"
   best=""
   ratios=""
   for p in "${available[@]}"; do
