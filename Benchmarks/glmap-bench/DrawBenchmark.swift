@@ -41,5 +41,6 @@ func runDrawBenchmark(_ args: [String]) throws {
     print("wall-ms\t\(String(format: "%.2f", median(wall)))")
     print("cpu-ms\t\(String(format: "%.2f", median(cpu)))")
     print("triangles\t\(gl.trianglesDrawn)")
+    print("draw-calls\t\(gl.drawCalls)")
     print("# style \(stylePath) \(width)x\(height) frames \(frames) (medians; cpu = all threads of the process)")
 }

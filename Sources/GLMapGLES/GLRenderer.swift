@@ -49,6 +49,8 @@ public final class GLRenderer {
     public var shouldStop: (() -> Bool)?
     /// Triangles (two per circle instance) submitted by the last `draw`, per world copy.
     public private(set) var trianglesDrawn = 0
+    /// Draw calls (glDrawRangeElements, glDrawArraysInstanced) issued by the last `draw`.
+    public private(set) var drawCalls = 0
 
     /// Compiles the programs on a fresh headless context.
     public init(context: HeadlessContext? = nil) throws {
@@ -147,6 +149,7 @@ public final class GLRenderer {
         let w = Int((view.width * ratio).rounded()), h = Int((view.height * ratio).rounded())
         tiledFrame = nil
         trianglesDrawn = 0
+        drawCalls = 0
         if w >= 1, h >= 1, let tile = tileSize(width: w, height: h) {
             tiledFrame = try drawTiled(scene, view: view, ratio: ratio, width: w, height: h, tile: tile)
             return
@@ -422,6 +425,7 @@ public final class GLRenderer {
     func drawRuns(_ runs: [DrawRange]) {
         for r in runs {
             trianglesDrawn += r.count / 3
+            drawCalls += 1
             glDrawRangeElements(GLenum(GL_TRIANGLES), r.minIndex, r.maxIndex, GLsizei(r.count), GLenum(GL_UNSIGNED_INT),
                                 UnsafeRawPointer(bitPattern: r.first * 4))
         }
@@ -489,6 +493,7 @@ public final class GLRenderer {
                 }
                 glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(run.count))
                 trianglesDrawn += 2 * run.count
+                drawCalls += 1
             }
         }
     }
