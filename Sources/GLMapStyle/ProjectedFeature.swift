@@ -109,21 +109,11 @@ public struct ProjectedFeature: Sendable {
     /// Runs of consecutive features of about `runPositions` positions each (one run for a small
     /// collection), in order.
     static func runs(_ features: [Feature]) -> [Range<Int>] {
-        contiguousRuns(weights: features.lazy.map { $0.geometry.map(positionCount) ?? 0 }, target: runPositions)
+        contiguousRuns(weights: features.lazy.map { $0.geometry?.vertexCount ?? 0 }, target: runPositions)
     }
 
     /// Positions per projection job (below it, waking the other cores costs more than the work).
     static let runPositions = 20_000
-
-    static func positionCount(_ g: Geometry) -> Int {
-        switch g {
-        case .point: return 1
-        case .multiPoint(let ps), .lineString(let ps): return ps.count
-        case .multiLineString(let ls), .polygon(let ls): return ls.reduce(0) { $0 + $1.count }
-        case .multiPolygon(let pss): return pss.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
-        case .geometryCollection(let gs): return gs.reduce(0) { $0 + positionCount($1) }
-        }
-    }
 
     static func firstInvalidPosition(_ g: Geometry) -> Position? {
         func bad(_ p: Position) -> Bool { !p.lon.isFinite || !p.lat.isFinite || abs(p.lon) > maxLongitude }
