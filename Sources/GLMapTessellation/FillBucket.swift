@@ -96,8 +96,12 @@ public struct FillBucket: Sendable {
     /// than the work), else runs of about `partPositions` positions, so a few large
     /// MultiPolygons (five boroughs) spread over the cores too.
     static func parts(_ features: [EvaluatedFill]) -> [Range<Int>] {
-        let polygons = features.lazy.flatMap { f in f.tiles.isEmpty ? f.polygons : f.tiles.flatMap(\.polygons) }
-        return contiguousRuns(weights: polygons.map { $0.coords.count / 2 }, target: partPositions)
+        contiguousRuns(weights: drawnPolygons(features).lazy.map { $0.coords.count / 2 }, target: partPositions)
+    }
+
+    /// Every polygon the features draw, in the order `add` numbers them (`polygonCount` each).
+    static func drawnPolygons(_ features: [EvaluatedFill]) -> some Sequence<ProjectedPolygon> {
+        features.lazy.flatMap { f in f.tiles.isEmpty ? f.polygons : f.tiles.flatMap(\.polygons) }
     }
 
     /// Positions per tessellation job (world's 10,641 fill positions: about four jobs).
@@ -107,14 +111,9 @@ public struct FillBucket: Sendable {
     /// their outlines and tile clips, appending.
     mutating func add(_ range: Range<Int>, next nextFeatures: [EvaluatedFill]?, _ triangulator: EarcutTriangulator) {
         var vertexCount = 0
-        var k = 0
-        for f in layer.features {
+        for (k, p) in Self.drawnPolygons(layer.features).enumerated() {
             guard k < range.upperBound else { break }
-            if f.tiles.isEmpty {
-                for p in f.polygons { if range.contains(k) { vertexCount += p.coords.count / 2 }; k += 1 }
-            } else {
-                for t in f.tiles { for p in t.polygons { if range.contains(k) { vertexCount += p.coords.count / 2 }; k += 1 } }
-            }
+            if k >= range.lowerBound { vertexCount += p.coords.count / 2 }
         }
         vertices.reserveCapacity(vertexCount * stride)
         indices.reserveCapacity(vertexCount * 3)
@@ -122,7 +121,7 @@ public struct FillBucket: Sendable {
             outlineVertices.reserveCapacity(vertexCount * 4 * outlineStride)
             outlineIndices.reserveCapacity(vertexCount * 6)
         }
-        k = 0
+        var k = 0
         for (i, f) in layer.features.enumerated() {
             let n = Self.polygonCount(f)
             if k + n <= range.lowerBound { k += n; continue }
