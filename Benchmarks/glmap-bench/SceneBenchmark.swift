@@ -31,11 +31,17 @@ func runSceneBenchmark(_ args: [String]) throws {
     let shaderCompile = now() - t
 
     var stages: [String: [Double]] = [:]
-    var cpuMark = cpuNow()
-    func record(_ name: String, _ seconds: Double) { stages[name, default: []].append(seconds * 1000); let c = cpuNow(); stages["cpu-" + name, default: []].append((c - cpuMark) * 1000); cpuMark = c }
+    var cpuMark = processCPUSeconds()
+    /// Records a stage's wall time and the process CPU time since the previous stage ended.
+    func record(_ name: String, _ seconds: Double) {
+        stages[name, default: []].append(seconds * 1000)
+        let c = processCPUSeconds()
+        stages["cpu-" + name, default: []].append((c - cpuMark) * 1000)
+        cpuMark = c
+    }
     var lastBytes = 0
     for _ in 0..<max(1, runs) {
-        cpuMark = cpuNow()
+        cpuMark = processCPUSeconds()
         var t0 = now()
         let scene = try Scene(styleFile: stylePath)
         record("parse", now() - t0)
@@ -104,5 +110,3 @@ func runSceneBenchmark(_ args: [String]) throws {
     print("# cpu \(cpuModel()) x\(ProcessInfo.processInfo.activeProcessorCount)")
     print("# LP_NUM_THREADS \(ProcessInfo.processInfo.environment["LP_NUM_THREADS"] ?? "(default)")")
 }
-
-func cpuNow() -> Double { var ts = timespec(); clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts); return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9 }
