@@ -16,7 +16,7 @@ func runBatchBenchmark(_ args: [String]) throws {
     let count = try a.int("frames", 100), width = try a.int("width", 256), height = try a.int("height", 256)
     let jobs = try a.int("jobs", ProcessInfo.processInfo.activeProcessorCount)
     let ratio = Double(a.values["ratio"] ?? "1") ?? 1
-    let compression: PNGCompression = (a.values["png-level"] ?? "default") == "small" ? .small : .default
+    let compression = try a.pngCompression()
     guard count >= 1 else { throw BenchError("--frames must be at least 1") }
 
     let scene = try Scene(styleFile: stylePath)

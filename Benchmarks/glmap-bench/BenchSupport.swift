@@ -1,4 +1,5 @@
 import Foundation
+import GLMapPNG
 
 /// Monotonic seconds.
 func now() -> Double {
@@ -72,6 +73,14 @@ struct BenchArgs {
         guard let v = values[k] else { return d }
         guard let n = Int(v) else { throw BenchError("--\(k) expects an integer") }
         return n
+    }
+    /// `--png-level` read as `glmap render` reads it: default (or its old name fast) or small.
+    func pngCompression() throws -> PNGCompression {
+        switch values["png-level"] ?? "default" {
+        case "default", "fast": return .default
+        case "small": return .small
+        case let other: throw BenchError("--png-level expects default or small, got \(other)")
+        }
     }
 }
 

@@ -34,7 +34,7 @@ func runFlythroughBenchmark(_ args: [String]) throws {
     let stylePath = try a.string("style")
     let count = try a.int("frames", 200), width = try a.int("width", 256), height = try a.int("height", width)
     let jobs = try a.int("jobs", ProcessInfo.processInfo.activeProcessorCount)
-    let compression: PNGCompression = (a.values["png-level"] ?? "default") == "small" ? .small : .default
+    let compression = try a.pngCompression()
     guard count >= 1 else { throw BenchError("--frames must be at least 1") }
 
     let scene = try Scene(styleFile: stylePath)
