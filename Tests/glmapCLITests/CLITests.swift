@@ -47,9 +47,11 @@ final class CLITests: FolderTestCase {
         XCTAssertEqual(try render("fast"), plain)
         XCTAssertLessThan(small.count, plain.count)
         XCTAssertEqual(try PNGDecoder.decode(small), try PNGDecoder.decode(plain))
-        let bad = run(["render", "--style", exampleStyle, "-o", tmp.appendingPathComponent("x.png").path, "--png-level", "9"])
+        let badOutput = tmp.appendingPathComponent("x.png").path
+        let bad = run(["render", "--style", exampleStyle, "-o", badOutput, "--png-level", "9"])
         XCTAssertEqual(bad.code, 2)
-        XCTAssertTrue(bad.stderr.contains("--png-level expects default or small"), bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("--png-level expects default or small, got \"9\""), bad.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: badOutput), "no file for a usage error")
     }
 
     func testStdinAndStdout() throws {
