@@ -49,6 +49,8 @@ let package = Package(
         .target(name: "GLMapCore"),
         .target(name: "GLMapGeoJSON", dependencies: ["GLMapCore"]),
         .target(name: "GLMapStyle", dependencies: ["GLMapCore", "GLMapGeoJSON"]),
+        // The tile stage: tile ids, the tile model, tile cover, the GeoJSON tiler, vector and raster tile sources.
+        .target(name: "GLMapTiles", dependencies: ["GLMapCore", "GLMapGeoJSON"]),
         .target(name: "GLMapTessellation", dependencies: ["GLMapCore", "GLMapStyle"]),
         .target(name: "GLMapShaders", path: "Shaders",
                 exclude: ["README.md"],
@@ -83,6 +85,7 @@ let package = Package(
         // Tests mirror the modules.
         .testTarget(name: "GLMapCoreTests", dependencies: ["GLMapCore"]),
         .testTarget(name: "GLMapGeoJSONTests", dependencies: ["GLMapGeoJSON", "GLMapTestSupport"]),
+        .testTarget(name: "GLMapTilesTests", dependencies: ["GLMapTiles", "GLMapTestSupport"]),
         .testTarget(name: "GLMapStyleTests", dependencies: ["GLMapStyle", "GLMapTestSupport"]),
         .testTarget(name: "GLMapTessellationTests", dependencies: ["GLMapTessellation", "GLMapTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "GLMapGLESTests", dependencies: ["GLMapGLES", "GLMapPNG"]),
