@@ -9,6 +9,7 @@ let shaderFiles = [
     "fill_outline.vert", "fill_outline.frag",
     "line.vert", "line.frag",
     "circle.vert", "circle.frag",
+    "clipping_mask.vert", "clipping_mask.frag",
 ]
 
 let package = Package(
@@ -48,17 +49,17 @@ let package = Package(
         // Pipeline stages.
         .target(name: "GLMapCore"),
         .target(name: "GLMapGeoJSON", dependencies: ["GLMapCore"]),
-        .target(name: "GLMapStyle", dependencies: ["GLMapCore", "GLMapGeoJSON"]),
+        .target(name: "GLMapStyle", dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapTiles"]),
         // The tile stage: tile ids, the tile model, tile cover, the GeoJSON tiler, vector and raster tile sources.
         .target(name: "GLMapTiles", dependencies: ["GLMapCore", "GLMapGeoJSON"]),
-        .target(name: "GLMapTessellation", dependencies: ["GLMapCore", "GLMapStyle"]),
+        .target(name: "GLMapTessellation", dependencies: ["GLMapCore", "GLMapStyle", "GLMapTiles"]),
         .target(name: "GLMapShaders", path: "Shaders",
                 exclude: ["README.md"],
                 resources: shaderFiles.map { .embedInCode($0) }),
         .target(name: "GLMapGLES",
-                dependencies: ["GLMapCore", "GLMapStyle", "GLMapTessellation", "GLMapShaders",
+                dependencies: ["GLMapCore", "GLMapStyle", "GLMapTiles", "GLMapTessellation", "GLMapShaders",
                                "CEGL", "CGLES3"]),
-        .target(name: "GLMapReference", dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapStyle"]),
+        .target(name: "GLMapReference", dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTiles"]),
         .target(name: "GLMapPNG", dependencies: ["GLMapCore", "CPNG", "CDeflate", "CISAL"]),
         .target(name: "GLMap",
                 dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation",

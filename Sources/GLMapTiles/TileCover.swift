@@ -63,14 +63,16 @@ public struct TileCover: Sendable {
             var dMin = p.3, dMax = p.3
             if p.0 > 0 { dMin += p.0 * minX; dMax += p.0 * maxX } else { dMax += p.0 * minX; dMin += p.0 * maxX }
             if p.1 > 0 { dMin += p.1 * minY; dMax += p.1 * maxY } else { dMax += p.1 * minY; dMin += p.1 * maxY }
-            // z = 0 for both corners (no elevation).
+            // z = 0 for both corners (no elevation). A box that touches a plane to within rounding
+            // counts as touching it (MapLibre's exact arithmetic keeps such edge tiles).
             if dMin >= 0 { continue }
-            if dMax < 0 { return .none }
+            if dMax < -1e-12 { return .none }
             full = false
         }
         if full { return .full }
-        if frustumMin.0 > maxX || frustumMin.1 > maxY || frustumMin.2 > 0
-            || frustumMax.0 < minX || frustumMax.1 < minY || frustumMax.2 < 0 { return .none }
+        let e = 1e-12
+        if frustumMin.0 > maxX + e || frustumMin.1 > maxY + e || frustumMin.2 > e
+            || frustumMax.0 < minX - e || frustumMax.1 < minY - e || frustumMax.2 < -e { return .none }
         return .partial
     }
 

@@ -82,7 +82,7 @@ final class ShaderBindingTests: XCTestCase {
         func w(_ px: Double) -> Double { 0.5 + (px - 32) / 4096 }
         func square(_ x0: Double, _ color: Color) -> EvaluatedFill {
             let c = [w(x0), w(20), w(x0 + 10), w(20), w(x0 + 10), w(40), w(x0), w(40)]
-            return EvaluatedFill(polygons: [ProjectedPolygon(coords: c, holeIndices: [])], color: color, opacity: 0.5, outlineColor: color)
+            return EvaluatedFill(polygons: [FlatPolygon(coords: c, holeIndices: [])], color: color, opacity: 0.5, outlineColor: color)
         }
         let red = Color(r: 1, g: 0, b: 0), blue = Color(r: 0, g: 0, b: 1)
         let renderer = try GLRenderer()

@@ -31,7 +31,7 @@ struct TestView {
 
 let white = Color(r: 1, g: 1, b: 1)
 
-func fillLayer(_ polygons: [ProjectedPolygon], antialias: Bool = false, color: Color = white, opacity: Double = 1,
+func fillLayer(_ polygons: [FlatPolygon], antialias: Bool = false, color: Color = white, opacity: Double = 1,
                outline: Color? = nil, translate: (Double, Double) = (0, 0), anchor: TranslateAnchor = .map) -> EvaluatedLayer {
     .fill(EvaluatedFillLayer(id: "fill", antialias: antialias, translate: translate, translateAnchor: anchor,
                              features: [EvaluatedFill(polygons: polygons, color: color, opacity: opacity,

@@ -10,7 +10,7 @@ final class FillTilerLineMetricsTests: XCTestCase {
     /// comes back: that tile holds two 2-point pieces.
     let line = [0.36, 0.30, 0.15, 0.32, 0.40, 0.36]
 
-    func pieces(_ separate: Bool) -> [ProjectedPolygon] {
+    func pieces(_ separate: Bool) -> [FlatPolygon] {
         var tiler = FillTiler(zoom: 2, buffer: 0.25)
         tiler.separateLines = separate
         return tiler.tiles(lines: [line]).filter { $0.x == 1 && $0.y == 1 }.flatMap(\.polygons)

@@ -86,7 +86,7 @@ final class SimplificationTests: XCTestCase {
         let big: [Double] = [0.1, 0.1, 0.2, 0.1, 0.2, 0.2, 0.1, 0.2, 0.1, 0.1]
         let tiny: [Double] = [0.15, 0.15, 0.15 + 1e-7, 0.15, 0.15, 0.15 + 1e-7, 0.15, 0.15]
         var withHole = ProjectedFeature(index: 0, context: ctx, type: .polygon,
-                                        polygons: [ProjectedPolygon(coords: big + tiny, holeIndices: [5])])
+                                        polygons: [FlatPolygon(coords: big + tiny, holeIndices: [5])])
         withHole.rankForSimplification(sqTolerance: 1e-30)
         let t = 1e-5   // tiny ring: area 5e-15 < t² = 1e-10; big ring: 0.01
         let s = withHole.simplified(tolerance: t)!
@@ -95,7 +95,7 @@ final class SimplificationTests: XCTestCase {
         XCTAssertEqual(s.polygons[0].coords, big)
 
         var tinyOnly = ProjectedFeature(index: 0, context: ctx, type: .polygon,
-                                        polygons: [ProjectedPolygon(coords: tiny + tiny, holeIndices: [4])])
+                                        polygons: [FlatPolygon(coords: tiny + tiny, holeIndices: [4])])
         tinyOnly.rankForSimplification(sqTolerance: 1e-30)
         XCTAssertNil(tinyOnly.simplified(tolerance: t), "a polygon whose outer ring is too small is dropped whole")
 

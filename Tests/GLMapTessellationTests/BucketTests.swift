@@ -35,7 +35,7 @@ final class BucketTests: XCTestCase {
     func testFillTrianglesAndOutlineQuads() {
         // A square with a square hole: 8 vertices, 8 triangles, 8 outline edges.
         let coords: [Double] = [0, 0, 10, 0, 10, 10, 0, 10, 3, 3, 3, 7, 7, 7, 7, 3]
-        let poly = ProjectedPolygon(coords: coords, holeIndices: [4])
+        let poly = FlatPolygon(coords: coords, holeIndices: [4])
         let f = EvaluatedFill(polygons: [poly], color: .black, opacity: 1, outlineColor: .white)
         let layer = EvaluatedFillLayer(id: "f", antialias: true, translate: (0, 0), translateAnchor: .map, features: [f])
         let bucket = FillBucket(layer, origin: (5, 5))
@@ -70,11 +70,11 @@ final class BucketTests: XCTestCase {
             var coords: [Double] = []
             for k in 0..<16 { let a = Double(k) * .pi / 8; coords += [cx + r * cos(a), cy + r * sin(a)] }
             coords += [cx - r / 3, cy - r / 3, cx - r / 3, cy + r / 3, cx + r / 3, cy + r / 3, cx + r / 3, cy - r / 3]
-            let poly = ProjectedPolygon(coords: coords, holeIndices: [16])
+            let poly = FlatPolygon(coords: coords, holeIndices: [16])
             var f = EvaluatedFill(polygons: [poly], color: Color(r: Double(i % 7) / 7, g: 0.5, b: 0), opacity: 1, outlineColor: .white)
             if i % 3 == 0 {   // every third feature as a tile piece (tile units, cut to its square)
                 let snapped = coords.map { ($0 * 8192).rounded() / 8192 }
-                f.tiles = [FillTile(x: 0, y: 0, zoom: 0, clipped: true, polygons: [ProjectedPolygon(coords: snapped, holeIndices: [16])])]
+                f.tiles = [FillTile(x: 0, y: 0, zoom: 0, clipped: true, polygons: [FlatPolygon(coords: snapped, holeIndices: [16])])]
             }
             features.append(f)
         }
@@ -104,7 +104,7 @@ final class BucketTests: XCTestCase {
     }
 
     func testNonFiniteGeometryIsDropped() {
-        let poly = ProjectedPolygon(coords: [0, 0, .nan, 0, 1, 1], holeIndices: [])
+        let poly = FlatPolygon(coords: [0, 0, .nan, 0, 1, 1], holeIndices: [])
         let f = EvaluatedFill(polygons: [poly], color: .black, opacity: 1, outlineColor: .black)
         let bucket = FillBucket(EvaluatedFillLayer(id: "f", antialias: true, translate: (0, 0), translateAnchor: .map, features: [f]), origin: (0, 0))
         XCTAssertTrue(bucket.indices.isEmpty)
