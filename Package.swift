@@ -73,7 +73,7 @@ let package = Package(
         // GLMap product, so a library user sees neither.
         .target(name: "GLMapCLI", dependencies: ["GLMap", "GLMapCore", "GLMapStyle", "GLMapPNG", "GLMapTesting", "GLMapServer"]),
         .target(name: "GLMapFuzzing",
-                dependencies: ["GLMap", "GLMapCLI", "GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation"]),
+                dependencies: ["GLMap", "GLMapCLI", "GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation", "GLMapTiles"]),
         .executableTarget(name: "glmap", dependencies: ["GLMapCLI"]),
         .executableTarget(name: "glmap-bench", dependencies: ["GLMap", "GLMapTesting", "GLMapTessellation"], path: "Benchmarks/glmap-bench"),
         // Depends on the GLMap product's target only: what a library user imports.
@@ -89,8 +89,8 @@ let package = Package(
         .testTarget(name: "GLMapTilesTests", dependencies: ["GLMapTiles", "GLMapTestSupport"]),
         .testTarget(name: "GLMapStyleTests", dependencies: ["GLMapStyle", "GLMapTestSupport"]),
         .testTarget(name: "GLMapTessellationTests", dependencies: ["GLMapTessellation", "GLMapTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "GLMapGLESTests", dependencies: ["GLMapGLES", "GLMapPNG"]),
-        .testTarget(name: "GLMapReferenceTests", dependencies: ["GLMapReference", "GLMapPNG"]),
+        .testTarget(name: "GLMapGLESTests", dependencies: ["GLMapGLES", "GLMapPNG", "GLMapTiles"]),
+        .testTarget(name: "GLMapReferenceTests", dependencies: ["GLMapReference", "GLMapPNG", "GLMapTiles"]),
         .testTarget(name: "GLMapPNGTests", dependencies: ["GLMapPNG", "GLMapTestSupport"]),
         .testTarget(name: "GLMapTests", dependencies: ["GLMap", "GLMapCLI", "GLMapFuzzing", "GLMapTesting", "GLMapTestSupport"],
                     exclude: ["RenderConformance-known-failures.txt", "ReferenceConformance-known-failures.txt", "BackendAgreement-known-differences.txt",

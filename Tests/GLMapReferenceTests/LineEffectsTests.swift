@@ -112,7 +112,7 @@ final class LineEffectsTests: XCTestCase {
     }
 
     func render(_ layer: EvaluatedLineLayer) -> PremultipliedImage {
-        ReferenceRenderer().render([.line(layer)], view: tv.view, ratio: 1)
+        ReferenceRenderer().render([EvaluatedLayer.line(layer)], view: tv.view, ratio: 1)
     }
 
     /// Whether the pixel centre at screen x lies well inside a dash of `period` px whose first

@@ -2,6 +2,7 @@ import Foundation
 import GLMapCore
 @testable import GLMapStyle
 @testable import GLMapReference
+import GLMapTiles
 
 /// A flat, unrotated view centred on (0°, 0°) where CSS-pixel screen positions map to unit-world
 /// coordinates by a plain offset, so test shapes can be written in screen pixels.
@@ -74,4 +75,35 @@ func coveredPixels(_ img: PremultipliedImage, columns: Range<Int>) -> Double {
     var s = 0
     for y in 0..<img.height { for x in columns { s += alpha(img, x, y) } }
     return Double(s) / 255
+}
+
+extension ReferenceRenderer {
+    /// Draws layers written in unit-world coordinates (the shapes above) as what they are in the
+    /// frame: one tile, the whole world's 0/0/0 laid out at `zoom`'s integer zoom, in tile units.
+    func render(_ layers: [EvaluatedLayer], view: ViewTransform, ratio: Double) -> PremultipliedImage {
+        let z = Int(max(0, view.camera.zoom).rounded(.down))
+        let tile = OverscaledTileID(overscaledZ: z, wrap: 0, canonical: CanonicalTileID(0, 0, 0))
+        func units(_ c: [Double]) -> [Double] { c.map { $0 * 8192 } }
+        let tiled: [EvaluatedLayer] = layers.map { layer in
+            switch layer {
+            case .background: return layer
+            case .fill(var f):
+                f.tile = tile
+                f.features = f.features.map { var x = $0; x.polygons = x.polygons.map { FlatPolygon(coords: units($0.coords), holeIndices: $0.holeIndices) }; return x }
+                return .fill(f)
+            case .line(var l):
+                l.tile = tile
+                l.features = l.features.map { var x = $0; x.parts = x.parts.map { (units($0.coords), $0.closed) }; return x }
+                return .line(l)
+            case .circle(var c):
+                c.tile = tile
+                c.features = c.features.map { var x = $0; x.centers = units(x.centers); return x }
+                return .circle(c)
+            }
+        }
+        return render(tiled.map { layer -> ReferenceLayer in
+            if case .background(let b) = layer { return .background(b) }
+            return .tiled([layer])
+        }, view: view, ratio: ratio)
+    }
 }
