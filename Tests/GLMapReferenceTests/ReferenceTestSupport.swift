@@ -79,11 +79,19 @@ func coveredPixels(_ img: PremultipliedImage, columns: Range<Int>) -> Double {
 
 extension ReferenceRenderer {
     /// Draws layers written in unit-world coordinates (the shapes above) as what they are in the
-    /// frame: one tile, the whole world's 0/0/0 laid out at `zoom`'s integer zoom, in tile units.
+    /// frame: the whole world's tile 0/0/0 laid out at `zoom`'s integer zoom, in tile units, in
+    /// every world copy the view shows.
     func render(_ layers: [EvaluatedLayer], view: ViewTransform, ratio: Double) -> PremultipliedImage {
         let z = Int(max(0, view.camera.zoom).rounded(.down))
-        let tile = OverscaledTileID(overscaledZ: z, wrap: 0, canonical: CanonicalTileID(0, 0, 0))
+        let wraps = TileCover(view: view).tiles(maxzoom: 0).map(\.wrap)
         func units(_ c: [Double]) -> [Double] { c.map { $0 * 8192 } }
+        return render(wraps.map { wrap in
+            let tile = OverscaledTileID(overscaledZ: z, wrap: wrap, canonical: CanonicalTileID(0, 0, 0))
+            return inTile(layers, tile, units)
+        }.reduce(into: [[ReferenceLayer]]()) { $0.append($1) }.transposedLayers(), view: view, ratio: ratio)
+    }
+
+    private func inTile(_ layers: [EvaluatedLayer], _ tile: OverscaledTileID, _ units: ([Double]) -> [Double]) -> [ReferenceLayer] {
         let tiled: [EvaluatedLayer] = layers.map { layer in
             switch layer {
             case .background: return layer
@@ -101,9 +109,23 @@ extension ReferenceRenderer {
                 return .circle(c)
             }
         }
-        return render(tiled.map { layer -> ReferenceLayer in
+        return tiled.map { layer -> ReferenceLayer in
             if case .background(let b) = layer { return .background(b) }
             return .tiled([layer])
-        }, view: view, ratio: ratio)
+        }
+    }
+}
+
+extension Array where Element == [ReferenceLayer] {
+    /// Per world copy lists of layers → per layer, every copy's tiles.
+    func transposedLayers() -> [ReferenceLayer] {
+        guard let first else { return [] }
+        return first.indices.map { i in
+            if case .background = first[i] { return first[i] }
+            return .tiled(flatMap { copy -> [EvaluatedLayer] in
+                if case .tiled(let t) = copy[i] { return t }
+                return []
+            })
+        }
     }
 }

@@ -86,7 +86,7 @@ final class LineBucketEffectsTests: XCTestCase {
     func testStepGradientUsesNearestRamp() throws {
         let b = LineBucket(try layer(zoom: 10, dash: nil,
                                      gradient: #"["step", ["line-progress"], "blue", 0.5, "red"]"#,
-                                     metrics: true, parts: [[300, 300, 400, 300]], clip: (0, 1)))
+                                     metrics: true, parts: [[300, 300, 4300, 300]], clip: (0, 1)))
         var l = b.layer
         l.gradientIsStep = true
         let step = LineBucket(l)
