@@ -5,17 +5,27 @@ import GLMapStyle
 import GLMapTessellation
 import GLMapTiles
 
-/// Tile buckets built for earlier frames, kept while frames keep using them.
+/// Tile buckets and tile data built for earlier frames, kept while frames keep using them.
 struct TileBucketCache {
-    /// What a tile bucket depends on: the source's tile, the layer (its index in the style), and
-    /// for dashed lines the frame zoom (the dash patterns are read at it).
+    /// What a tile bucket depends on: the source's tile (its data and the zoom it is laid out at;
+    /// not its world copy: every copy draws the same bucket), the layer (its index in the style),
+    /// and for dashed lines the frame zoom (the dash patterns are read at it).
     struct Key: Hashable {
-        var tile: OverscaledTileID
+        var canonical: CanonicalTileID
+        var overscaledZ: Int
         var layer: Int
         var zoomKey: Double
     }
 
+    /// A source's tile.
+    struct DataKey: Hashable {
+        var source: String
+        var tile: CanonicalTileID
+    }
+
     var entries: [Key: (bucket: TileBucket?, used: Int)] = [:]
+    /// Decoded tiles by source, with the generation that last used each.
+    var data: [DataKey: (tile: VectorTileData?, used: Int)] = [:]
     var generation = 0
     /// Buckets built since the scene was made (cache misses).
     var built = 0
@@ -45,10 +55,18 @@ extension Scene {
         return result
     }
 
-    /// The features one tile hands a layer (its source-layer, or a GeoJSON tile's only layer).
+    /// The features one tile hands a layer (its source-layer, or a GeoJSON tile's only layer),
+    /// from tiles decoded once per frame plan (and kept while plans use them).
     func features(_ layer: GLMapStyle.Layer, tile: OverscaledTileID) -> [TileFeature] {
-        guard let id = layer.source, let index = geojson[id], let data = index.vectorTile(tile.canonical) else { return [] }
-        return data.layer(layer.sourceLayer)?.features ?? []
+        guard let id = layer.source else { return [] }
+        let key = TileBucketCache.DataKey(source: id, tile: tile.canonical)
+        if let hit = buckets.withLock({ $0.data[key]?.tile }) {
+            return hit.layer(layer.sourceLayer)?.features ?? []
+        }
+        guard let index = geojson[id] else { return [] }
+        let data = index.vectorTile(tile.canonical)
+        buckets.withLock { cache in cache.data[key] = (data, cache.generation) }
+        return data?.layer(layer.sourceLayer)?.features ?? []
     }
 
     /// Whether a layer is cut to each tile's square with the stencil (MapLibre's `isTileClipped`).
@@ -72,7 +90,8 @@ extension Scene {
         // Jobs: the (layer, tile) pairs without a cached bucket.
         struct Job: Sendable { let key: TileBucketCache.Key; let layer: GLMapStyle.Layer; let tile: OverscaledTileID }
         var jobs: [Job] = []
-        var keys: [[TileBucketCache.Key]] = []
+        var keys: [[(key: TileBucketCache.Key, tile: OverscaledTileID)]] = []
+        var queued: Set<TileBucketCache.Key> = []
         let cached: Set<TileBucketCache.Key> = buckets.withLock { cache in
             cache.generation += 1
             return Set(cache.entries.keys)
@@ -80,11 +99,11 @@ extension Scene {
         for (index, layer) in layers {
             guard layer.type != .background, let source = layer.source, let ids = tiles[source] else { keys.append([]); continue }
             let dashed = layer.values[LineProperties.dasharray.name] != nil
-            var layerKeys: [TileBucketCache.Key] = []
+            var layerKeys: [(key: TileBucketCache.Key, tile: OverscaledTileID)] = []
             for tile in ids.reversed() {
-                let key = TileBucketCache.Key(tile: tile, layer: index, zoomKey: dashed ? zoom : -1)
-                layerKeys.append(key)
-                if !cached.contains(key) { jobs.append(Job(key: key, layer: layer, tile: tile)) }
+                let key = TileBucketCache.Key(canonical: tile.canonical, overscaledZ: tile.overscaledZ, layer: index, zoomKey: dashed ? zoom : -1)
+                layerKeys.append((key, tile))
+                if !cached.contains(key) && queued.insert(key).inserted { jobs.append(Job(key: key, layer: layer, tile: tile.unwrapped)) }
             }
             keys.append(layerKeys)
         }
@@ -120,16 +139,18 @@ extension Scene {
                     continue
                 }
                 var list: [TileBucket] = []
-                for key in layerKeys {
+                for (key, tile) in layerKeys {
                     guard let e = cache.entries[key] else { continue }
                     cache.entries[key] = (e.bucket, cache.generation)
-                    if let b = e.bucket { list.append(b) }
+                    // Every world copy draws the same bucket (one upload), with its own matrix.
+                    if let b = e.bucket { list.append(TileBucket(tile: tile, bucket: b.bucket, key: b.key)) }
                 }
                 planned.append(.tiled(source: layer.source ?? "", clipped: Scene.isTileClipped(layer.type), buckets: list))
             }
             // Forget buckets the last two plans did not use.
             let keep = cache.generation - 1
             cache.entries = cache.entries.filter { $0.value.used >= keep }
+            cache.data = cache.data.filter { $0.value.used >= keep }
             return FramePlan(layers: planned, sourceTiles: tiles)
         }
     }
@@ -145,6 +166,13 @@ extension Scene {
         let layers = drawnLayers(zoom: zoom)
         let tiles = visibleTiles(view: view, layers: layers)
         let evaluator = StyleEvaluator(zoom: zoom, globalState: style.globalState, sources: style.sources)
+        buckets.withLock { $0.generation += 1 }
+        defer {
+            buckets.withLock { cache in
+                let keep = cache.generation - 1
+                cache.data = cache.data.filter { $0.value.used >= keep }
+            }
+        }
         return concurrentMap(layers.map(\.layer)) { [self] layer -> ReferenceLayer in
             guard layer.type != .background, let source = layer.source else {
                 return .background(evaluator.evaluateBackground(layer))
