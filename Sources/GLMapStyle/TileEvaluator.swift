@@ -43,6 +43,15 @@ extension StyleEvaluator {
     }
 }
 
+/// Tile points as flat Double coordinates (x0, y0, x1, y1, …).
+@inline(__always)
+func flatCoordinates(_ ring: [TilePoint]) -> [Double] {
+    var out = [Double]()
+    out.reserveCapacity(ring.count * 2)
+    for p in ring { out.append(Double(p.x)); out.append(Double(p.y)) }
+    return out
+}
+
 /// One tile's features as a layer reads them, with the contexts expressions see.
 struct TileInput {
     let tile: OverscaledTileID
@@ -73,7 +82,7 @@ struct TileInput {
             let lines = f.geometry.map { $0.map(pos) }
             return lines.count == 1 ? .lineString(lines[0]) : .multiLineString(lines)
         case .polygon:
-            let polygons = TileRings.classify(f.geometry.map { r in r.flatMap { [Double($0.x), Double($0.y)] } }, maxRings: 0)
+            let polygons = TileRings.classify(f.geometry.map(flatCoordinates), maxRings: 0)
                 .map { p in p.ringRanges.map { r in (r.lowerBound..<r.upperBound).map { i -> Position in
                     let ll = c.lonLat(x: p.coords[2 * i], y: p.coords[2 * i + 1])
                     return Position(ll.lon, ll.lat)
@@ -125,16 +134,30 @@ extension StyleEvaluator {
         return filter.evaluate(EvaluationContext(zoom: tileZoom, feature: context, globalState: globalState))
     }
 
+    /// Whether a feature passes, building its context only when the filter needs more than its
+    /// type (and the context is then handed back for the values that need it).
+    @inline(__always)
+    func passes(_ layer: Layer, _ f: TileFeature, _ tile: TileInput, context: inout FeatureContext?) -> Bool {
+        guard let filter = layer.filter else { return true }
+        if let r = filter.result(forTypeOnly: f.type) { return r }
+        let c = tile.context(f)
+        context = c
+        return filter.evaluate(EvaluationContext(zoom: tileZoom, feature: c, globalState: globalState))
+    }
+
     /// A `fill` layer over one tile: every passing feature's rings as polygons (tile units).
     func evaluateFill(_ layer: Layer, tile: TileInput) -> EvaluatedFillLayer {
         typealias P = FillProperties
         var items: [(key: Double?, item: EvaluatedFill)] = []
         let fillColorOf = colorGetter(P.color, layer), opacityOf = numberGetter(P.opacity, layer)
         let outlineOf = layer.values[P.outlineColor.name] == nil ? nil : colorGetter(P.outlineColor, layer)
+        let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
+        let empty = FeatureContext()
         for f in tile.features {
-            let c = tile.context(f)
-            guard passes(layer, c) else { continue }
-            let rings = f.geometry.map { r in r.flatMap { [Double($0.x), Double($0.y)] } }
+            var context: FeatureContext?
+            guard passes(layer, f, tile, context: &context) else { continue }
+            let c = perFeature ? (context ?? tile.context(f)) : empty
+            let rings = f.geometry.map(flatCoordinates)
             let polygons = TileRings.classify(rings, maxRings: TileRings.earcutMaxRings)
             if polygons.isEmpty { continue }
             let fillColor = fillColorOf(c)
@@ -163,9 +186,13 @@ extension StyleEvaluator {
         let strokeWidthOf = numberGetter(P.strokeWidth, layer), strokeColorOf = colorGetter(P.strokeColor, layer)
         let strokeOpacityOf = numberGetter(P.strokeOpacity, layer)
         let extent = Int16(TileExtent.extent)
+        // Values that do not read the feature need no context per feature.
+        let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
+        let empty = FeatureContext()
         for f in tile.features {
-            let c = tile.context(f)
-            guard passes(layer, c) else { continue }
+            var context: FeatureContext?
+            guard passes(layer, f, tile, context: &context) else { continue }
+            let c = perFeature ? (context ?? tile.context(f)) : empty
             var centers: [Double] = []
             for ring in f.geometry {
                 for p in ring where p.x >= 0 && p.x < extent && p.y >= 0 && p.y < extent {
@@ -214,11 +241,14 @@ extension StyleEvaluator {
         let opacityOf = numberGetter(P.opacity, layer), widthOf = numberGetter(P.width, layer)
         let gapWidthOf = numberGetter(P.gapWidth, layer), offsetOf = numberGetter(P.offset, layer)
         let blurOf = numberGetter(P.blur, layer)
+        let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
+        let empty = FeatureContext()
         for f in tile.features {
-            let c = tile.context(f)
-            guard passes(layer, c) else { continue }
+            var context: FeatureContext?
+            guard passes(layer, f, tile, context: &context) else { continue }
+            let c = perFeature ? (context ?? tile.context(f)) : empty
             let closed = f.type == .polygon
-            let parts = f.geometry.map { r in (coords: r.flatMap { [Double($0.x), Double($0.y)] }, closed: closed) }
+            let parts = f.geometry.map { (coords: flatCoordinates($0), closed: closed) }
             var line = EvaluatedLine(
                 parts: parts, join: LineJoinStyle(rawValue: joinOf(c)) ?? .miter,
                 color: colorOf(c), opacity: opacityOf(c), width: widthOf(c), gapWidth: gapWidthOf(c),
