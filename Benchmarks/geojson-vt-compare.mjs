@@ -1,7 +1,7 @@
 // Writes geojson-vt's tiles (and timings) for glmap's GeoJSON tiler to compare against
 // (`Benchmarks/geojson-vt-compare.sh` runs this, then `glmap-bench geojson-tiles OUT`).
 //
-//   node Benchmarks/geojson-vt-compare.mjs GEOJSON_VT_DIR SHARED_DIR OUT_DIR
+//   node Benchmarks/geojson-vt-compare.mjs GEOJSON_VT_DIR SHARED_DIR OUT_DIR [SUPERCLUSTER_DIR]
 //
 // Cases: every ../shared/scenes/data/*.geojson and render-suite/data/*.geojson under GL JS's
 // default source options, once more with lineMetrics + generateId, and every inline GeoJSON
@@ -13,11 +13,16 @@
 // in key order, are kept for the next zoom.
 // Per case OUT_DIR/NNNN.json holds {name, options, data (a file path or inline), time}, and
 // NNNN.expected one line per tile: "z/x/y<TAB>canonical features" (null for no tile).
+// With SUPERCLUSTER_DIR (a supercluster 8 checkout whose `kdbush` import resolves), clustered
+// cases too: places.geojson as the render suite's three clustered cases set it up (radius 25;
+// radius 50 with clusterProperties max/sum of scalerank and any island; radius 40 with the filter
+// featureclass == "cape") and cities.geojson (radius 50, and with generateId), under GL JS's
+// supercluster options (maxZoom = source maxzoom − 1 = 17, minPoints 2, extent 8192, radius × 16).
 import fs from 'node:fs';
 import path from 'node:path';
 import {pathToFileURL} from 'node:url';
 
-const [gvtDir, sharedDir, outDir] = process.argv.slice(2);
+const [gvtDir, sharedDir, outDir, scDir] = process.argv.slice(2);
 if (!gvtDir || !sharedDir || !outDir) {
     console.error('usage: node geojson-vt-compare.mjs GEOJSON_VT_DIR SHARED_DIR OUT_DIR');
     process.exit(2);
@@ -142,6 +147,55 @@ if (fs.existsSync(casesDir)) {
             const name = `${path.relative(casesDir, path.dirname(styleFile))} ${id}`;
             writeCase(name, src.data, {inline: src.data}, glOptions(src), false);
         }
+    }
+}
+if (scDir) {
+    const Supercluster = (await import(pathToFileURL(path.join(scDir, 'index.js')).href)).default;
+    // GL JS's getSuperclusterOptions for clusterProperties {max: ["max", ["get", "scalerank"]],
+    // sum: ["+", ["get", "scalerank"]], has_island: ["any", ["==", ["get", "featureclass"], "island"]]},
+    // the expressions written out as the functions they evaluate to.
+    const placesProperties = {
+        max: [p => p.scalerank ?? null, (acc, p) => Math.max(acc, p.max)],
+        sum: [p => p.scalerank ?? null, (acc, p) => acc + p.sum],
+        has_island: [p => p.featureclass === 'island', (acc, p) => acc || p.has_island]
+    };
+    function withProperties(options, props) {
+        if (!props) return options;
+        const names = Object.keys(props);
+        options.map = (pointProperties) => {
+            const out = {};
+            for (const k of names) out[k] = props[k][0](pointProperties);
+            return out;
+        };
+        options.reduce = (accumulated, clusterProperties) => {
+            for (const k of names) accumulated[k] = props[k][1](accumulated[k], clusterProperties);
+        };
+        return options;
+    }
+    const clusterCases = [
+        ['render-suite/data/places.geojson', 25, null, null, false],
+        ['render-suite/data/places.geojson', 50, 'places', null, false],
+        ['render-suite/data/places.geojson', 40, null, 'cape', false],
+        ['scenes/data/cities.geojson', 50, null, null, false],
+        ['scenes/data/cities.geojson', 50, null, null, true]
+    ];
+    for (const [rel, radius, propsName, filterName, generateId] of clusterCases) {
+        const file = path.join(sharedDir, rel);
+        if (!fs.existsSync(file)) continue;
+        let features = JSON.parse(fs.readFileSync(file, 'utf8')).features;
+        if (filterName === 'cape') features = features.filter(f => f.properties.featureclass === 'cape');
+        const cluster = {maxZoom: 17, minPoints: 2, extent: 8192, radius: radius * SCALE, generateId, properties: propsName, filter: filterName};
+        const make = () => new Supercluster(withProperties({maxZoom: 17, minPoints: 2, extent: 8192, radius: radius * SCALE, log: false, generateId},
+            propsName === 'places' ? placesProperties : null)).load(features);
+        const index = make();
+        const ids = tileList(index, 18);
+        const fresh = make();
+        const lines = ids.map(([z, x, y]) => `${key(z, x, y)}\t${dumpTile(fresh.getTile(z, x, y))}`);
+        const record = {name: `${path.basename(file)} clustered r${radius}${propsName ? ` ${propsName}` : ''}${filterName ? ` filter ${filterName}` : ''}${generateId ? ' generateId' : ''}`,
+            cluster, data: {file}, tiles: ids.length};
+        const stem = String(caseNo++).padStart(4, '0');
+        fs.writeFileSync(path.join(outDir, `${stem}.json`), JSON.stringify(record));
+        fs.writeFileSync(path.join(outDir, `${stem}.expected`), `${lines.join('\n')}\n`);
     }
 }
 console.error(`geojson-vt: ${caseNo} cases written to ${outDir}`);

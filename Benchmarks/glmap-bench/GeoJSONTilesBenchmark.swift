@@ -27,7 +27,7 @@ func runGeoJSONTilesBenchmark(_ args: [String]) throws {
         let base = (dir as NSString).appendingPathComponent(String(name.dropLast(5)))
         let record = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: base + ".json"))))
         let caseName = record["name"]?.stringValue ?? name
-        let options = try tileOptions(record["options"])
+        let cluster = record["cluster"]
         let collection: FeatureCollection
         do {
             if let file = record["data"]?["file"]?.stringValue {
@@ -48,9 +48,28 @@ func runGeoJSONTilesBenchmark(_ args: [String]) throws {
             guard parts.count == 3, let id = CanonicalTileID(z: parts[0], x: parts[1], y: parts[2]) else { throw BenchError("bad tile line in \(base).expected") }
             return id
         }
-        let index: GeoJSONTileIndex
+        let tiler: (CanonicalTileID) -> GeoJSONTile?
+        let build: () throws -> (CanonicalTileID) -> GeoJSONTile?
         do {
-            index = try GeoJSONTileIndex(collection, options: options)
+            if let cluster {
+                let options = try clusterOptions(cluster)
+                var filter: (@Sendable (Feature) -> Bool)?
+                if cluster["filter"]?.stringValue == "cape" {
+                    filter = { (f: Feature) -> Bool in f.properties["featureclass"] == JSONValue.string("cape") }
+                }
+                let filterCopy = filter
+                build = {
+                    let index = try SuperclusterIndex(collection, options: options, filter: filterCopy)
+                    return { index.tile($0) }
+                }
+            } else {
+                let options = try tileOptions(record["options"])
+                build = {
+                    let index = try GeoJSONTileIndex(collection, options: options)
+                    return { index.tile($0) }
+                }
+            }
+            tiler = try build()
         } catch {
             print("  \(caseName): glmap could not tile it (\(error)); geojson-vt did")
             casesFailed += 1
@@ -58,7 +77,7 @@ func runGeoJSONTilesBenchmark(_ args: [String]) throws {
         }
         var same = 0, different = 0
         for (i, id) in ids.enumerated() {
-            let line = "\(id)\t" + canonical(index.tile(id))
+            let line = "\(id)\t" + canonical(tiler(id))
             if line == expected[i] {
                 same += 1
             } else {
@@ -74,17 +93,17 @@ func runGeoJSONTilesBenchmark(_ args: [String]) throws {
         if different == 0 { casesSame += 1 } else { casesDifferent += 1; differentCases.append((caseName, same, different)) }
 
         if let node = record["node"], let nodeBuild = node["buildMs"]?.numberValue, let nodeTiles = node["tilesMs"]?.numberValue {
-            var build: [Double] = [], tiles: [Double] = []
+            var buildTimes: [Double] = [], tiles: [Double] = []
             for _ in 0..<runs {
                 let t0 = DispatchTime.now().uptimeNanoseconds
-                let idx = try GeoJSONTileIndex(collection, options: options)
+                let idx = try build()
                 let t1 = DispatchTime.now().uptimeNanoseconds
-                for id in ids { _ = idx.tile(id) }
+                for id in ids { _ = idx(id) }
                 let t2 = DispatchTime.now().uptimeNanoseconds
-                build.append(Double(t1 - t0) / 1e6)
+                buildTimes.append(Double(t1 - t0) / 1e6)
                 tiles.append(Double(t2 - t1) / 1e6)
             }
-            timings.append((caseName, ids.count, median(build), median(tiles), nodeBuild, nodeTiles))
+            timings.append((caseName, ids.count, median(buildTimes), median(tiles), nodeBuild, nodeTiles))
         }
     }
     for (n, s, d) in differentCases { print("  different: \(n): \(s) identical, \(d) different") }
@@ -96,6 +115,27 @@ func runGeoJSONTilesBenchmark(_ args: [String]) throws {
             print("| \(n) | \(c) | \(String(format: "%.1f", b)) | \(String(format: "%.1f", t)) | \(String(format: "%.1f", nb)) | \(String(format: "%.1f", nt)) |")
         }
     }
+}
+
+/// The script's supercluster options; `properties: "places"` are the render suite's
+/// clusterProperties (max and sum of scalerank, any featureclass == island) as closures.
+private func clusterOptions(_ o: JSONValue) throws -> SuperclusterOptions {
+    guard let maxZoom = o["maxZoom"]?.numberValue, let minPoints = o["minPoints"]?.numberValue,
+          let extent = o["extent"]?.numberValue, let radius = o["radius"]?.numberValue else { throw BenchError("bad cluster options") }
+    var properties: [ClusterProperty] = []
+    if o["properties"]?.stringValue == "places" {
+        @Sendable func number(_ v: JSONValue?) -> Double { v?.numberValue ?? (v?.boolValue.map { $0 ? 1 : 0 } ?? 0) }
+        properties = [
+            ClusterProperty(name: "max", map: { $0["scalerank"] ?? .null },
+                            reduce: { acc, p in .number(Swift.max(number(acc), number(p["max"]))) }),
+            ClusterProperty(name: "sum", map: { $0["scalerank"] ?? .null },
+                            reduce: { acc, p in .number(number(acc) + number(p["sum"])) }),
+            ClusterProperty(name: "has_island", map: { .bool($0["featureclass"] == .string("island")) },
+                            reduce: { acc, p in .bool(acc.boolValue == true || p["has_island"]?.boolValue == true) }),
+        ]
+    }
+    return SuperclusterOptions(maxZoom: Int(maxZoom), minPoints: Int(minPoints), radius: radius, extent: Int(extent),
+                               generateId: o["generateId"]?.boolValue ?? false, clusterProperties: properties)
 }
 
 /// geojson-vt's option object (as the script wrote it) as `GeoJSONTileOptions`, rewind off.

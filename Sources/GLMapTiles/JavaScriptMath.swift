@@ -1,9 +1,10 @@
 import Foundation
 
-/// `Math.sin` and `Math.log` as V8 computes them, so projections agree with GL JS to the bit.
+/// `Math.sin`, `Math.log` and `Math.exp` as V8 computes them, so projections (and supercluster's
+/// KD-tree) agree with GL JS to the bit.
 ///
-/// V8 evaluates both with fdlibm's algorithms (Sun Microsystems' freely distributable libm, as
-/// adapted in V8's `src/base/ieee754.cc`); glibc's `sin`/`log` differ from them in the last bit for
+/// V8 evaluates them with fdlibm's algorithms (Sun Microsystems' freely distributable libm, as
+/// adapted in V8's `src/base/ieee754.cc`); glibc's differ from them in the last bit for
 /// a few percent of arguments, which is enough to move a rounded tile coordinate now and then.
 /// The same polynomial coefficients and the same order of operations are used here. Chrome builds
 /// of V8 may take `sin` from glibc instead (`V8_USE_LIBM_TRIG_FUNCTIONS`); Node's does not.
@@ -131,6 +132,58 @@ enum JavaScriptMath {
         }
         let y1 = (r - y0) - w
         return hx < 0 ? (-n, -y0, -y1) : (n, y0, y1)
+    }
+
+    // MARK: exp
+
+    /// e^x: x = k·ln2 + r with |r| ≤ ½ln2 (ln2 in two parts), e^r from a degree-5 rational
+    /// approximation, scaled by 2^k. Past the overflow/underflow thresholds: ∞ / 0.
+    static func exp(_ value: Double) -> Double {
+        let o = 7.09782712893383973096e+02, u = -7.45133219101941108420e+02
+        let ln2Hi = 6.93147180369123816490e-01, ln2Lo = 1.90821492927058770002e-10
+        let invln2 = 1.44269504088896338700e+00
+        let p1 = 1.66666666666666019037e-01, p2 = -2.77777777770155933842e-03
+        let p3 = 6.61375632143793436117e-05, p4 = -1.65339022054652515390e-06
+        let p5 = 4.13813679705723846039e-08
+        var x = value
+        let hxSigned = high(x)
+        let negative = hxSigned < 0
+        let hx = hxSigned & 0x7FFF_FFFF
+        if hx >= 0x4086_2E42 {   // |x| ≥ 709.78…, or not finite
+            if hx >= 0x7FF0_0000 {
+                if x.isNaN { return x + x }
+                return negative ? 0 : x
+            }
+            if x > o { return .infinity }
+            if x < u { return 0 }
+        }
+        var hi = 0.0, lo = 0.0
+        var k: Int32 = 0
+        if hx > 0x3FD6_2E42 {   // |x| > ½ln2
+            if hx < 0x3FF0_A2B2 {   // and < 1.5·ln2
+                if x == 1.0 { return 2.718281828459045 }
+                hi = negative ? x + ln2Hi : x - ln2Hi
+                lo = negative ? -ln2Lo : ln2Lo
+                k = negative ? -1 : 1
+            } else {
+                k = Int32(invln2 * x + (negative ? -0.5 : 0.5))
+                let t = Double(k)
+                hi = x - t * ln2Hi
+                lo = t * ln2Lo
+            }
+            x = hi - lo
+        } else if hx < 0x3E30_0000 {   // |x| < 2^-28
+            return 1 + x
+        }
+        let t = x * x
+        let c = x - t * (p1 + t * (p2 + t * (p3 + t * (p4 + t * p5))))
+        if k == 0 { return 1 - ((x * c) / (c - 2.0) - x) }
+        let y = 1 - ((lo - (x * c) / (2.0 - c)) - hi)
+        if k >= -1021 {
+            if k == 1024 { return y * 2.0 * 8.988465674311579539e307 }
+            return y * Double(bitPattern: UInt64(UInt32(bitPattern: 0x3FF0_0000 + (k << 20))) << 32)
+        }
+        return y * Double(bitPattern: UInt64(UInt32(bitPattern: 0x3FF0_0000 + ((k + 1000) << 20))) << 32) * 9.33263618503218878990e-302
     }
 
     // MARK: log
