@@ -177,6 +177,12 @@ public final class SuperclusterIndex: Sendable {
     /// The tile as GL JS's GeoJSON worker hands it to buckets (nil where it hands none).
     public func vectorTile(_ id: CanonicalTileID) -> VectorTileData? { tile(id)?.vectorTileData() }
 
+    /// The records of zoom `zoom`'s tree (clusters and lone points): id (a point's index) and point count.
+    func records(atZoom zoom: Int) -> [(id: Double, count: Double)] {
+        guard let (_, data) = trees[max(options.minZoom, min(zoom, options.maxZoom + 1))] else { return [] }
+        return Swift.stride(from: 0, to: data.count, by: stride).map { (data[$0 + SuperclusterIndex.offsetID], data[$0 + SuperclusterIndex.offsetNum]) }
+    }
+
     private func addFeatures(_ ids: [Int], _ data: [Double], x: Double, y: Double, z2: Double,
                              to features: inout [GeoJSONTile.Feature]) {
         let extent = Double(options.extent)
