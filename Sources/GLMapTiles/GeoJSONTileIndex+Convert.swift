@@ -308,11 +308,12 @@ extension GeoJSONTileIndex {
     @inline(__always)
     static func projectX(_ lon: Double) -> Double { lon / 360 + 0.5 }
 
-    /// Latitude to world y (0 north … 1 south), clamped to the Web Mercator square.
+    /// Latitude to world y (0 north … 1 south), clamped to the Web Mercator square; `Math.sin` and
+    /// `Math.log` as V8 computes them.
     @inline(__always)
     static func projectY(_ lat: Double) -> Double {
-        let s = sin(lat * Double.pi / 180)
-        let y = 0.5 - 0.25 * log((1 + s) / (1 - s)) / Double.pi
+        let s = JavaScriptMath.sin(lat * Double.pi / 180)
+        let y = 0.5 - 0.25 * JavaScriptMath.log((1 + s) / (1 - s)) / Double.pi
         return y < 0 ? 0 : y > 1 ? 1 : y
     }
 }
