@@ -242,7 +242,7 @@ extension CullMargin {
     /// extrusion; blur only fades inside the outset.
     static func line(_ paint: PaintBound, zoom: Double, ratio: Double) -> CullMargin {
         let u = paint.layout.uniformValues(zoom: Swift.max(0, zoom))
-        guard let width = paint.max("width", uniforms: u), let gap = paint.max("gapwidth", uniforms: u),
+        guard let width = paint.max("width", uniforms: u), let gap = paint.max("gap_width", uniforms: u),
               let offset = paint.max("offset", uniforms: u), ratio > 0 else { return CullMargin(disabled: true) }
         return CullMargin(ground: gap / 2 + width + 1 / ratio + offset)
     }

@@ -26,6 +26,8 @@ public struct Layer: Sendable {
     public var isVisible: Bool
     /// Values set in the style, by property name. Unset properties use the spec default.
     public var values: [String: PropertyValue]
+    /// The layer of a vector source it draws (`source-layer`); nil for sources without layers.
+    public var sourceLayer: String? = nil
 
     /// Whether the layer is drawn at `zoom` (visibility and zoom range).
     public func isDrawn(atZoom zoom: Double) -> Bool {

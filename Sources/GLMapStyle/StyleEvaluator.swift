@@ -51,6 +51,13 @@ public struct StyleEvaluator: Sendable {
         return StyleEvaluator.defaultValue(prop)
     }
 
+    /// A property's value read through its typed row: `value(LineProperties.width, layer)` is a
+    /// `Double`, `value(LineProperties.cap, layer)` a `LineCap` (the spec default when unset,
+    /// failing or not of the row's type; nil for an unset optional row such as a sort key).
+    public func value<T>(_ key: PropertyKey<T>, _ layer: Layer, _ feature: FeatureContext? = nil) -> T {
+        key.typed(value(key, in: layer, feature: feature))
+    }
+
     /// A number property's value (the spec default when unset, failing or not a number).
     public func number(_ p: StyleProperty, _ l: Layer, _ f: FeatureContext? = nil) -> Double {
         value(p, in: l, feature: f).number ?? StyleEvaluator.defaultValue(p).number ?? 0
@@ -115,7 +122,20 @@ public struct StyleEvaluator: Sendable {
     /// A property's spec default as a `Value` (colours parsed).
     public static func defaultValue(_ p: StyleProperty) -> Value {
         guard let d = p.spec.defaultValue else { return .null }
-        if case .color = p.spec.type, let s = d.stringValue, let c = Color(css: s) { return .color(c) }
+        return defaultValue(type: p.spec.type, json: d)
+    }
+
+    /// A spec default written as JSON, as a `Value` of the property type (colours parsed, also the
+    /// items of a `colorArray`).
+    public static func defaultValue(type: PropertyType, json d: JSONValue) -> Value {
+        switch (type, d) {
+        case (.color, .string(let s)), (.colorArray, .string(let s)):
+            if let c = Color(css: s) { return .color(c) }
+        case (.colorArray, .array(let a)):
+            let colors = a.compactMap { $0.stringValue.flatMap { Color(css: $0) } }
+            if colors.count == a.count { return .array(colors.map(Value.color)) }
+        default: break
+        }
         return Value(json: d)
     }
 
@@ -150,6 +170,10 @@ public struct StyleEvaluator: Sendable {
             return .line(evaluateLine(layer, features: features))
         case .circle:
             return .circle(evaluateCircle(layer, features: features))
+        case .symbol, .heatmap, .fillExtrusion, .raster, .hillshade, .colorRelief:
+            // Not drawn yet (`LayerType.isDrawn`): such layers are never in `StyleDocument.layers`;
+            // evaluated anyway, they draw nothing.
+            return .fill(EvaluatedFillLayer(id: layer.id, antialias: false, translate: (0, 0), translateAnchor: .map, features: []))
         }
     }
 }
@@ -181,7 +205,7 @@ extension StyleEvaluator {
         var result = EvaluatedFillLayer(
             id: layer.id, antialias: value(P.antialias, in: layer).boolean ?? true,
             translate: pair(P.translate, layer),
-            translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
+            translateAnchor: value(P.translateAnchor, layer),
             features: sorted(items))
         result.paint = PaintSource(layer: layer, globalState: globalState, tileZoom: tileZoom)
         if outlineOf == nil { result.paint.expressions[P.outlineColor.name] = result.paint.expressions[P.color.name] }
@@ -237,9 +261,8 @@ extension StyleEvaluator {
         }
         var result = EvaluatedCircleLayer(
             id: layer.id, translate: pair(P.translate, layer),
-            translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
-            pitchScale: CirclePitchScale(rawValue: string(P.pitchScale, layer)) ?? .map,
-            pitchAlignment: CirclePitchAlignment(rawValue: string(P.pitchAlignment, layer)) ?? .viewport,
+            translateAnchor: value(P.translateAnchor, layer),
+            pitchScale: value(P.pitchScale, layer), pitchAlignment: value(P.pitchAlignment, layer),
             features: CircleTileGrid.drawingOrder(items, sorted: sorting))
         result.paint = PaintSource(layer: layer, globalState: globalState, tileZoom: tileZoom)
         return result
@@ -370,7 +393,7 @@ extension StyleEvaluator {
                 }
             }
             var line = EvaluatedLine(
-                parts: parts, join: LineJoinStyle(rawValue: joinOf(c)) ?? .miter,
+                parts: parts, join: LineJoin(rawValue: joinOf(c)) ?? .miter,
                 color: colorOf(c), opacity: opacityOf(c), width: widthOf(c), gapWidth: gapWidthOf(c),
                 offset: offsetOf(c), blur: blurOf(c), dasharray: nil)
             if dashed, let to = pattern(self, c) {
@@ -382,10 +405,10 @@ extension StyleEvaluator {
         }
         let gradient = layer.values[P.gradient.name]
         var result = EvaluatedLineLayer(
-            id: layer.id, cap: LineCapStyle(rawValue: layout.string(P.cap, layer)) ?? .butt,
+            id: layer.id, cap: layout.value(P.cap, layer),
             miterLimit: layout.number(P.miterLimit, layer), roundLimit: layout.number(P.roundLimit, layer),
             translate: pair(P.translate, layer),
-            translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
+            translateAnchor: value(P.translateAnchor, layer),
             gradient: gradient, features: sorted(items))
         result.zoom = zoom
         result.paint = PaintSource(layer: layer, globalState: globalState, tileZoom: tileZoom)
