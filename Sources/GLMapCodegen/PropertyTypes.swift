@@ -69,7 +69,8 @@ struct EnumRegistry {
             }
             if !enums[i].properties.contains(p.name) { enums[i].properties.append(p.name) }
             if enums[i].fromArray && p.type != "array" {
-                enums[i] = Enum(name: name, values: p.enumValues, properties: enums[i].properties, summary: p.summary, fromArray: false)
+                enums[i] = Enum(name: name, values: p.enumValues, properties: [p.name] + enums[i].properties.filter { $0 != p.name },
+                                summary: p.summary, fromArray: false)
             }
             return
         }

@@ -117,8 +117,7 @@ struct StyleTablesWriter {
         s += "/// The style spec's source types, in spec order, with the tables of their keys.\n"
         s += "public enum SourceType: String, CaseIterable, Sendable {\n"
         for (type, object) in spec.sources {
-            let doc = object.properties.first { $0.name == "type" }?.summary ?? "A \(type) source."
-            s += "    /// \(SwiftNames.docText(doc))\n"
+            s += "    /// A `\(type)` source (`\(object.key)` in the spec).\n"
             s += "    case \(caseDeclaration(type))\n"
         }
         s += "\n    /// The keys a source of this type may have (`type` first).\n"
@@ -170,7 +169,8 @@ struct StyleTablesWriter {
             }
             s += "public enum \(e.name): String, PropertyEnum {\n"
             for v in e.values {
-                let doc = v.doc.isEmpty ? "`\(v.value)`." : SwiftNames.firstSentence(v.doc)
+                var doc = v.doc.isEmpty ? "`\(v.value)`." : SwiftNames.firstSentence(v.doc)
+                if e.properties.count > 1 && !v.doc.isEmpty { doc = "`\(v.value)` (`\(e.properties[0])`: \(doc))" }
                 s += "    /// \(SwiftNames.docText(doc))\n"
                 s += "    case \(caseDeclaration(v.value))\n"
             }

@@ -3,7 +3,9 @@
 // Output: a `StyleDocument` (camera defaults, GeoJSON sources, layers in draw order with compiled
 // filters and property values), or a `StyleError` listing EVERY problem found, each with its JSON
 // path and what was expected (JSON syntax errors carry line:column instead).
-// Rules: unknown root keys (sprite, glyphs, metadata, transition, light…) are ignored. What the spec
+// Rules: root keys other than the checked ones (sprite, glyphs, metadata, font-faces…) are ignored;
+// `light`, `sky`, `terrain`, `projection` and `transition` are checked against their generated
+// tables (unknown keys and invalid values are errors) and kept in `rootObjects`. What the spec
 // forbids is an error: layer types and source types outside the spec, unknown layer keys, unknown
 // paint/layout properties, invalid values and filters. What the spec allows but glmap does not
 // draw is a `SkippedFeature` in `skipped` (a warning; `--strict` makes it an error): symbol,
@@ -39,6 +41,10 @@ public struct StyleDocument: Sendable {
     /// `LayerType.isDrawn`, or over a source glmap skips): validated and compiled like the drawn
     /// ones, each reported once in `skipped`. `layers` is the drawn subset.
     public var allLayers: [Layer] = []
+    /// The root `light`, `sky`, `terrain` and `transition` objects the style sets, validated against
+    /// their generated tables (`LightProperties`, …) and compiled: object name → property name →
+    /// value (unset properties: the spec default). `projection` is validated for its keys only.
+    public var rootObjects: [String: [String: PropertyValue]] = [:]
     /// The root `state` object: default values for `global-state`.
     public var globalState: JSONObject
     /// The style file path, if it came from one (sources' relative paths resolve against it).

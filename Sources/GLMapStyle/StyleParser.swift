@@ -105,6 +105,12 @@ struct StyleParser {
             fail("sources", "missing required property (expected an object)")
         }
 
+        var rootObjects: [String: [String: PropertyValue]] = [:]
+        for (key, table) in StyleParser.rootObjectTables {
+            guard let v = root[key] else { continue }
+            rootObjects[key] = rootObject(v, key: key, table: table, sources: root["sources"]?.objectValue)
+        }
+
         var layers: [Layer] = [], allLayers: [Layer] = []
         if let l = root["layers"] {
             if let a = l.arrayValue {
@@ -127,6 +133,7 @@ struct StyleParser {
         var doc = StyleDocument(center: center, zoom: zoom, bearing: bearing, pitch: pitch, sources: sources,
                                 layers: layers, globalState: globalState, file: file)
         doc.allLayers = allLayers
+        doc.rootObjects = rootObjects
         doc.name = root["name"]?.stringValue
         doc.hasCenter = root["center"] != nil
         doc.hasZoom = root["zoom"] != nil
@@ -463,6 +470,49 @@ struct StyleParser {
         }
     }
 
+    /// The root objects checked against their generated tables.
+    static let rootObjectTables: [(key: String, table: [StyleProperty])] = [
+        ("light", LightProperties.all), ("sky", SkyProperties.all), ("terrain", TerrainProperties.all),
+        ("projection", ProjectionProperties.all), ("transition", TransitionProperties.all),
+    ]
+
+    /// A root object (`light`, `sky`, `terrain`, `projection`, `transition`): unknown keys are
+    /// errors (as MapLibre's validator reports them), values are compiled for their rows (literals
+    /// only where the spec takes no expressions), required keys must be there, and `terrain`'s
+    /// source must be a raster-dem source of the style. `projection.type` (a projection
+    /// definition, which may interpolate between projections) is kept as written, unchecked.
+    mutating func rootObject(_ v: JSONValue, key: String, table: [StyleProperty], sources: JSONObject?) -> [String: PropertyValue] {
+        guard let o = object(v, path: key) else { return [:] }
+        let rows = Dictionary(uniqueKeysWithValues: table.map { ($0.name, $0) })
+        var values: [String: PropertyValue] = [:]
+        for (name, value) in o.pairs {
+            let path = "\(key).\(name)"
+            if name.hasSuffix("-transition"), let row = rows[String(name.dropLast(11))], row.spec.transition { continue }
+            guard let row = rows[name] else {
+                fail(path, "unknown property \"\(name)\" for \(key)" + Suggestion.hint(for: name, among: rows.keys.sorted()))
+                continue
+            }
+            if key == "projection" { continue }
+            if row.spec.parameters.isEmpty {
+                let before = issues.count
+                checkConstant(value, type: row.spec.type, spec: row.spec, path: path)
+                guard issues.count == before else { continue }
+            }
+            if let pv = compileValue(value, for: row, path: path) { values[name] = pv }
+        }
+        for row in table where row.spec.required && o[row.name] == nil {
+            fail("\(key).\(row.name)", "missing required property")
+        }
+        if key == "terrain", let s = o["source"]?.stringValue {
+            if let type = sources?[s]?["type"]?.stringValue {
+                if type != "raster-dem" { fail("terrain.source", "terrain needs a raster-dem source; \"\(s)\" is a \(type) source") }
+            } else {
+                fail("terrain.source", "source \"\(s)\" not found")
+            }
+        }
+        return values
+    }
+
     /// A JSON value that takes no expressions (a key of a source) against its spec type.
     mutating func checkConstant(_ v: JSONValue, type: PropertyType, spec: PropertySpec, path: String) {
         func expected(_ what: String) { fail(path, "expected \(what), found \(v.shortDescription)") }
@@ -497,8 +547,8 @@ extension PropertyType {
     /// a constant, not an expression.
     var isArrayLike: Bool {
         switch self {
-        case .array, .padding, .numberArray, .colorArray, .variableAnchorOffsetCollection: return true
-        case .number, .string, .boolean, .color, .enum, .value, .formatted, .resolvedImage: return false
+        case .array, .padding, .numberArray, .colorArray, .variableAnchorOffsetCollection, .value: return true
+        case .number, .string, .boolean, .color, .enum, .formatted, .resolvedImage: return false
         }
     }
 }

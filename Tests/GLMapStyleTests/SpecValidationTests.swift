@@ -115,4 +115,35 @@ final class SpecValidationTests: XCTestCase {
         XCTAssertEqual(source(["type": "geojson", "data": "a.geojson", "promoteId": ["layer": 3]]),
                        ["sources.x.promoteId: expected a string or an object of strings (source layer → property), found an object"])
     }
+
+    func testRootObjectsAreCheckedAgainstTheirTables() throws {
+        func root(_ key: String, _ v: JSONValue, sources: JSONObject? = nil) -> [String] {
+            var o = style(layers: [], sources: sources).objectValue!
+            o[key] = v
+            return issues(.object(o))
+        }
+        XCTAssertEqual(root("light", ["anchor": "map", "position": [1.5, 90, 80], "intensity": 0.4, "color-transition": ["duration": 0]]), [])
+        XCTAssertEqual(root("light", ["anchr": "map"]), [#"light.anchr: unknown property "anchr" for light (did you mean "anchor"?)"#])
+        XCTAssertEqual(root("light", ["intensity": 2, "position": [1, 2]]),
+                       ["light.intensity: 2 is greater than the maximum value 1", "light.position: Expected array<number, 3> but found array<number, 2> instead."])
+        XCTAssertEqual(root("light", ["anchor": ["get", "a"]]), ["light.anchor: data expressions not supported"])
+        XCTAssertEqual(root("sky", ["atmosphere-blend": ["interpolate", ["linear"], ["zoom"], 0, 1, 12, 0], "sky-color": "#199EF3"]), [])
+        XCTAssertEqual(root("sky", ["fog-color": "nope"]).count, 1)
+        XCTAssertEqual(root("transition", ["duration": 0, "delay": -1]), ["transition.delay: -1 is less than the minimum value 0"])
+        XCTAssertEqual(root("projection", ["type": "globe"]), [])
+        XCTAssertEqual(root("projection", ["kind": "globe"]), [#"projection.kind: unknown property "kind" for projection"#])
+        let dem: JSONValue = ["type": "raster-dem", "tiles": ["t/{z}/{x}/{y}.png"]]
+        XCTAssertEqual(root("terrain", ["source": "dem", "exaggeration": 2], sources: JSONObject([("dem", dem)])), [])
+        XCTAssertEqual(root("terrain", ["exaggeration": -1], sources: JSONObject([("dem", dem)])),
+                       ["terrain.exaggeration: -1 is less than the minimum value 0", "terrain.source: missing required property"])
+        XCTAssertEqual(root("terrain", ["source": "s"]), [#"terrain.source: terrain needs a raster-dem source; "s" is a geojson source"#])
+        XCTAssertEqual(root("terrain", ["source": "x"]), [#"terrain.source: source "x" not found"#])
+        var o = style(layers: []).objectValue!
+        o["light"] = ["anchor": "map", "intensity": 0.25]
+        o["sky"] = ["fog-ground-blend": 0.5]
+        let doc = try StyleDocument.parse(json: .object(o))
+        XCTAssertEqual(doc.rootObjects["light"]?["intensity"]?.expression.constantValue, .number(0.25))
+        XCTAssertEqual(doc.rootObjects["light"]?["anchor"]?.expression.constantValue, .string("map"))
+        XCTAssertEqual(doc.rootObjects["sky"]?["fog-ground-blend"]?.expression.constantValue, .number(0.5))
+    }
 }

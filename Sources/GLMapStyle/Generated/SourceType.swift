@@ -3,17 +3,17 @@
 
 /// The style spec's source types, in spec order, with the tables of their keys.
 public enum SourceType: String, CaseIterable, Sendable {
-    /// The type of the source.
+    /// A `vector` source (`source_vector` in the spec).
     case vector
-    /// The type of the source.
+    /// A `raster` source (`source_raster` in the spec).
     case raster
-    /// The type of the source.
+    /// A `raster-dem` source (`source_raster_dem` in the spec).
     case rasterDEM = "raster-dem"
-    /// The data type of the GeoJSON source.
+    /// A `geojson` source (`source_geojson` in the spec).
     case geojson
-    /// The data type of the video source.
+    /// A `video` source (`source_video` in the spec).
     case video
-    /// The data type of the image source.
+    /// A `image` source (`source_image` in the spec).
     case image
 
     /// The keys a source of this type may have (`type` first).

@@ -13,9 +13,9 @@ public enum Visibility: String, PropertyEnum {
 
 /// The values of `fill-translate-anchor`, `line-translate-anchor`, `icon-translate-anchor`, `text-translate-anchor`, `circle-translate-anchor`, `fill-extrusion-translate-anchor`.
 public enum TranslateAnchor: String, PropertyEnum {
-    /// The fill is translated relative to the map.
+    /// `map` (`fill-translate-anchor`: The fill is translated relative to the map.)
     case map
-    /// The fill is translated relative to the viewport.
+    /// `viewport` (`fill-translate-anchor`: The fill is translated relative to the viewport.)
     case viewport
 }
 
@@ -157,25 +157,25 @@ public enum TextJustify: String, PropertyEnum {
     case right
 }
 
-/// The values of `text-variable-anchor`, `text-anchor`.
+/// The values of `text-anchor`, `text-variable-anchor`.
 public enum TextAnchor: String, PropertyEnum {
-    /// The center of the text is placed closest to the anchor.
+    /// `center` (`text-anchor`: The center of the text is placed closest to the anchor.)
     case center
-    /// The left side of the text is placed closest to the anchor.
+    /// `left` (`text-anchor`: The left side of the text is placed closest to the anchor.)
     case left
-    /// The right side of the text is placed closest to the anchor.
+    /// `right` (`text-anchor`: The right side of the text is placed closest to the anchor.)
     case right
-    /// The top of the text is placed closest to the anchor.
+    /// `top` (`text-anchor`: The top of the text is placed closest to the anchor.)
     case top
-    /// The bottom of the text is placed closest to the anchor.
+    /// `bottom` (`text-anchor`: The bottom of the text is placed closest to the anchor.)
     case bottom
-    /// The top left corner of the text is placed closest to the anchor.
+    /// `top-left` (`text-anchor`: The top left corner of the text is placed closest to the anchor.)
     case topLeft = "top-left"
-    /// The top right corner of the text is placed closest to the anchor.
+    /// `top-right` (`text-anchor`: The top right corner of the text is placed closest to the anchor.)
     case topRight = "top-right"
-    /// The bottom left corner of the text is placed closest to the anchor.
+    /// `bottom-left` (`text-anchor`: The bottom left corner of the text is placed closest to the anchor.)
     case bottomLeft = "bottom-left"
-    /// The bottom right corner of the text is placed closest to the anchor.
+    /// `bottom-right` (`text-anchor`: The bottom right corner of the text is placed closest to the anchor.)
     case bottomRight = "bottom-right"
 }
 
