@@ -37,7 +37,7 @@ public enum ShaderSource {
     }
 
     /// Every program, background first.
-    public static let all: [Program] = [background, fill, fillOutline, line, circle]
+    public static let all: [Program] = [background, fill, fillOutline, line, circle, clippingMask]
 
     /// The `#pragma glmap: define` inputs of a shader source.
     static func paintInputs(_ source: String) -> [PaintInput] {
@@ -64,6 +64,9 @@ public enum ShaderSource {
     public static let line = Program(name: "line", vertex: text(PackageResources.line_vert), fragment: text(PackageResources.line_frag))
     /// The `circle` program: one instanced quad per circle, with stroke and blur.
     public static let circle = Program(name: "circle", vertex: text(PackageResources.circle_vert), fragment: text(PackageResources.circle_frag))
+
+    /// The `clipping_mask` program: a tile's square, into the stencil buffer only.
+    public static let clippingMask = Program(name: "clipping_mask", vertex: text(PackageResources.clipping_mask_vert), fragment: text(PackageResources.clipping_mask_frag))
 
     static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -61,16 +61,17 @@ public struct FeatureFilter: Sendable {
     private static func compileExpression(_ json: JSONValue) -> Result<FeatureFilter, ExpressionErrors> {
         let context = ParsingContext(expectedType: .boolean)
         guard let root = context.parseHere(json) else { return .failure(ExpressionErrors(context.errors.list)) }
-        return .success(FeatureFilter(kind: .expression(root), needsGeometry: usesWithin(root),
+        return .success(FeatureFilter(kind: .expression(root), needsGeometry: readsGeometry(root),
                                       isFeatureConstant: ExpressionAnalysis.isFeatureConstant(root),
                                       isZoomConstant: ExpressionAnalysis.isGlobalPropertyConstant(root, zoom: true, lineProgress: false)))
     }
 
-    private static func usesWithin(_ node: ExprNode) -> Bool {
+    /// Whether an expression reads the feature's geometry (`within`).
+    static func readsGeometry(_ node: ExprNode) -> Bool {
         if case .within = node.op { return true }
-        if case .varRef(_, let bound) = node.op { return usesWithin(bound) }
+        if case .varRef(_, let bound) = node.op { return readsGeometry(bound) }
         var found = false
-        node.forEachChild { if !found && usesWithin($0) { found = true } }
+        node.forEachChild { if !found && readsGeometry($0) { found = true } }
         return found
     }
 
