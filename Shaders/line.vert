@@ -18,7 +18,7 @@ in float a_direction;
 #pragma glmap: define vec4 color
 #pragma glmap: define float opacity
 #pragma glmap: define float width
-#pragma glmap: define float gapwidth
+#pragma glmap: define float gap_width
 #pragma glmap: define float offset
 #pragma glmap: define float blur
 out vec2 v_normal;
@@ -49,12 +49,12 @@ void main() {
     #pragma glmap: initialize vec4 color
     #pragma glmap: initialize float opacity
     #pragma glmap: initialize float width
-    #pragma glmap: initialize float gapwidth
+    #pragma glmap: initialize float gap_width
     #pragma glmap: initialize float offset
     #pragma glmap: initialize float blur
     float ANTIALIASING = 1.0 / u_ratio / 2.0;
     float halfwidth = width / 2.0;
-    float halfgap = gapwidth / 2.0;
+    float halfgap = gap_width / 2.0;
     float shift = -1.0 * offset;
     float inset = halfgap + (halfgap > 0.0 ? ANTIALIASING : 0.0);
     float outset = halfgap + halfwidth * (halfgap > 0.0 ? 2.0 : 1.0) + (halfwidth == 0.0 ? 0.0 : ANTIALIASING);

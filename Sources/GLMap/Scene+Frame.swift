@@ -73,7 +73,7 @@ extension Scene {
     static func isTileClipped(_ type: LayerType) -> Bool {
         switch type {
         case .fill, .line: return true
-        case .background, .circle: return false
+        case .background, .circle, .symbol, .heatmap, .fillExtrusion, .raster, .hillshade, .colorRelief: return false
         }
     }
 

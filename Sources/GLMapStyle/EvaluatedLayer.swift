@@ -1,31 +1,6 @@
 import GLMapCore
 import GLMapTiles
 
-/// Which frame a translation is expressed in (`*-translate-anchor`).
-public enum TranslateAnchor: String, Sendable {
-    /// `map` (default): the offset turns with the map; `viewport`: it stays fixed on screen.
-    case map, viewport
-}
-
-/// Whether circles shrink with distance under pitch (`circle-pitch-scale`): `map` scales them
-/// with the map, `viewport` keeps their screen size.
-public enum CirclePitchScale: String, Sendable {
-    /// `map` (default): circles scale with the map; `viewport`: they keep their screen size.
-    case map, viewport
-}
-
-/// Which plane circles are drawn in (`circle-pitch-alignment`): `map` lays them on the tilted
-/// map, `viewport` keeps them facing the screen.
-public enum CirclePitchAlignment: String, Sendable {
-    /// `map`: circles lie on the tilted map plane; `viewport` (default): they face the screen.
-    case map, viewport
-}
-
-/// How line ends are drawn (`line-cap`): butt (the spec default), round or square.
-public enum LineCapStyle: String, Sendable { case butt, round, square }
-/// How lines meet at a vertex (`line-join`): bevel, round or miter (the spec default).
-public enum LineJoinStyle: String, Sendable { case bevel, round, miter }
-
 /// Paint of a `background` layer at one zoom.
 public struct EvaluatedBackground: Sendable {
     /// `background-color` at the zoom (spec default black).
@@ -72,7 +47,7 @@ public struct EvaluatedLine: Sendable {
     /// Parts, flat unit-world coordinates, and whether each is a closed ring (polygon outline).
     public var parts: [(coords: [Double], closed: Bool)]
     /// `line-join` for this feature, at the tile zoom (default miter).
-    public var join: LineJoinStyle
+    public var join: LineJoin
     /// `line-color` for this feature (default black).
     public var color: Color
     /// `line-opacity` for this feature, 0…1 (default 1).
@@ -106,7 +81,7 @@ public struct EvaluatedLineLayer: Sendable {
     /// The style layer's `id`.
     public var id: String
     /// `line-cap` at the tile zoom (default butt).
-    public var cap: LineCapStyle
+    public var cap: LineCap
     /// `line-miter-limit` at the tile zoom (default 2): sharper miters are drawn as bevels.
     public var miterLimit: Double
     /// `line-round-limit` at the tile zoom (default 1.05): flatter round joins are drawn as miters.

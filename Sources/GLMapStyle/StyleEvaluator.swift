@@ -55,6 +55,13 @@ public struct StyleEvaluator: Sendable {
         return StyleEvaluator.defaultValue(prop)
     }
 
+    /// A property's value read through its typed row: `value(LineProperties.width, layer)` is a
+    /// `Double`, `value(LineProperties.cap, layer)` a `LineCap` (the spec default when unset,
+    /// failing or not of the row's type; nil for an unset optional row such as a sort key).
+    public func value<T>(_ key: PropertyKey<T>, _ layer: Layer, _ feature: FeatureContext? = nil) -> T {
+        key.typed(value(key, in: layer, feature: feature))
+    }
+
     /// A number property's value (the spec default when unset, failing or not a number).
     public func number(_ p: StyleProperty, _ l: Layer, _ f: FeatureContext? = nil) -> Double {
         value(p, in: l, feature: f).number ?? StyleEvaluator.defaultValue(p).number ?? 0
@@ -119,7 +126,20 @@ public struct StyleEvaluator: Sendable {
     /// A property's spec default as a `Value` (colours parsed).
     public static func defaultValue(_ p: StyleProperty) -> Value {
         guard let d = p.spec.defaultValue else { return .null }
-        if case .color = p.spec.type, let s = d.stringValue, let c = Color(css: s) { return .color(c) }
+        return defaultValue(type: p.spec.type, json: d)
+    }
+
+    /// A spec default written as JSON, as a `Value` of the property type (colours parsed, also the
+    /// items of a `colorArray`).
+    public static func defaultValue(type: PropertyType, json d: JSONValue) -> Value {
+        switch (type, d) {
+        case (.color, .string(let s)), (.colorArray, .string(let s)):
+            if let c = Color(css: s) { return .color(c) }
+        case (.colorArray, .array(let a)):
+            let colors = a.compactMap { $0.stringValue.flatMap { Color(css: $0) } }
+            if colors.count == a.count { return .array(colors.map(Value.color)) }
+        default: break
+        }
         return Value(json: d)
     }
 

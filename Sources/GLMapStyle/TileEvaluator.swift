@@ -39,6 +39,12 @@ extension StyleEvaluator {
             var c = e.evaluateCircle(layer, tile: input)
             c.tile = tile
             return .circle(c)
+        case .symbol, .heatmap, .fillExtrusion, .raster, .hillshade, .colorRelief:
+            // Not drawn yet (`LayerType.isDrawn`): such layers are never in `StyleDocument.layers`;
+            // evaluated anyway, they draw nothing.
+            var f = EvaluatedFillLayer(id: layer.id, antialias: false, translate: (0, 0), translateAnchor: .map, features: [])
+            f.tile = tile
+            return .fill(f)
         }
     }
 }
@@ -169,7 +175,7 @@ extension StyleEvaluator {
         var result = EvaluatedFillLayer(
             id: layer.id, antialias: value(P.antialias, in: layer).boolean ?? true,
             translate: pair(P.translate, layer),
-            translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
+            translateAnchor: value(P.translateAnchor, layer),
             features: sorted(items))
         result.paint = PaintSource(layer: layer, globalState: globalState, tileZoom: tileZoom)
         if outlineOf == nil { result.paint.expressions[P.outlineColor.name] = result.paint.expressions[P.color.name] }
@@ -208,9 +214,8 @@ extension StyleEvaluator {
         }
         var result = EvaluatedCircleLayer(
             id: layer.id, translate: pair(P.translate, layer),
-            translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
-            pitchScale: CirclePitchScale(rawValue: string(P.pitchScale, layer)) ?? .map,
-            pitchAlignment: CirclePitchAlignment(rawValue: string(P.pitchAlignment, layer)) ?? .viewport,
+            translateAnchor: value(P.translateAnchor, layer),
+            pitchScale: value(P.pitchScale, layer), pitchAlignment: value(P.pitchAlignment, layer),
             features: sorted(items))
         result.paint = PaintSource(layer: layer, globalState: globalState, tileZoom: tileZoom)
         return result
@@ -250,7 +255,7 @@ extension StyleEvaluator {
             let closed = f.type == .polygon
             let parts = f.geometry.map { (coords: flatCoordinates($0), closed: closed) }
             var line = EvaluatedLine(
-                parts: parts, join: LineJoinStyle(rawValue: joinOf(c)) ?? .miter,
+                parts: parts, join: LineJoin(rawValue: joinOf(c)) ?? .miter,
                 color: colorOf(c), opacity: opacityOf(c), width: widthOf(c), gapWidth: gapWidthOf(c),
                 offset: offsetOf(c), blur: blurOf(c), dasharray: nil)
             if dashed, let to = pattern(self, c) {
@@ -267,10 +272,10 @@ extension StyleEvaluator {
         }
         let gradient = layer.values[P.gradient.name]
         var result = EvaluatedLineLayer(
-            id: layer.id, cap: LineCapStyle(rawValue: layout.string(P.cap, layer)) ?? .butt,
+            id: layer.id, cap: layout.value(P.cap, layer),
             miterLimit: layout.number(P.miterLimit, layer), roundLimit: layout.number(P.roundLimit, layer),
             translate: pair(P.translate, layer),
-            translateAnchor: TranslateAnchor(rawValue: string(P.translateAnchor, layer)) ?? .map,
+            translateAnchor: value(P.translateAnchor, layer),
             gradient: gradient, features: sorted(items))
         result.zoom = zoom
         result.paint = PaintSource(layer: layer, globalState: globalState, tileZoom: tileZoom)

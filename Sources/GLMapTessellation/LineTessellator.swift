@@ -67,6 +67,7 @@
 //   v_normal = (nx, ny);  fragment: dist = length(v_normal)·outset,
 //   alpha = clamp(min(dist − (inset − blur), outset − dist) / blur, 0, 1)
 //   with blur = line-blur + 1/pixelRatio; dashes and gradients read `distance` (input units).
+import GLMapStyle
 
 /// Extrudes polylines into triangles with MapLibre's joins and caps (see the contract above).
 public struct LineTessellator {

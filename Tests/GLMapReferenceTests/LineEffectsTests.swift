@@ -99,7 +99,7 @@ final class LineEffectsTests: XCTestCase {
 
     let tv = TestView(width: 96, height: 32, zoom: 4)
 
-    func dashedLayer(_ parts: [[Double]], width: Double, dash: [Double], cap: LineCapStyle = .butt) -> EvaluatedLineLayer {
+    func dashedLayer(_ parts: [[Double]], width: Double, dash: [Double], cap: LineCap = .butt) -> EvaluatedLineLayer {
         var line = EvaluatedLine(parts: parts.map { ($0, false) }, join: .miter, color: white, opacity: 1, width: width,
                                  gapWidth: 0, offset: 0, blur: 0, dasharray: dash)
         line.dasharrayFrom = dash

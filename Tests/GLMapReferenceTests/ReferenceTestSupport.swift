@@ -39,8 +39,8 @@ func fillLayer(_ polygons: [FlatPolygon], antialias: Bool = false, color: Color 
                                                       outlineColor: outline ?? color)]))
 }
 
-func lineLayer(_ parts: [(coords: [Double], closed: Bool)], width: Double, join: LineJoinStyle = .miter,
-               cap: LineCapStyle = .butt, miterLimit: Double = 2, gapWidth: Double = 0, offset: Double = 0,
+func lineLayer(_ parts: [(coords: [Double], closed: Bool)], width: Double, join: LineJoin = .miter,
+               cap: LineCap = .butt, miterLimit: Double = 2, gapWidth: Double = 0, offset: Double = 0,
                blur: Double = 0, opacity: Double = 1) -> EvaluatedLayer {
     .line(EvaluatedLineLayer(id: "line", cap: cap, miterLimit: miterLimit, roundLimit: 1.05, translate: (0, 0),
                              translateAnchor: .map, gradient: nil,
