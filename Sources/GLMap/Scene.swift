@@ -43,6 +43,11 @@ public final class Scene: Sendable {
                     var projected = try ProjectedFeature.project(collection)
                     let source = style.sources[id]!
                     Simplification.rank(&projected, tolerance: source.tolerance, maxzoom: source.maxzoom)
+                    if style.featureStates.hasState(source: id) {   // what `feature-state` reads
+                        for i in projected.indices {
+                            projected[i].context.state = style.featureStates.state(of: projected[i].context, in: source)
+                        }
+                    }
                     features[id] = projected
                 } catch let e as InvalidGeometryError {
                     throw SourceWarning(sourceID: id, message: e.message)

@@ -9,7 +9,8 @@
 // draw is a `SkippedFeature` in `skipped` (a warning; `--strict` makes it an error): symbol,
 // raster, hillshade, heatmap, fill-extrusion and color-relief layers; vector, raster, raster-dem,
 // image and video sources (with the layers using them); `*-pattern` properties; properties whose
-// expressions use operators glmap does not evaluate (feature-state, format, image, …).
+// expressions use operators glmap does not evaluate (format, image, …). `feature-state` reads the
+// `featureStates` set at run time (a filter or layout property that uses it is an error, as in the spec).
 // `*-transition` paint keys are accepted and ignored. Validation never traps, whatever JSON value
 // sits in whatever position.
 // Evaluation per feature and zoom lives in `StyleEvaluator`.
@@ -31,6 +32,8 @@ public struct StyleDocument: Sendable {
     public var layers: [Layer]
     /// The root `state` object: default values for `global-state`.
     public var globalState: JSONObject
+    /// Feature state set at run time (`feature-state` reads it); empty in a parsed style.
+    public var featureStates = FeatureStates()
     /// The style file path, if it came from one (sources' relative paths resolve against it).
     public var file: String?
     /// What the spec allows but glmap leaves out of the render (reported as warnings).

@@ -15,7 +15,7 @@ struct StyleParser {
     /// The keys a layer object may have under the spec.
     static let layerKeys = ["id", "type", "metadata", "source", "source-layer", "minzoom", "maxzoom", "filter", "layout", "paint"]
     /// Expression operators of the spec that glmap does not evaluate.
-    static let unevaluatedOperators: Set<String> = ["feature-state", "collator", "resolved-locale", "format", "image", "number-format",
+    static let unevaluatedOperators: Set<String> = ["collator", "resolved-locale", "format", "image", "number-format",
                                                     "distance", "heatmap-density", "elevation", "split", "join"]
 
     /// The first operator of `json` (an expression) that glmap does not evaluate, if any.
@@ -151,6 +151,14 @@ struct StyleParser {
         let buffer = number(o["buffer"], path: "\(path).buffer", default: 128, min: 0, max: 512)
         var source = Source(id: id, data: data, maxzoom: maxzoom, lineMetrics: lineMetrics, tolerance: tolerance, buffer: buffer)
         source.attribution = o["attribution"]?.stringValue
+        switch o["promoteId"] {
+        case nil, .null?: break
+        case .string(let name)?: source.promoteId = name
+        case .object(let byLayer)?:
+            // A GeoJSON source has one layer, which MapLibre names "_geojsonTileLayer".
+            source.promoteId = byLayer["_geojsonTileLayer"]?.stringValue
+        case let other?: fail("\(path).promoteId", "expected a string or an object of strings, found \(other.shortDescription)")
+        }
         return source
     }
 
@@ -306,7 +314,12 @@ struct StyleParser {
             }
             return
         }
-        if let pv = compileValue(value, for: prop, path: ppath) { values[name] = pv }
+        guard let pv = compileValue(value, for: prop, path: ppath) else { return }
+        if isLayout && !pv.expression.isStateConstant {
+            fail(ppath, "\"feature-state\" data expressions are not supported with layout properties.")
+            return
+        }
+        values[name] = pv
     }
 
     /// Compiles a property value; constant values are also range-checked against the spec.
