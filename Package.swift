@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "GLMapPNGTests", dependencies: ["GLMapPNG", "GLMapTestSupport"]),
         .testTarget(name: "GLMapTests", dependencies: ["GLMap", "GLMapCLI", "GLMapFuzzing", "GLMapTesting", "GLMapTestSupport"],
                     exclude: ["RenderConformance-known-failures.txt", "ReferenceConformance-known-failures.txt", "BackendAgreement-known-differences.txt",
-                              "MapLibreNativeCases", "Differential-known-failures.txt"]),
+                              "MapLibreNativeCases", "Differential-known-failures.txt", "RenderSuite-known-failures.txt"]),
         .testTarget(name: "GLMapServerTests", dependencies: ["GLMapServer", "GLMap", "GLMapCLI", "GLMapPNG", "GLMapGLES", "GLMapTestSupport"]),
         .testTarget(name: "GLMapTestingTests", dependencies: ["GLMapTesting", "GLMapCore", "GLMapPNG", "GLMapTestSupport"]),
         .testTarget(name: "glmapCLITests", dependencies: ["GLMapCLI", "GLMap", "GLMapCore", "GLMapTesting", "GLMapTestSupport"]),

@@ -101,6 +101,9 @@ public struct RenderTestRunner: Sendable {
         self.keepsPassingImages = keepsPassingImages
     }
 
+    /// How a message starts when the case asks for something glmap does not do.
+    public static let unsupportedPrefix = "glmap does not support: "
+
     /// Runs every case on `jobs` threads; `progress` is called (serialised) after each case with
     /// the number done, the total and the result. Results come back in the cases' order.
     public func run(_ cases: [RenderTestCase],
@@ -136,7 +139,7 @@ public struct RenderTestRunner: Sendable {
             let drawing = try RenderTestSession.draw(c, renderer: renderer)
             let actual = drawing.image
             // What glmap cannot do yet fails the case whatever the pixels say; refused operations are noted.
-            let unsupported = drawing.unsupported.isEmpty ? "" : "glmap does not support: " + drawing.unsupported.joined(separator: "; ") + "; "
+            let unsupported = drawing.unsupported.isEmpty ? "" : Self.unsupportedPrefix + drawing.unsupported.joined(separator: "; ") + "; "
             let notes = drawing.notes.isEmpty ? "" : " (" + drawing.notes.joined(separator: "; ") + ")"
             var expectedFiles = c.expectedImages()
             let mainExpected = (c.directory as NSString).appendingPathComponent("expected.png")

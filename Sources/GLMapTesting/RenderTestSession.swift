@@ -7,7 +7,9 @@
 //          does not implement — "operation X not supported" — and what the final style or
 //          `metadata.test` asks to draw that glmap stores but does not draw), and notes (an
 //          operation the style API refused, which GL JS would also report and skip).
-// Rules (run_render_tests.ts): the map starts at 0, 0, zoom 0 and jumps to the style's camera when
+// Rules (run_render_tests.ts): the canvas is at most `maxCanvasSize` (default 8192²; a larger view
+//          lowers the pixel ratio), and `reportWidth`/`reportHeight` keep only the image's
+//          bottom-left corner. The map starts at 0, 0, zoom 0 and jumps to the style's camera when
 //          it loads; a later `setStyle` moves the camera to the new style's only while no camera
 //          change was made (GL JS's `transform.unmodified`). Zoom is clamped to GL JS's −2…22 and
 //          pitch to `maxPitch` (60 unless set). A still frame has no time: `wait`, `idle` and
@@ -44,7 +46,7 @@ public struct RenderTestSession {
     public init(_ c: RenderTestCase, renderer: MapRenderer) {
         testCase = c
         snapshotter = Snapshotter(options: MapSnapshotOptions(size: CGSize(width: c.width, height: c.height),
-                                                              pixelRatio: CGFloat(c.pixelRatio)),
+                                                              pixelRatio: CGFloat(c.effectivePixelRatio)),
                                   renderer: renderer)
     }
 
@@ -75,10 +77,28 @@ public struct RenderTestSession {
         } catch let e as SnapshotError {
             throw RenderTestFailure(message: e.description)
         }
+        var image = snapshot.image
+        if let (w, h) = c.reportSize { image = RenderTestSession.bottomLeft(of: image, width: w, height: h) }
         var reasons = unsupported
         for f in snapshotter.undrawnStyleFeatures where !reasons.contains(f) { reasons.append("the style's \(f) (stored, not drawn by glmap yet)") }
         reasons += c.undrawnHarnessFeatures.map { "\($0): not drawn by glmap yet" }
-        return RenderTestDrawing(image: snapshot.image, unsupported: reasons, notes: notes)
+        return RenderTestDrawing(image: image, unsupported: reasons, notes: notes)
+    }
+
+    /// The `width × height` pixels at the image's bottom-left corner (what GL JS's harness reads
+    /// with `readPixels(0, 0, w, h)` for `reportWidth`/`reportHeight`), rows top to bottom; parts
+    /// outside the image are transparent.
+    static func bottomLeft(of image: StraightImage, width: Int, height: Int) -> StraightImage {
+        var out = StraightImage(width: width, height: height)
+        for y in 0..<height {
+            let sy = image.height - height + y
+            guard sy >= 0, sy < image.height else { continue }
+            let n = min(width, image.width) * 4
+            guard n > 0 else { continue }
+            let src = sy * image.width * 4, dst = y * width * 4
+            out.pixels.replaceSubrange(dst..<(dst + n), with: image.pixels[src..<(src + n)])
+        }
+        return out
     }
 
     /// A style's camera jump, applied once the style has loaded.
