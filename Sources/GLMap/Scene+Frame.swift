@@ -87,6 +87,7 @@ extension Scene {
         let layers = drawnLayers(zoom: zoom)
         let tiles = visibleTiles(view: view, layers: layers)
         var evaluator = StyleEvaluator(zoom: zoom, globalState: style.globalState, sources: style.sources)
+        evaluator.featureStates = style.featureStates
         // Jobs: the (layer, tile) pairs without a cached bucket.
         struct Job: Sendable { let key: TileBucketCache.Key; let layer: GLMapStyle.Layer; let tile: OverscaledTileID }
         var jobs: [Job] = []
@@ -165,7 +166,8 @@ extension Scene {
         let zoom = max(0, view.camera.zoom)
         let layers = drawnLayers(zoom: zoom)
         let tiles = visibleTiles(view: view, layers: layers)
-        let evaluator = StyleEvaluator(zoom: zoom, globalState: style.globalState, sources: style.sources)
+        var evaluator = StyleEvaluator(zoom: zoom, globalState: style.globalState, sources: style.sources)
+        evaluator.featureStates = style.featureStates
         buckets.withLock { $0.generation += 1 }
         defer {
             buckets.withLock { cache in
@@ -173,7 +175,7 @@ extension Scene {
                 cache.data = cache.data.filter { $0.value.used >= keep }
             }
         }
-        return concurrentMap(layers.map(\.layer)) { [self] layer -> ReferenceLayer in
+        return concurrentMap(layers.map(\.layer)) { [self, evaluator] layer -> ReferenceLayer in
             guard layer.type != .background, let source = layer.source else {
                 return .background(evaluator.evaluateBackground(layer))
             }

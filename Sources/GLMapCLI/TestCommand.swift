@@ -27,10 +27,13 @@ public enum TestCommand {
                              [--junit FILE] [--report DIR] [--backend auto|gpu|cpu] [--quiet]
 
     Renders every case below DIR in MapLibre's render-test layout (<case>/style.json with
-    metadata.test width/height/pixelRatio/allowed/threshold, one or more expected*.png; a DIR with a
-    cases/ folder is searched from there) and compares it with pixelmatch 7.1.0: a case passes when
-    the smallest mismatching fraction over its expected images is at most `allowed`.
-    Ends with "N passed, M failed".
+    metadata.test, one or more expected*.png; a DIR with a cases/ folder is searched from there)
+    by GL JS's harness rules: URLs localized onto the asset folders beside cases/ (never the
+    network), metadata.test.operations applied through the runtime styling API. It compares each
+    with pixelmatch 7.1.0: a case passes when the smallest mismatching fraction over its expected
+    images is at most `allowed` and it asks for nothing glmap does not do (an operation it does not
+    implement, a feature it does not draw yet). With the suite's manifest.tsv beside cases/, prints
+    passes per family. Ends with "N passed, M failed".
 
     options:
     \(CommandLineArguments.helpLines(options))
@@ -91,6 +94,11 @@ public enum TestCommand {
         for r in summary.nowPassing { out += "now passing (remove it from the known-failures list): \(r.testCase.name)\n" }
         for r in summary.updated { out += "updated \(r.testCase.name): \(r.message)\n" }
         if let problem = summary.floorProblem { out += "FAIL floor: \(problem)\n" }
+        // Per family of the suite's manifest (MapLibre's render suite), when the cases have one.
+        let manifests = try RenderSuiteSummary.manifests(for: cases)
+        if manifests.values.contains(where: { !$0.isEmpty }) {
+            for line in RenderSuiteSummary(results: results, manifests: manifests).lines { out += line + "\n" }
+        }
         if let junit = a.string("junit") {
             try JUnitReport.write(summary, to: junit)
             out += "junit: \(junit)\n"

@@ -1,7 +1,7 @@
 import GLMapCore
 
 /// Something a style may contain under the spec but glmap does not draw (a symbol layer, a vector
-/// source, a `*-pattern` property, a `feature-state` expression): it is left out of the render
+/// source, a `*-pattern` property, an expression operator glmap does not evaluate): it is left out of the render
 /// and reported once as a warning — never as an error, which is kept for what the spec forbids.
 public struct SkippedFeature: Equatable, Sendable, CustomStringConvertible {
     /// "layer" or "source".

@@ -27,6 +27,8 @@ public struct Source: Equatable, Sendable {
     public var buffer: Double
     /// The source's `attribution` text (HTML allowed, as in the spec), if any.
     public var attribution: String? = nil
+    /// The feature property that serves as the feature id (`promoteId`), e.g. for feature state.
+    public var promoteId: String? = nil
 
     /// Creates a source with the spec defaults: maxzoom 18, no line metrics, tolerance 0.375, buffer 128.
     public init(id: String, data: GeoJSONData, maxzoom: Double = 18, lineMetrics: Bool = false,

@@ -11,7 +11,8 @@
 // draw is a `SkippedFeature` in `skipped` (a warning; `--strict` makes it an error): symbol,
 // raster, hillshade, heatmap, fill-extrusion and color-relief layers; vector, raster, raster-dem,
 // image and video sources (with the layers using them); `*-pattern` properties; properties whose
-// expressions use operators glmap does not evaluate (feature-state, format, image, …). Layers
+// expressions use operators glmap does not evaluate (format, image, …); `feature-state` reads the
+// `featureStates` set at run time. Layers
 // glmap does not draw are still validated against the generated property tables like drawn
 // ones and kept compiled in `allLayers`; `layers` holds the drawn ones. Source keys are checked
 // against the generated source tables as MapLibre's validator checks them (unknown keys are
@@ -47,6 +48,8 @@ public struct StyleDocument: Sendable {
     public var rootObjects: [String: [String: PropertyValue]] = [:]
     /// The root `state` object: default values for `global-state`.
     public var globalState: JSONObject
+    /// Feature state set at run time (`feature-state` reads it); empty in a parsed style.
+    public var featureStates = FeatureStates()
     /// The style file path, if it came from one (sources' relative paths resolve against it).
     public var file: String?
     /// What the spec allows but glmap leaves out of the render (reported as warnings).

@@ -37,6 +37,8 @@ public struct StyleEvaluator: Sendable {
 
     /// The zoom of the tile being evaluated (its overscaled zoom), when evaluating per tile.
     public var tileZoomOverride: Double?
+    /// Features' runtime state by source (`feature-state` reads it).
+    public var featureStates = FeatureStates()
 
     /// MapLibre's tile zoom for this zoom: filters and layout are evaluated there (the tile's
     /// overscaled zoom per tile, else floor(zoom)).

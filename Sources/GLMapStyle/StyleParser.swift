@@ -186,6 +186,14 @@ struct StyleParser {
         let buffer = number(o["buffer"], path: "\(path).buffer", default: 128, min: 0, max: 512)
         var source = Source(id: id, data: data, maxzoom: maxzoom, lineMetrics: lineMetrics, tolerance: tolerance, buffer: buffer)
         source.attribution = o["attribution"]?.stringValue
+        switch o["promoteId"] {
+        case nil, .null?: break
+        case .string(let name)?: source.promoteId = name
+        case .object(let byLayer)?:
+            // A GeoJSON source has one layer, which MapLibre names "_geojsonTileLayer".
+            source.promoteId = byLayer["_geojsonTileLayer"]?.stringValue
+        case let other?: fail("\(path).promoteId", "expected a string or an object of strings, found \(other.shortDescription)")
+        }
         return source
     }
 

@@ -23,7 +23,15 @@ extension StyleEvaluator {
     public func evaluate(_ layer: Layer, tile: OverscaledTileID, features: [TileFeature]) -> EvaluatedLayer {
         var e = self
         e.tileZoomOverride = Double(tile.overscaledZ)
-        let input = TileInput(tile: tile, features: features, needsGeometry: layer.needsGeometry)
+        var input = TileInput(tile: tile, features: features, needsGeometry: layer.needsGeometry)
+        if let id = layer.source, featureStates.hasState(source: id) {
+            let states = featureStates, promoteId = sources[id]?.promoteId, sourceLayer = layer.sourceLayer
+            input.state = { f in
+                let context = FeatureContext(id: f.id, properties: f.properties)
+                guard let featureID = FeatureStates.geoJSONFeatureID(context, promoteId: promoteId) else { return JSONObject() }
+                return states.state(source: id, sourceLayer: sourceLayer, featureID: featureID)
+            }
+        }
         switch layer.type {
         case .background:
             return .background(e.evaluateBackground(layer))
@@ -63,13 +71,23 @@ struct TileInput {
     let tile: OverscaledTileID
     let features: [TileFeature]
     let needsGeometry: Bool
+    /// The runtime state of a feature (nil: no feature of the source has state).
+    var state: (@Sendable (TileFeature) -> JSONObject)?
+
+    init(tile: OverscaledTileID, features: [TileFeature], needsGeometry: Bool) {
+        self.tile = tile
+        self.features = features
+        self.needsGeometry = needsGeometry
+    }
 
     /// What expressions read from feature `f`: id, properties, geometry type (Point, LineString,
-    /// Polygon: tile features carry no Multi* types) and, for `within` and `distance`, its
+    /// Polygon: tile features carry no Multi* types), its runtime state and, for `within`, its
     /// geometry in longitude/latitude.
     func context(_ f: TileFeature) -> FeatureContext {
-        FeatureContext(id: f.id, properties: f.properties, geometryType: f.type.rawValue,
-                       geometry: needsGeometry ? lonLatGeometry(f) : nil)
+        var c = FeatureContext(id: f.id, properties: f.properties, geometryType: f.type.rawValue,
+                               geometry: needsGeometry ? lonLatGeometry(f) : nil)
+        if let state { c.state = state(f) }
+        return c
     }
 
     /// The feature's geometry as GeoJSON in longitude/latitude (MultiPoint, MultiLineString or

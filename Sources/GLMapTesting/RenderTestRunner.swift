@@ -3,10 +3,14 @@
 // Inputs:  cases (RenderTestCase), a backend, a number of parallel jobs, an update mode, and
 //          optionally a folder for each case's expected/actual/diff images (for the HTML report).
 // Outputs: one RenderTestResult per case, in the order of the cases given.
-// Invariants: a case is drawn as `glmap render --style style.json --width W --height H --ratio R`
-//          draws it (straight alpha), compared as pixelmatch(actual, expected) with the case's
+// Invariants: a case is drawn by RenderTestSession (the style localized, its operations applied
+//          through the Snapshotter's runtime styling API; a case without operations is drawn as
+//          `glmap render --style style.json --width W --height H --ratio R` draws it, straight
+//          alpha), compared as pixelmatch(actual, expected) with the case's
 //          threshold, anti-aliased pixels not counted, the smallest difference over its
-//          expected*.png winning, passing when difference <= allowed. Expected images are written
+//          expected*.png winning, passing when difference <= allowed and the case asks for nothing
+//          glmap does not do (an operation it does not implement, a feature it stores but does not
+//          draw: those fail the case with the reason first in its message). Expected images are written
 //          atomically and only in update mode. A failing case never stops the others.
 // Threading: `jobs` worker threads, each with its own MapRenderer (one GL context per renderer per
 //          thread, the library's threading contract); results are collected under a lock.
@@ -97,6 +101,9 @@ public struct RenderTestRunner: Sendable {
         self.keepsPassingImages = keepsPassingImages
     }
 
+    /// How a message starts when the case asks for something glmap does not do.
+    public static let unsupportedPrefix = "glmap does not support: "
+
     /// Runs every case on `jobs` threads; `progress` is called (serialised) after each case with
     /// the number done, the total and the result. Results come back in the cases' order.
     public func run(_ cases: [RenderTestCase],
@@ -129,10 +136,11 @@ public struct RenderTestRunner: Sendable {
         let start = Date()
         var result = RenderTestResult(testCase: c, status: .error, message: "", seconds: 0)
         do {
-            if let problem = c.setupError { throw InputFailure(problem) }
-            let scene = try Scene(styleFile: c.styleFile)
-            let actual = try renderer.render(scene, options: RenderOptions(width: c.width, height: c.height, ratio: c.pixelRatio))
-                .unpremultiplied()
+            let drawing = try RenderTestSession.draw(c, renderer: renderer)
+            let actual = drawing.image
+            // What glmap cannot do yet fails the case whatever the pixels say; refused operations are noted.
+            let unsupported = drawing.unsupported.isEmpty ? "" : Self.unsupportedPrefix + drawing.unsupported.joined(separator: "; ") + "; "
+            let notes = drawing.notes.isEmpty ? "" : " (" + drawing.notes.joined(separator: "; ") + ")"
             var expectedFiles = c.expectedImages()
             let mainExpected = (c.directory as NSString).appendingPathComponent("expected.png")
             var wrote: String?
@@ -146,7 +154,7 @@ public struct RenderTestRunner: Sendable {
             }
             guard let best = try BestMatch.find(actual: actual, expectedFiles: expectedFiles, threshold: c.threshold) else {
                 result.status = .failed
-                result.message = "no expected*.png in \(c.directory) (run with --update to write one from this render)"
+                result.message = unsupported + "no expected*.png in \(c.directory) (run with --update to write one from this render)"
                 result.artifacts = try keep(index: index, c, expected: nil, actual: actual, diff: nil)
                 result.seconds = Date().timeIntervalSince(start)
                 return result
@@ -162,8 +170,8 @@ public struct RenderTestRunner: Sendable {
                 result.status = .updated
                 result.message = wrote
             } else {
-                result.status = cmp.difference <= c.allowed ? .passed : .failed
-                result.message = detail
+                result.status = cmp.difference <= c.allowed && unsupported.isEmpty ? .passed : .failed
+                result.message = unsupported + detail + notes
             }
             if !result.isPass || keepsPassingImages {
                 result.artifacts = try keep(index: index, c, expected: best.expectedFile, actual: actual, diff: cmp.diff)

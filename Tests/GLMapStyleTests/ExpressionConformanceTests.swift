@@ -121,6 +121,7 @@ enum ConformanceCase {
         var feature = FeatureContext(properties: featureJSON["properties"]?.objectValue ?? JSONObject())
         feature.id = featureJSON["id"]
         feature.geometryType = featureJSON["geometry"]?["type"]?.stringValue
+        feature.state = featureJSON["featureState"]?.objectValue ?? JSONObject()
         let context = EvaluationContext(zoom: globals["zoom"]?.numberValue, feature: feature)
         do {
             let value = try expression.evaluate(context)

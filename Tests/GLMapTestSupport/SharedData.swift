@@ -33,6 +33,12 @@ public enum SharedData {
         return root.appendingPathComponent("render-tests")
     }
 
+    /// MapLibre GL JS's whole render suite: `$GLMAP_RENDER_SUITE`, else `../shared/render-suite`.
+    public static var renderSuite: URL {
+        if let env = ProcessInfo.processInfo.environment["GLMAP_RENDER_SUITE"], !env.isEmpty { return URL(fileURLWithPath: env) }
+        return root.appendingPathComponent("render-suite")
+    }
+
     /// `../shared/scenes`: real styles with their GeoJSON.
     public static var scenes: URL { root.appendingPathComponent("scenes") }
 
@@ -67,6 +73,12 @@ public enum SharedData {
     public static let renderCases: [RenderTestCase] = {
         guard FileManager.default.fileExists(atPath: renderTests.appendingPathComponent("cases").path) else { return [] }
         return (try? RenderTestCase.discover(in: [renderTests.path])) ?? []
+    }()
+
+    /// The render suite's cases, found as `glmap test` finds them (empty when the suite is absent).
+    public static let renderSuiteCases: [RenderTestCase] = {
+        guard FileManager.default.fileExists(atPath: renderSuite.appendingPathComponent("cases").path) else { return [] }
+        return (try? RenderTestCase.discover(in: [renderSuite.path])) ?? []
     }()
 
     /// The scene styles (`NAME.style.json`) in `../shared/scenes`, sorted by name.

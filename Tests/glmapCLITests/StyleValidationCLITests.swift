@@ -167,10 +167,26 @@ final class StyleValidationCLITests: FolderTestCase {
                       strictIssue: "layers[0].paint.fill-pattern: layer 'f': fill-pattern (image patterns) is not drawn by glmap")
     }
 
-    func testFeatureStateIsSkipped() {
-        assertSkipped(style(#"{"id": "c", "type": "circle", "source": "s", "paint": {"circle-color": ["case", ["boolean", ["feature-state", "hover"], false], "red", "blue"]}}"#),
-                      warning: "layer 'c': circle-color uses \"feature-state\", which glmap does not evaluate; the property is skipped (its default is drawn)",
-                      strictIssue: "layers[0].paint.circle-color: layer 'c': circle-color uses \"feature-state\", which glmap does not evaluate")
+    func testUnevaluatedOperatorIsSkipped() {
+        assertSkipped(style(#"{"id": "c", "type": "circle", "source": "s", "paint": {"circle-radius": ["distance", {"type": "Point", "coordinates": [0, 0]}]}}"#),
+                      warning: "layer 'c': circle-radius uses \"distance\", which glmap does not evaluate; the property is skipped (its default is drawn)",
+                      strictIssue: "layers[0].paint.circle-radius: layer 'c': circle-radius uses \"distance\", which glmap does not evaluate")
+    }
+
+    func testFeatureStateIsEvaluatedWithoutWarning() {
+        // `feature-state` reads the state set at run time (none here: the fallback is drawn), with no warning.
+        let r = render(style(#"{"id": "c", "type": "circle", "source": "s", "paint": {"circle-color": ["case", ["boolean", ["feature-state", "hover"], false], "red", "blue"]}}"#))
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "")
+    }
+
+    func testFeatureStateInAFilterOrLayoutIsAnError() {
+        let filter = render(style(#"{"id": "c", "type": "circle", "source": "s", "filter": ["==", ["feature-state", "hover"], true]}"#))
+        XCTAssertEqual(filter.code, 2)
+        XCTAssertTrue(filter.stderr.contains("layers[0].filter: \"feature-state\" data expressions are not supported with filters."), filter.stderr)
+        let layout = render(style(#"{"id": "c", "type": "circle", "source": "s", "layout": {"circle-sort-key": ["feature-state", "rank"]}}"#))
+        XCTAssertEqual(layout.code, 2)
+        XCTAssertTrue(layout.stderr.contains("layers[0].layout.circle-sort-key: \"feature-state\" data expressions are not supported with layout properties."), layout.stderr)
     }
 
     func testManySkippedLayersOfOneKindAreOneWarning() {

@@ -20,25 +20,31 @@ public final class Snapshotter {
     /// Image size and pixel ratio.
     public var options: MapSnapshotOptions
 
-    private enum StoredSource {
+    enum StoredSource {
         case typed(GeoJSONSource)
         case json(JSONObject)
     }
 
     /// Root members other than sources and layers (version, name, center, zoom, state, …).
-    private var root: JSONObject
-    private var sources: [(id: String, source: StoredSource)] = []
-    private var layers: [JSONObject] = []
+    var root: JSONObject
+    var sources: [(id: String, source: StoredSource)] = []
+    var layers: [JSONObject] = []
     private var cameraOptions = CameraOptions()
     /// The validated style (nil until the first change: an empty style, camera at 0, 0, zoom 0).
-    private var document: StyleDocument?
+    private(set) var document: StyleDocument?
     private var styleCamera: Camera { document?.camera ?? Camera() }
     /// The style file the style was loaded from: its sources' relative paths resolve against it.
     private var styleFile: String?
-    private var scene: Scene?
+    var scene: Scene?
     /// The error of the last `styleJSON` assignment that failed; the next snapshot throws it.
     private var styleJSONError: StyleError?
     private let renderer: MapRenderer
+    /// Feature state set at run time (`setFeatureState`), read by `feature-state` expressions.
+    var featureStates = FeatureStates() { didSet { scene = nil } }
+    /// Global state values set at run time (`setGlobalStateProperty`), over the style's `state`.
+    var globalStateValues = JSONObject() { didSet { scene = nil } }
+    /// Images added at run time (`addImage`), by id.
+    var images: [String: StyleImage] = [:]
 
     /// A snapshotter with an empty style (no sources, no layers), drawing with `backend`
     /// (`.auto`: the GPU through EGL when available, else the CPU reference renderer).
@@ -46,6 +52,15 @@ public final class Snapshotter {
         self.options = options
         self.root = JSONObject([("version", 8)])
         self.renderer = MapRenderer(backend: backend)
+    }
+
+    /// A snapshotter with an empty style that draws with `renderer` (its GL context, so several
+    /// snapshotters used one after another on one thread share one context). `renderer` must be
+    /// used from one thread at a time, as a `MapRenderer` always is.
+    public init(options: MapSnapshotOptions, renderer: MapRenderer) {
+        self.options = options
+        self.root = JSONObject([("version", 8)])
+        self.renderer = renderer
     }
 
     // MARK: Style JSON
@@ -85,8 +100,24 @@ public final class Snapshotter {
     }
 
     private func replaceStyle(_ bytes: [UInt8], file: String?) throws {
-        var doc = try Scene.parseStyle(bytes, file: file)
+        let doc = try Scene.parseStyle(bytes, file: file)
         guard case .object(let o) = try JSONParser.parse(bytes) else { return }
+        replaceStyle(o, document: doc, file: file)
+    }
+
+    /// Replaces the whole style with parsed style JSON (`file` names it in errors and anchors
+    /// relative paths); throws the style's errors (nothing changes then).
+    package func replaceStyle(json: JSONValue, file: String?) throws {
+        if let issue = Snapshotter.nonFiniteNumber(in: json, path: "") { throw StyleError(file: file, issues: [issue]) }
+        let doc = try StyleDocument.parse(json: json, file: file)
+        guard case .object(let o) = json else { return }
+        replaceStyle(o, document: doc, file: file)
+    }
+
+    /// Makes a validated style the current one; run-time state (feature and global state, images)
+    /// starts afresh, as a new style in MapLibre does.
+    private func replaceStyle(_ o: JSONObject, document doc: StyleDocument, file: String?) {
+        var doc = doc
         var newRoot = JSONObject()
         var newSources: [(id: String, source: StoredSource)] = []
         var newLayers: [JSONObject] = []
@@ -104,14 +135,17 @@ public final class Snapshotter {
         styleFile = file
         doc.file = file
         document = doc
+        featureStates = FeatureStates()
+        globalStateValues = JSONObject()
+        images = [:]
         scene = nil
         styleJSONError = nil
     }
 
     /// The root style JSON; `placeholder` writes Swift-built data as an empty collection.
-    private func rootJSON(placeholder: Bool, sources: [(id: String, source: StoredSource)]? = nil,
+    private func rootJSON(placeholder: Bool, root: JSONObject? = nil, sources: [(id: String, source: StoredSource)]? = nil,
                           layers: [JSONObject]? = nil) throws -> JSONValue {
-        var o = root
+        var o = root ?? self.root
         var s = JSONObject()
         for (id, source) in sources ?? self.sources {
             switch source {
@@ -125,13 +159,14 @@ public final class Snapshotter {
     }
 
     /// Validates a would-be style and makes it the current one (or throws and changes nothing).
-    private func commit(sources newSources: [(id: String, source: StoredSource)], layers newLayers: [JSONObject]) throws {
-        let json = try rootJSON(placeholder: true, sources: newSources, layers: newLayers)
+    func commit(root newRoot: JSONObject? = nil, sources newSources: [(id: String, source: StoredSource)], layers newLayers: [JSONObject]) throws {
+        let json = try rootJSON(placeholder: true, root: newRoot, sources: newSources, layers: newLayers)
         if let issue = Snapshotter.nonFiniteNumber(in: json, path: "") {
             throw StyleError(file: nil, issues: [issue])
         }
         var doc = try StyleDocument.parse(json: json, file: nil)
         doc.file = styleFile   // relative source paths resolve against the loaded style file
+        if let newRoot { root = newRoot }
         sources = newSources
         layers = newLayers
         document = doc
@@ -154,7 +189,7 @@ public final class Snapshotter {
         return nil
     }
 
-    private static func notFound(_ what: String, _ id: String) -> StyleError {
+    static func notFound(_ what: String, _ id: String) -> StyleError {
         StyleError(file: nil, issues: [StyleIssue(path: "", message: "no \(what) with id \"\(id)\"")])
     }
 
@@ -254,7 +289,7 @@ public final class Snapshotter {
         try commit(sources: sources, layers: newLayers)
     }
 
-    private func layerIndex(_ id: String) -> Int? { layers.firstIndex { $0["id"]?.stringValue == id } }
+    func layerIndex(_ id: String) -> Int? { layers.firstIndex { $0["id"]?.stringValue == id } }
 
     // MARK: Camera
 
@@ -357,7 +392,9 @@ public final class Snapshotter {
         for (id, source) in sources {
             if case .typed(let t) = source, let c = (t.data ?? .empty).collection { preloaded[id] = c }
         }
-        guard let document else { throw SnapshotError.renderFailed("internal: no validated style") }
+        guard var document else { throw SnapshotError.renderFailed("internal: no validated style") }
+        document.featureStates = featureStates
+        for (name, value) in globalStateValues.pairs { document.globalState[name] = value }
         return try Scene(style: document, preloaded: preloaded)
     }
 }

@@ -40,6 +40,9 @@ enum CompoundDependency: Sendable {
     case featureUnlessObjectGiven
     /// The camera zoom.
     case zoom
+    /// The feature's runtime state (`feature-state`): a feature read that filters and layout
+    /// properties may not use.
+    case featureState
     /// The position along the line (`line-progress`).
     case lineProgress
     /// Nothing, but it must not be folded at parse time (`error` throws when evaluated).
@@ -63,7 +66,7 @@ struct CompoundOperator: Sendable {
     /// Whether a call with `argumentCount` arguments reads the feature.
     func readsFeature(argumentCount: Int) -> Bool {
         switch reads {
-        case .feature: return true
+        case .feature, .featureState: return true
         case .featureUnlessObjectGiven: return argumentCount == 1
         case .none, .zoom, .lineProgress, .neverConstant: return false
         }
@@ -131,6 +134,10 @@ extension CompoundOperator {
         }
         define("id", .value, .fixed([]), reads: .feature) { _, ctx, _ throws(ExpressionEvaluationError) in
             ctx.feature?.id.map(Value.init(json:)) ?? .null
+        }
+        define("feature-state", .value, .fixed([s]), reads: .featureState) { args, ctx, _ throws(ExpressionEvaluationError) in
+            guard case .string(let k) = try args[0].evaluate(ctx) else { return .null }
+            return ctx.feature?.state[k].map(Value.init(json:)) ?? .null
         }
         define("zoom", n, .fixed([]), reads: .zoom) { _, ctx, _ throws(ExpressionEvaluationError) in
             guard let z = ctx.zoom else {

@@ -32,6 +32,9 @@ public struct FeatureContext: Sendable {
     public var geometryType: String?
     /// The geometry in longitude/latitude, needed only by `within`.
     public var geometry: Geometry?
+    /// The feature's runtime state (`feature-state` reads it): set through the style API by
+    /// source, source layer and feature id, empty when none was set.
+    public var state: JSONObject = JSONObject()
 
     /// Creates a feature context.
     public init(id: JSONValue? = nil, properties: JSONObject = JSONObject(), geometryType: String? = nil,

@@ -13,7 +13,7 @@
 //  - Evaluation has no fallback to a default: every failure is thrown as `ExpressionEvaluationError`
 //    (callers such as layers decide on defaults). Filters turn failures into `false`.
 //  - A compiled expression is immutable and may be evaluated from several threads at once.
-// Limits: no `collator`, `format`, `image`, `number-format`, `distance`, `feature-state`,
+// Limits: no `collator`, `format`, `image`, `number-format`, `distance`,
 //         `heatmap-density`, `elevation`, `split`/`join`; `within` works on unrounded Web Mercator
 //         positions without antimeridian wrapping; object values do not keep key order, so
 //         `to-string` of an object writes keys in JavaScript's integer-first, then sorted, order.
@@ -46,6 +46,8 @@ public final class StyleExpression: Sendable {
     public let type: ExpressionType
     /// True when nothing in the expression reads the feature.
     public let isFeatureConstant: Bool
+    /// True when the expression does not read the feature's state (`feature-state`).
+    public let isStateConstant: Bool
     /// True when the expression does not read `zoom`.
     public let isZoomConstant: Bool
     /// True when the expression does not read `line-progress`.
@@ -61,6 +63,7 @@ public final class StyleExpression: Sendable {
         self.root = root
         self.type = root.type
         self.isFeatureConstant = ExpressionAnalysis.isFeatureConstant(root)
+        self.isStateConstant = ExpressionAnalysis.isStateConstant(root)
         self.isZoomConstant = ExpressionAnalysis.isGlobalPropertyConstant(root, zoom: true, lineProgress: false)
         self.isLineProgressConstant = ExpressionAnalysis.isGlobalPropertyConstant(root, zoom: false, lineProgress: true)
         switch zoomCurve?.op {

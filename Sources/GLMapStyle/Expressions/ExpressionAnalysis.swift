@@ -16,6 +16,16 @@ enum ExpressionAnalysis {
         return result
     }
 
+    /// False when the tree reads the feature's state (`feature-state`), which filters and layout
+    /// properties may not (the specification's `isStateConstant`).
+    static func isStateConstant(_ node: ExprNode) -> Bool {
+        if case .compound(let op, _) = node.op, op.reads == .featureState { return false }
+        if case .varRef(_, let bound) = node.op, !isStateConstant(bound) { return false }
+        var result = true
+        node.forEachChild { if result && !isStateConstant($0) { result = false } }
+        return result
+    }
+
     /// False when the tree reads `zoom` (or, with `lineProgress`, `line-progress`).
     static func isGlobalPropertyConstant(_ node: ExprNode, zoom: Bool = true, lineProgress: Bool = true) -> Bool {
         if case .compound(let op, _) = node.op {

@@ -84,6 +84,9 @@ public struct FeatureFilter: Sendable {
     private static func compileExpression(_ json: JSONValue) -> Result<FeatureFilter, ExpressionErrors> {
         let context = ParsingContext(expectedType: .boolean)
         guard let root = context.parseHere(json) else { return .failure(ExpressionErrors(context.errors.list)) }
+        if !ExpressionAnalysis.isStateConstant(root) {
+            return .failure(ExpressionErrors("\"feature-state\" data expressions are not supported with filters."))
+        }
         return .success(FeatureFilter(kind: .expression(root), needsGeometry: readsGeometry(root),
                                       isFeatureConstant: ExpressionAnalysis.isFeatureConstant(root),
                                       isZoomConstant: ExpressionAnalysis.isGlobalPropertyConstant(root, zoom: true, lineProgress: false)))
