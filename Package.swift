@@ -44,6 +44,8 @@ let package = Package(
                        providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebp",
                        providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
+                       providers: [.apt(["libfreetype-dev"])]),
 
         // Pipeline stages.
         .target(name: "GLMapCore"),
@@ -52,6 +54,11 @@ let package = Package(
         // The tile stage: tile ids, the tile model, tile cover, the GeoJSON tiler, vector and raster tile sources.
         .target(name: "GLMapTiles", dependencies: ["GLMapCore", "GLMapGeoJSON"]),
         .target(name: "GLMapTessellation", dependencies: ["GLMapCore", "GLMapStyle"]),
+        // ICU (Debian libicu-dev) behind a C shim with plain C types: Foundation carries ICU headers of
+        // its own, so Swift never imports ICU's types directly.
+        .target(name: "CICU", linkerSettings: [.linkedLibrary("icuuc")]),
+        // Text and images for symbol layers: glyph ranges (PBF, FreeType SDF), sprites, atlases, shaping, bidi, quads.
+        .target(name: "GLMapText", dependencies: ["GLMapCore", "GLMapPNG", "GLMapTiles", "CFreeType", "CICU"]),
         .target(name: "GLMapShaders", path: "Shaders",
                 exclude: ["README.md"],
                 resources: shaderFiles.map { .embedInCode($0) }),
@@ -72,7 +79,7 @@ let package = Package(
         // GLMap product, so a library user sees neither.
         .target(name: "GLMapCLI", dependencies: ["GLMap", "GLMapCore", "GLMapStyle", "GLMapPNG", "GLMapTesting", "GLMapServer"]),
         .target(name: "GLMapFuzzing",
-                dependencies: ["GLMap", "GLMapCLI", "GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation"]),
+                dependencies: ["GLMap", "GLMapCLI", "GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation", "GLMapText"]),
         .executableTarget(name: "glmap", dependencies: ["GLMapCLI"]),
         .executableTarget(name: "glmap-bench", dependencies: ["GLMap", "GLMapTesting", "GLMapTessellation"], path: "Benchmarks/glmap-bench"),
         // Depends on the GLMap product's target only: what a library user imports.
@@ -86,6 +93,7 @@ let package = Package(
         .testTarget(name: "GLMapCoreTests", dependencies: ["GLMapCore"]),
         .testTarget(name: "GLMapGeoJSONTests", dependencies: ["GLMapGeoJSON", "GLMapTestSupport"]),
         .testTarget(name: "GLMapTilesTests", dependencies: ["GLMapTiles", "GLMapTestSupport"]),
+        .testTarget(name: "GLMapTextTests", dependencies: ["GLMapText", "GLMapCore", "GLMapPNG", "GLMapTiles", "GLMapTestSupport"]),
         .testTarget(name: "GLMapStyleTests", dependencies: ["GLMapStyle", "GLMapTestSupport"]),
         .testTarget(name: "GLMapTessellationTests", dependencies: ["GLMapTessellation", "GLMapTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "GLMapGLESTests", dependencies: ["GLMapGLES", "GLMapPNG"]),
