@@ -116,12 +116,12 @@ public struct LocalGlyphRasterizer: LocalGlyphSource {
 public enum GlyphRangeWriter {
     /// Every range that holds at least one of the faces' code points, as (first code point, PBF
     /// bytes), ascending. A code point takes its glyph from the first face that has it, so several
-    /// faces make one combined font stack named `fontStack`.
-    public static func ranges(faces: [FontFace], fontStack: String) -> [(rangeStart: UInt32, bytes: [UInt8])] {
+    /// faces make one combined font stack named `fontStack`. `only` limits the code points.
+    public static func ranges(faces: [FontFace], fontStack: String, only: Set<UInt32>? = nil) -> [(rangeStart: UInt32, bytes: [UInt8])] {
         var byRange: [UInt32: [Glyph]] = [:]
         var seen = Set<UInt32>()
         for face in faces {
-            for cp in face.codePoints() where !seen.contains(cp) {
+            for cp in face.codePoints() where !seen.contains(cp) && (only?.contains(cp) ?? true) {
                 guard let g = LocalGlyphRasterizer.pbfGlyph(face: face, codePoint: cp) else { continue }
                 seen.insert(cp)
                 byRange[cp / GlyphConstants.rangeSize * GlyphConstants.rangeSize, default: []].append(g)
