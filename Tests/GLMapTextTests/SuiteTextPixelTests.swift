@@ -19,6 +19,9 @@ final class SuiteTextPixelTests: XCTestCase {
         var width: Int
         var height: Int
         var background: Bool
+        /// `text-writing-mode` is `["vertical"]`: the vertical shaping is drawn, turned 90° as
+        /// GL JS's vertex shader turns vertically placed labels.
+        var verticalOnly = false
     }
 
     func render(_ c: Case) throws -> (actual: StraightImage, mismatch: Double) {
@@ -32,9 +35,18 @@ final class SuiteTextPixelTests: XCTestCase {
         var placed: [(quads: [SymbolQuad], anchor: (x: Double, y: Double))] = []
         for (text, label) in zip(texts, c.labels) {
             let shaped = SymbolTextLayout.shape(text, values: c.values, glyphs: glyphs, glyphAtlas: atlas, imagePositions: [:], bidi: Bidi())
-            let shaping = try XCTUnwrap(shaped.defaultHorizontal)
-            placed.append((SymbolQuads.glyphQuads(shaping, textOffset: shaped.textOffset, textRotate: c.values.textRotate, alongLine: false,
-                                                  allowVerticalPlacement: false, images: [:]), label.anchor))
+            let shaping = try XCTUnwrap(c.verticalOnly ? shaped.vertical : shaped.defaultHorizontal, "\(c.name): no shaping")
+            var quads = SymbolQuads.glyphQuads(shaping, textOffset: shaped.textOffset, textRotate: c.values.textRotate, alongLine: false,
+                                               allowVerticalPlacement: c.values.allowVerticalPlacement, images: [:])
+            if c.verticalOnly {
+                func turn(_ p: QuadPoint) -> QuadPoint { QuadPoint(-p.y, p.x) }
+                quads = quads.map { q in
+                    var q = q
+                    (q.tl, q.tr, q.bl, q.br) = (turn(q.tl), turn(q.tr), turn(q.bl), turn(q.br))
+                    return q
+                }
+            }
+            placed.append((quads, label.anchor))
         }
         let image = Self.draw(placed, atlas: atlas.image, fontScale: c.values.textSize / 24,
                               width: c.width, height: c.height, whiteBackground: c.background)
@@ -108,7 +120,12 @@ final class SuiteTextPixelTests: XCTestCase {
         // Right-to-left and Arabic (shaped and reordered as the RTL plugin does; the map's
         // bearing does not move a viewport-aligned label at the centre).
         "text-arabic/letter-spacing", "text-arabic/line-break", "text-arabic/line-break-mixed", "text-arabic/multi-paragraph",
+        // Ideographic line breaking and vertical CJK (glyphs/NotoCJK and the Arial Unicode ranges).
+        "text-max-width/ideographic-breaking", "text-max-width/ideographic-punctuation-breaking",
+        "text-writing-mode/point_label/cjk-punctuation-vertical-mode",
     ]
+    // Not here: text-writing-mode/point_label/cjk-vertical-mode draws its first two labels exactly
+    // but GL JS's collision placement hides the third, and this test does no placement.
 
     /// The case's label, layout values, view and anchor position read from its style.json.
     func load(_ name: String) throws -> Case {
@@ -130,6 +147,8 @@ final class SuiteTextPixelTests: XCTestCase {
         if let a = layout["text-offset"]?.arrayValue?.compactMap(\.numberValue), a.count == 2 { v.textOffset = (a[0], a[1]) }
         if let s = layout["text-anchor"]?.stringValue { v.textAnchor = try XCTUnwrap(SymbolAnchor(rawValue: s)) }
         if let s = layout["text-justify"]?.stringValue { v.textJustify = try XCTUnwrap(TextJustifyValue(rawValue: s)) }
+        let modes = layout["text-writing-mode"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        v.allowVerticalPlacement = modes.contains("vertical")
         let field = try XCTUnwrap(layout["text-field"]?.stringValue)
         // The point, projected as Web Mercator at the style's zoom around its centre.
         let source = try XCTUnwrap(o["sources"]?.objectValue?[try XCTUnwrap(symbol["source"]?.stringValue)]?.objectValue?["data"]?.objectValue)
@@ -151,7 +170,7 @@ final class SuiteTextPixelTests: XCTestCase {
             labels.append((TokenResolver.resolve(field) { properties?[$0]?.stringValue }, (px - cx + Double(width) / 2, py - cy + Double(height) / 2)))
         }
         let background = layers.contains { $0.objectValue?["type"]?.stringValue == "background" }
-        return Case(name: name, labels: labels, values: v, width: width, height: height, background: background)
+        return Case(name: name, labels: labels, values: v, width: width, height: height, background: background, verticalOnly: modes == ["vertical"])
     }
 
     func testPointLabelsMatchGLJS() throws {
