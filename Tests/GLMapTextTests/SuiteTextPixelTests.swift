@@ -14,7 +14,7 @@ import XCTest
 final class SuiteTextPixelTests: XCTestCase {
     struct Case {
         var name: String
-        var labels: [(text: String, anchor: (x: Double, y: Double))]
+        var labels: [(text: FormattedText, anchor: (x: Double, y: Double))]
         var values: SymbolLayoutValues
         var width: Int
         var height: Int
@@ -26,7 +26,7 @@ final class SuiteTextPixelTests: XCTestCase {
 
     func render(_ c: Case) throws -> (actual: StraightImage, mismatch: Double) {
         let manager = GlyphManager(urlTemplate: "local://glyphs/{fontstack}/{range}.pbf", fetch: TextFixtures.localFetch())
-        let texts = c.labels.map { FormattedText($0.text).transformed(.none, bidi: Bidi()) }
+        let texts = c.labels.map { $0.text.transformed(.none, bidi: Bidi()) }
         var deps = GlyphDependencies()
         var images: [String] = []
         for text in texts { SymbolTextLayout.dependencies(of: text, values: c.values, glyphs: &deps, images: &images) }
@@ -123,6 +123,8 @@ final class SuiteTextPixelTests: XCTestCase {
         // Ideographic line breaking and vertical CJK (glyphs/NotoCJK and the Arial Unicode ranges).
         "text-max-width/ideographic-breaking", "text-max-width/ideographic-punctuation-breaking",
         "text-writing-mode/point_label/cjk-punctuation-vertical-mode",
+        // `format` sections: font scale, a section font stack, a line break between sections.
+        "text-field/formatted",
     ]
     // Not here: text-writing-mode/point_label/cjk-vertical-mode draws its first two labels exactly
     // but GL JS's collision placement hides the third, and this test does no placement.
@@ -149,7 +151,7 @@ final class SuiteTextPixelTests: XCTestCase {
         if let s = layout["text-justify"]?.stringValue { v.textJustify = try XCTUnwrap(TextJustifyValue(rawValue: s)) }
         let modes = layout["text-writing-mode"]?.arrayValue?.compactMap(\.stringValue) ?? []
         v.allowVerticalPlacement = modes.contains("vertical")
-        let field = try XCTUnwrap(layout["text-field"]?.stringValue)
+        let field = try XCTUnwrap(layout["text-field"])
         // The point, projected as Web Mercator at the style's zoom around its centre.
         let source = try XCTUnwrap(o["sources"]?.objectValue?[try XCTUnwrap(symbol["source"]?.stringValue)]?.objectValue?["data"]?.objectValue)
         let features = source["type"]?.stringValue == "FeatureCollection" ? (source["features"]?.arrayValue ?? []).compactMap(\.objectValue) : [source]
@@ -161,16 +163,43 @@ final class SuiteTextPixelTests: XCTestCase {
             return ((lon + 180) / 360 * world, (1 - y / .pi) / 2 * world)
         }
         let (cx, cy) = project(center[0], center[1])
-        var labels: [(String, (Double, Double))] = []
+        var labels: [(FormattedText, (Double, Double))] = []
         for feature in features {
             let geometry = feature["geometry"]?.objectValue ?? feature
             let point = try XCTUnwrap(geometry["coordinates"]?.arrayValue?.compactMap(\.numberValue))
             let properties = feature["properties"]?.objectValue
             let (px, py) = project(point[0], point[1])
-            labels.append((TokenResolver.resolve(field) { properties?[$0]?.stringValue }, (px - cx + Double(width) / 2, py - cy + Double(height) / 2)))
+            labels.append((try Self.formatted(field, properties: properties), (px - cx + Double(width) / 2, py - cy + Double(height) / 2)))
         }
         let background = layers.contains { $0.objectValue?["type"]?.stringValue == "background" }
         return Case(name: name, labels: labels, values: v, width: width, height: height, background: background, verticalOnly: modes == ["vertical"])
+    }
+
+    /// A literal `text-field` (string with `{tokens}`) or a `format` expression whose parts are
+    /// strings or `["get", key]` with `font-scale` and literal `text-font` options.
+    static func formatted(_ field: JSONValue, properties: JSONObject?) throws -> FormattedText {
+        if let s = field.stringValue { return FormattedText(TokenResolver.resolve(s) { properties?[$0]?.stringValue }) }
+        guard let a = field.arrayValue, a.first?.stringValue == "format" else { throw InputFailure("unsupported text-field \(field)") }
+        var sections: [FormattedSection] = []
+        var i = 1
+        while i < a.count {
+            let part = a[i]
+            let text: String
+            if let s = part.stringValue { text = s } else if let g = part.arrayValue, g.first?.stringValue == "get", let key = g.last?.stringValue {
+                text = properties?[key]?.stringValue ?? ""
+            } else { throw InputFailure("unsupported format part \(part)") }
+            var section = FormattedSection(text: text)
+            if i + 1 < a.count, let options = a[i + 1].objectValue {
+                section.scale = options["font-scale"]?.numberValue
+                if let f = options["text-font"]?.arrayValue, f.first?.stringValue == "literal" {
+                    section.fontStack = f.last?.arrayValue?.compactMap(\.stringValue).joined(separator: ",")
+                }
+                i += 1
+            }
+            sections.append(section)
+            i += 1
+        }
+        return FormattedText(sections: sections)
     }
 
     func testPointLabelsMatchGLJS() throws {
