@@ -49,8 +49,12 @@ public struct GridIndex<Key: Sendable>: Sendable {
 
     /// A grid of `width` × `height` with cells of `cellSize`.
     public init(width: Double, height: Double, cellSize: Double) {
-        xCellCount = max(1, Int((width / cellSize).rounded(.up)))
-        yCellCount = max(1, Int((height / cellSize).rounded(.up)))
+        func count(_ extent: Double) -> Int {
+            let n = (extent / cellSize).rounded(.up)
+            return n.isFinite && n >= 1 ? Int(min(n, 1_048_576)) : 1
+        }
+        xCellCount = count(width)
+        yCellCount = count(height)
         boxCells = Array(repeating: [], count: xCellCount * yCellCount)
         circleCells = Array(repeating: [], count: xCellCount * yCellCount)
         self.width = width

@@ -83,7 +83,7 @@ public struct ImageAtlas: Sendable {
                 }
             }
             copy(0, 0, x, y, w, h)
-            if isPattern {
+            if isPattern && w > 0 && h > 0 {
                 copy(0, h - 1, x, y - 1, w, 1)   // top row from the bottom
                 copy(0, 0, x, y + h, w, 1)       // bottom row from the top
                 copy(w - 1, 0, x - 1, y, 1, h)   // left column from the right

@@ -86,6 +86,13 @@ final class AtlasTests: XCTestCase {
         XCTAssertEqual(px(pp.tl.x, pp.tl.y + 3), src(pattern, 0, 0))
     }
 
+    func testEmptyImagesPackWithoutTrapping() {
+        let empty = StyleImage(data: StraightImage(width: 3, height: 0))
+        let atlas = ImageAtlas(icons: [("e", empty)], patterns: [("p", empty), ("q", StyleImage(data: StraightImage(width: 0, height: 2)))])
+        XCTAssertEqual(atlas.patternPositions["p"]?.paddedRect.h, 2)
+        XCTAssertEqual(atlas.iconPositions["e"]?.displaySize.height, 0)
+    }
+
     func testPremultipliedUploadRounding() {
         let img = StyleImage(data: StraightImage(width: 1, height: 1, pixels: [255, 128, 1, 128]))
         let p = ImageAtlas(icons: [("a", img)]).premultipliedImage

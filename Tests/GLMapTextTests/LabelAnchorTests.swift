@@ -103,5 +103,10 @@ final class LabelAnchorTests: XCTestCase {
         XCTAssertTrue(grid.hitTestCircle(x: 50, y: 20, radius: 5.5, overlap: .never), "circles collide")
         XCTAssertTrue(grid.hitTest(x1: 44, y1: 9, x2: 46, y2: 11, overlap: .never), "a box inside a circle")
         XCTAssertFalse(grid.hitTest(x1: 15, y1: 15, x2: 30, y2: 30, overlap: .never, predicate: { $0 != 1 }))
+        // Degenerate grids stay usable: a zero cell size gives one cell, a NaN box touches it.
+        var odd = GridIndex<Int>(width: 10, height: 10, cellSize: 0)
+        odd.insert(1, x1: .nan, y1: 0, x2: 5, y2: 5)
+        XCTAssertEqual(odd.xCellCount, 1)
+        XCTAssertFalse(odd.hitTest(x1: 6, y1: 6, x2: 7, y2: 7, overlap: .never))
     }
 }
