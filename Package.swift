@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "GLMapTessellation", dependencies: ["GLMapCore", "GLMapStyle"]),
         // ICU (Debian libicu-dev) behind a C shim with plain C types: Foundation carries ICU headers of
         // its own, so Swift never imports ICU's types directly.
-        .target(name: "CICU", linkerSettings: [.linkedLibrary("icuuc")]),
+        .target(name: "CICU", linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icui18n")]),
         // Text and images for symbol layers: glyph ranges (PBF, FreeType SDF), sprites, atlases, shaping, bidi, quads.
         .target(name: "GLMapText", dependencies: ["GLMapCore", "GLMapPNG", "GLMapTiles", "CFreeType", "CICU"]),
         .target(name: "GLMapShaders", path: "Shaders",

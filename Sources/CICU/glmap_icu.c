@@ -4,6 +4,8 @@
 
 #include <string.h>
 #include <unicode/ubidi.h>
+#include <unicode/ucurr.h>
+#include <unicode/unum.h>
 #include <unicode/uchar.h>
 #include <unicode/uscript.h>
 #include <unicode/ushape.h>
@@ -108,6 +110,41 @@ int32_t glmap_icu_case_map(const uint16_t *src, int32_t length, int upper, uint1
     int32_t n = upper ? u_strToUpper((UChar *)dest, capacity, (const UChar *)src, length, "", &status)
                       : u_strToLower((UChar *)dest, capacity, (const UChar *)src, length, "", &status);
     if (status == U_BUFFER_OVERFLOW_ERROR) return n;
+    if (U_FAILURE(status)) return -1;
+    return n;
+}
+
+static int to_uchars(const char *s, UChar *out, int cap) {
+    int n = 0;
+    while (s[n] && n < cap - 1) { out[n] = (UChar)(unsigned char)s[n]; n++; }
+    out[n] = 0;
+    return n;
+}
+
+int32_t glmap_icu_currency_digits(const char *currency) {
+    UChar code[8];
+    to_uchars(currency, code, 8);
+    UErrorCode status = U_ZERO_ERROR;
+    int32_t digits = ucurr_getDefaultFractionDigits(code, &status);
+    return U_FAILURE(status) ? -1 : digits;
+}
+
+int32_t glmap_icu_format_number(double value, const char *locale, const char *currency, int32_t minFractionDigits,
+                                int32_t maxFractionDigits, uint16_t *dest, int32_t capacity) {
+    UErrorCode status = U_ZERO_ERROR;
+    UNumberFormat *fmt = unum_open(currency ? UNUM_CURRENCY : UNUM_DECIMAL, NULL, 0, locale, NULL, &status);
+    if (U_FAILURE(status) || !fmt) return -1;
+    if (currency) {
+        UChar code[8];
+        int n = to_uchars(currency, code, 8);
+        unum_setTextAttribute(fmt, UNUM_CURRENCY_CODE, code, n, &status);
+    }
+    unum_setAttribute(fmt, UNUM_ROUNDING_MODE, UNUM_ROUND_HALFUP);
+    unum_setAttribute(fmt, UNUM_GROUPING_USED, 1);
+    if (minFractionDigits >= 0) unum_setAttribute(fmt, UNUM_MIN_FRACTION_DIGITS, minFractionDigits);
+    if (maxFractionDigits >= 0) unum_setAttribute(fmt, UNUM_MAX_FRACTION_DIGITS, maxFractionDigits);
+    int32_t n = unum_formatDouble(fmt, value, (UChar *)dest, capacity, NULL, &status);
+    unum_close(fmt);
     if (U_FAILURE(status)) return -1;
     return n;
 }

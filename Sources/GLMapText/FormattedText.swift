@@ -1,3 +1,5 @@
+import CICU
+import Foundation
 import GLMapCore
 
 /// Where a section sits vertically in a line taller than it (`format`'s `vertical-align`).
@@ -110,5 +112,38 @@ public enum TokenResolver {
             rest = rest[rest.index(after: close)...]
         }
         return out + rest
+    }
+}
+
+/// The `number-format` expression's formatting: what `Intl.NumberFormat` gives in a browser,
+/// through the same ICU (decimal or currency style, fraction digit options resolved as
+/// ECMA-402's SetNumberFormatDigitOptions, grouping, rounding half away from zero).
+public enum NumberFormatting {
+    /// `value` formatted for `locale` (nil: "en-US", a browser's usual default), as `currency`
+    /// (ISO 4217) when given; nil when the fraction digit options are invalid (JavaScript throws
+    /// a RangeError: minimum above maximum, or outside 0…100) or ICU fails.
+    public static func format(_ value: Double, locale: String? = nil, currency: String? = nil,
+                              minFractionDigits: Int? = nil, maxFractionDigits: Int? = nil) -> String? {
+        let defaultMin: Int, defaultMax: Int
+        if let currency {
+            let d = Int(glmap_icu_currency_digits(currency))
+            guard d >= 0 else { return nil }
+            (defaultMin, defaultMax) = (d, d)
+        } else {
+            (defaultMin, defaultMax) = (0, 3)
+        }
+        if let m = minFractionDigits, !(0...100).contains(m) { return nil }
+        if let m = maxFractionDigits, !(0...100).contains(m) { return nil }
+        let minDigits = minFractionDigits ?? min(defaultMin, maxFractionDigits ?? defaultMin)
+        let maxDigits = maxFractionDigits ?? max(defaultMax, minDigits)
+        guard minDigits <= maxDigits else { return nil }
+        let localeID = (locale ?? "en-US").replacingOccurrences(of: "-", with: "_")
+        var dest = [UInt16](repeating: 0, count: 256)
+        let n = localeID.withCString { loc in
+            currency.map { c in c.withCString { glmap_icu_format_number(value, loc, $0, Int32(minDigits), Int32(maxDigits), &dest, 256) } }
+                ?? glmap_icu_format_number(value, loc, nil, Int32(minDigits), Int32(maxDigits), &dest, 256)
+        }
+        guard n >= 0, n <= 256 else { return nil }
+        return String(decoding: dest[0..<Int(n)], as: UTF16.self)
     }
 }

@@ -183,3 +183,20 @@ final class ShapingTests: XCTestCase {
         XCTAssertEqual(SymbolAnchor.topRight.justification, .right)
     }
 }
+
+/// `number-format` as Intl.NumberFormat in an English browser formats (values as Chrome prints them).
+final class NumberFormattingTests: XCTestCase {
+    func testDecimalAndCurrency() {
+        XCTAssertEqual(NumberFormatting.format(123456.789), "123,456.789")
+        XCTAssertEqual(NumberFormatting.format(1.23456), "1.235")
+        XCTAssertEqual(NumberFormatting.format(3, minFractionDigits: 2), "3.00")
+        XCTAssertEqual(NumberFormatting.format(2.5, maxFractionDigits: 0), "3", "half away from zero, as Intl")
+        XCTAssertEqual(NumberFormatting.format(-2.5, maxFractionDigits: 0), "-3")
+        XCTAssertEqual(NumberFormatting.format(1234.5, currency: "USD"), "$1,234.50")
+        XCTAssertEqual(NumberFormatting.format(1234.5, currency: "JPY"), "¥1,235")
+        XCTAssertEqual(NumberFormatting.format(1234.5, locale: "de-DE", currency: "EUR"), "1.234,50\u{A0}€")
+        XCTAssertEqual(NumberFormatting.format(1234.5678, locale: "de"), "1.234,568")
+        XCTAssertNil(NumberFormatting.format(1, minFractionDigits: 3, maxFractionDigits: 1), "RangeError in JavaScript")
+        XCTAssertEqual(NumberFormatting.format(1, maxFractionDigits: 1), "1")
+    }
+}

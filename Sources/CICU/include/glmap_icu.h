@@ -30,4 +30,14 @@ int32_t glmap_icu_bidi_lines(const uint16_t *text, int32_t length, const int32_t
 /// or -1 on another failure.
 int32_t glmap_icu_case_map(const uint16_t *src, int32_t length, int upper, uint16_t *dest, int32_t capacity);
 
+/// A number formatted as Intl.NumberFormat formats it (the ICU underneath browsers): locale
+/// (BCP 47, e.g. "en-US"; empty for the root locale), an ISO 4217 currency code or NULL for a
+/// plain decimal, explicit fraction digit limits, grouping on, rounding half away from zero.
+/// Writes at most capacity code units; returns the length, or -1 when ICU fails.
+int32_t glmap_icu_format_number(double value, const char *locale, const char *currency, int32_t minFractionDigits,
+                                int32_t maxFractionDigits, uint16_t *dest, int32_t capacity);
+
+/// The default fraction digits of an ISO 4217 currency (2 for USD, 0 for JPY), or -1.
+int32_t glmap_icu_currency_digits(const char *currency);
+
 #endif
