@@ -14,7 +14,8 @@
 // takes the glyph of the first font that has it. A range that cannot be loaded (not found, the
 // loader throws, bytes that are not a glyph PBF) is warned about once and, as GL JS 5 does, its
 // glyphs are drawn by the local source when there is one; without one they are missing and the
-// shaper leaves those characters out. With no `glyphs` URL every glyph is local (or missing).
+// shaper leaves those characters out. With no `glyphs` URL every glyph is local (or missing), and
+// with `localIdeographs` (GL JS's localIdeographFontFamily) so is every CJK character.
 // Threads: every method may be called from any thread (one lock; fetches happen under it, so a
 // range is loaded once).
 import GLMapCore
@@ -79,6 +80,7 @@ public final class GlyphManager: Sendable {
     public let urlTemplate: String?
     private let fetch: ResourceFetch?
     private let local: (any LocalGlyphSource)?
+    private let localIdeographs: Bool
     private let state = Locked(State())
 
     private struct Entry {
@@ -92,11 +94,13 @@ public final class GlyphManager: Sendable {
     }
 
     /// A manager for the style's `glyphs` template, loading through `fetch`, drawing missing
-    /// glyphs with `local` when given.
-    public init(urlTemplate: String?, fetch: ResourceFetch?, local: (any LocalGlyphSource)? = nil) {
+    /// glyphs with `local` when given. `localIdeographs` is GL JS's `localIdeographFontFamily`:
+    /// CJK ideographs, kana, hangul and their punctuation are always drawn by `local`.
+    public init(urlTemplate: String?, fetch: ResourceFetch?, local: (any LocalGlyphSource)? = nil, localIdeographs: Bool = false) {
         self.urlTemplate = urlTemplate?.isEmpty == true ? nil : urlTemplate
         self.fetch = fetch
         self.local = local
+        self.localIdeographs = localIdeographs && local != nil
     }
 
     /// The warnings so far: one per font stack and range that could not be loaded.
@@ -131,7 +135,7 @@ public final class GlyphManager: Sendable {
     public func glyph(_ codePoint: UInt32, fontStack: String) -> Glyph? {
         state.withLock { state -> Glyph? in
             if let cached = state.entries[fontStack]?.glyphs[codePoint] { return cached }
-            guard urlTemplate != nil, fetch != nil else {
+            guard urlTemplate != nil, fetch != nil, !(localIdeographs && ScriptDetection.usesLocalIdeographFontFamily(codePoint)) else {
                 let g = local?.glyph(codePoint: codePoint, fontStack: fontStack)
                 state.entries[fontStack, default: Entry()].glyphs[codePoint] = .some(g)
                 return g

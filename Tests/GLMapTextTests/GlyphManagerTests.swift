@@ -79,6 +79,14 @@ final class GlyphManagerTests: XCTestCase {
         XCTAssertTrue(manager.warnings[0].description.contains("drawn from local fonts"))
         // The PBF glyph of a loaded range is still the server's.
         XCTAssertEqual(manager.glyph(65, fontStack: TextFixtures.openSans)?.metrics.advance, 15)
+        // localIdeographs: CJK is drawn locally even where a range exists (DejaVu has hiragana? no:
+        // then the glyph is missing rather than fetched).
+        let log = LockedLog()
+        let ideographs = GlyphManager(urlTemplate: template, fetch: TextFixtures.localFetch(log: log), local: local, localIdeographs: true)
+        _ = ideographs.glyph(0x3042, fontStack: "NotoCJK")
+        XCTAssertTrue(log.all.isEmpty, "no range is fetched for a local ideograph")
+        XCTAssertNotNil(ideographs.glyph(65, fontStack: "NotoCJK"))
+        XCTAssertEqual(log.all.count, 1)
         // No glyphs URL at all: everything is local.
         let noURL = GlyphManager(urlTemplate: nil, fetch: nil, local: local)
         XCTAssertEqual(noURL.glyph(65, fontStack: TextFixtures.openSans)?.metrics.isDoubleResolution, true)
