@@ -9,6 +9,7 @@ let shaderFiles = [
     "fill_outline.vert", "fill_outline.frag",
     "line.vert", "line.frag",
     "circle.vert", "circle.frag",
+    "clipping_mask.vert", "clipping_mask.frag",
 ]
 
 let package = Package(
@@ -50,10 +51,10 @@ let package = Package(
         // Pipeline stages.
         .target(name: "GLMapCore"),
         .target(name: "GLMapGeoJSON", dependencies: ["GLMapCore"]),
-        .target(name: "GLMapStyle", dependencies: ["GLMapCore", "GLMapGeoJSON"]),
+        .target(name: "GLMapStyle", dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapTiles"]),
         // The tile stage: tile ids, the tile model, tile cover, the GeoJSON tiler, vector and raster tile sources.
         .target(name: "GLMapTiles", dependencies: ["GLMapCore", "GLMapGeoJSON"]),
-        .target(name: "GLMapTessellation", dependencies: ["GLMapCore", "GLMapStyle"]),
+        .target(name: "GLMapTessellation", dependencies: ["GLMapCore", "GLMapStyle", "GLMapTiles"]),
         // ICU (Debian libicu-dev) behind a C shim with plain C types: Foundation carries ICU headers of
         // its own, so Swift never imports ICU's types directly.
         .target(name: "CICU", linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icui18n")]),
@@ -63,9 +64,9 @@ let package = Package(
                 exclude: ["README.md"],
                 resources: shaderFiles.map { .embedInCode($0) }),
         .target(name: "GLMapGLES",
-                dependencies: ["GLMapCore", "GLMapStyle", "GLMapTessellation", "GLMapShaders",
+                dependencies: ["GLMapCore", "GLMapStyle", "GLMapTiles", "GLMapTessellation", "GLMapShaders",
                                "CEGL", "CGLES3"]),
-        .target(name: "GLMapReference", dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapStyle"]),
+        .target(name: "GLMapReference", dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTiles"]),
         .target(name: "GLMapPNG", dependencies: ["GLMapCore", "CPNG", "CDeflate", "CISAL"]),
         .target(name: "GLMap",
                 dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation",
@@ -79,9 +80,9 @@ let package = Package(
         // GLMap product, so a library user sees neither.
         .target(name: "GLMapCLI", dependencies: ["GLMap", "GLMapCore", "GLMapStyle", "GLMapPNG", "GLMapTesting", "GLMapServer"]),
         .target(name: "GLMapFuzzing",
-                dependencies: ["GLMap", "GLMapCLI", "GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation", "GLMapText"]),
+                dependencies: ["GLMap", "GLMapCLI", "GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation", "GLMapTiles", "GLMapText"]),
         .executableTarget(name: "glmap", dependencies: ["GLMapCLI"]),
-        .executableTarget(name: "glmap-bench", dependencies: ["GLMap", "GLMapTesting", "GLMapTessellation"], path: "Benchmarks/glmap-bench"),
+        .executableTarget(name: "glmap-bench", dependencies: ["GLMap", "GLMapTesting", "GLMapTessellation", "GLMapTiles"], path: "Benchmarks/glmap-bench"),
         // Depends on the GLMap product's target only: what a library user imports.
         .executableTarget(name: "MultipleGeometries", dependencies: ["GLMap"], path: "examples/multiple-geometries",
                           exclude: ["dc.geojson", "style.json"]),
@@ -96,8 +97,8 @@ let package = Package(
         .testTarget(name: "GLMapTextTests", dependencies: ["GLMapText", "GLMapCore", "GLMapPNG", "GLMapTiles", "GLMapTesting", "GLMapTestSupport"]),
         .testTarget(name: "GLMapStyleTests", dependencies: ["GLMapStyle", "GLMapTestSupport"]),
         .testTarget(name: "GLMapTessellationTests", dependencies: ["GLMapTessellation", "GLMapTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "GLMapGLESTests", dependencies: ["GLMapGLES", "GLMapPNG"]),
-        .testTarget(name: "GLMapReferenceTests", dependencies: ["GLMapReference", "GLMapPNG"]),
+        .testTarget(name: "GLMapGLESTests", dependencies: ["GLMapGLES", "GLMapPNG", "GLMapTiles"]),
+        .testTarget(name: "GLMapReferenceTests", dependencies: ["GLMapReference", "GLMapPNG", "GLMapTiles"]),
         .testTarget(name: "GLMapPNGTests", dependencies: ["GLMapPNG", "GLMapTestSupport"]),
         .testTarget(name: "GLMapTests", dependencies: ["GLMap", "GLMapCLI", "GLMapFuzzing", "GLMapTesting", "GLMapTestSupport"],
                     exclude: ["RenderConformance-known-failures.txt", "ReferenceConformance-known-failures.txt", "BackendAgreement-known-differences.txt",

@@ -22,5 +22,8 @@ public enum ShaderSource {
     /// The `circle` program: one instanced quad per circle, with stroke and blur.
     public static let circle = Program(name: "circle", vertex: text(PackageResources.circle_vert), fragment: text(PackageResources.circle_frag))
 
+    /// The `clipping_mask` program: a tile's square, into the stencil buffer only.
+    public static let clippingMask = Program(name: "clipping_mask", vertex: text(PackageResources.clipping_mask_vert), fragment: text(PackageResources.clipping_mask_frag))
+
     static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }

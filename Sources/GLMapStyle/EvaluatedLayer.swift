@@ -1,4 +1,5 @@
 import GLMapCore
+import GLMapTiles
 
 /// Which frame a translation is expressed in (`*-translate-anchor`).
 public enum TranslateAnchor: String, Sendable {
@@ -36,16 +37,15 @@ public struct EvaluatedBackground: Sendable {
 /// One feature of a fill layer with its evaluated paint.
 public struct EvaluatedFill: Sendable {
     /// The feature's polygons in unit-world coordinates (line features closed into rings).
-    public var polygons: [ProjectedPolygon]
+    public var polygons: [FlatPolygon]
     /// `fill-color` for this feature (default black).
     public var color: Color
     /// `fill-opacity` for this feature, 0…1 (default 1).
     public var opacity: Double
     /// The antialiasing outline colour (fill-outline-color, else fill-color).
     public var outlineColor: Color
-    /// What each tile draws (`FillTiler`): the geometry cut, snapped and, for lines, grouped into
-    /// rings as MapLibre's tiles hold it. Empty: draw `polygons` as they are.
-    public var tiles: [FillTile] = []
+    /// The feature's index in its source or tile layer.
+    public var index: Int = 0
 }
 
 /// A `fill` layer evaluated at one zoom: features in draw order (sort key applied).
@@ -63,6 +63,8 @@ public struct EvaluatedFillLayer: Sendable {
     /// The bound paint's expressions and tile zoom (the GPU's uniforms and attributes follow from
     /// them). An unset fill-outline-color carries fill-color's expression.
     public var paint = PaintSource()
+    /// The tile the layer was evaluated over (geometry in its units), nil for whole-world layers.
+    public var tile: OverscaledTileID?
 }
 
 /// One line (or polygon ring) with its evaluated paint.
@@ -92,6 +94,11 @@ public struct EvaluatedLine: Sendable {
     /// `line-width` at the integer zoom `floor(zoom)` (MapLibre's `floorwidth`): dash lengths
     /// are in units of this width.
     public var floorWidth: Double = 1
+    /// With line metrics: the share of the whole line this tile piece covers (geojson-vt's
+    /// `mapbox_clip_start` / `mapbox_clip_end`), nil otherwise.
+    public var clip: (start: Double, end: Double)?
+    /// The feature's index in its source or tile layer.
+    public var index: Int = 0
 }
 
 /// A `line` layer evaluated at one zoom.
@@ -129,6 +136,8 @@ public struct EvaluatedLineLayer: Sendable {
     public var dashFromScale: Double = 0.5
     /// The bound paint's expressions and tile zoom.
     public var paint = PaintSource()
+    /// The tile the layer was evaluated over (geometry in its units), nil for whole-world layers.
+    public var tile: OverscaledTileID?
 
     /// Whether any feature draws dashes.
     public var hasDashes: Bool { features.contains { $0.dasharray != nil } }
@@ -153,6 +162,8 @@ public struct EvaluatedCircle: Sendable {
     public var strokeColor: Color
     /// `circle-stroke-opacity`, 0…1 (default 1).
     public var strokeOpacity: Double
+    /// The feature's index in its source or tile layer.
+    public var index: Int = 0
 }
 
 /// A `circle` layer evaluated at one zoom.
@@ -171,6 +182,8 @@ public struct EvaluatedCircleLayer: Sendable {
     public var features: [EvaluatedCircle]
     /// The bound paint's expressions and tile zoom.
     public var paint = PaintSource()
+    /// The tile the layer was evaluated over (geometry in its units), nil for whole-world layers.
+    public var tile: OverscaledTileID?
 }
 
 /// A layer ready to draw: the style's values evaluated for one zoom and every feature that passed

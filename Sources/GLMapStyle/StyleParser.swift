@@ -174,8 +174,10 @@ struct StyleParser {
         let maxzoom = number(o["maxzoom"], path: "\(path).maxzoom", default: 24, min: 0, max: 24)
         guard case .use(let filter) = layerFilter(o, id: id, path: path) else { return nil }
         let (values, visible) = layerValues(o, type: type, id: id, path: path)
-        return Layer(id: id, type: type, source: source, filter: filter, minzoom: minzoom, maxzoom: maxzoom,
-                     isVisible: visible, values: values)
+        var layer = Layer(id: id, type: type, source: source, filter: filter, minzoom: minzoom, maxzoom: maxzoom,
+                          isVisible: visible, values: values)
+        layer.sourceLayer = o["source-layer"]?.stringValue
+        return layer
     }
 
     /// What a layer member gives: a value to use (nil: none given or invalid), or "skip the layer".

@@ -69,9 +69,9 @@ final class ShaderBindingTests: XCTestCase {
     func testBindingAVertexInputTheProgramLacksIsAnError() throws {
         let renderer = try GLRenderer()
         let layer = EvaluatedFillLayer(id: "f", antialias: false, translate: (0, 0), translateAnchor: .map, features: [])
-        let paint = FillBucket(layer, origin: (0, 0)).paint
-        let program = try renderer.program(ShaderSource.fill, paint: paint)
-        XCTAssertThrowsError(try renderer.bindAttributes(program, 0, [("a_pos", 2), ("a_width", 1)])) { e in
+        let paint = FillBucket(layer).paint
+        let program = try renderer.fills.programs.program(ShaderSource.fill, paint: paint)
+        XCTAssertThrowsError(try GLDrawing.bindAttributes(program, 0, [("a_pos", 2), ("a_width", 1)])) { e in
             XCTAssertTrue("\(e)".contains("a_width"), "\(e)")
         }
     }
@@ -82,15 +82,16 @@ final class ShaderBindingTests: XCTestCase {
         func w(_ px: Double) -> Double { 0.5 + (px - 32) / 4096 }
         func square(_ x0: Double, _ color: Color) -> EvaluatedFill {
             let c = [w(x0), w(20), w(x0 + 10), w(20), w(x0 + 10), w(40), w(x0), w(40)]
-            return EvaluatedFill(polygons: [ProjectedPolygon(coords: c, holeIndices: [])], color: color, opacity: 0.5, outlineColor: color)
+            return EvaluatedFill(polygons: [FlatPolygon(coords: c, holeIndices: [])], color: color, opacity: 0.5, outlineColor: color)
         }
         let red = Color(r: 1, g: 0, b: 0), blue = Color(r: 0, g: 0, b: 1)
         let renderer = try GLRenderer()
         let view = ViewTransform(camera: Camera(zoom: 3), width: 64, height: 64)
         func draw(_ features: [EvaluatedFill]) throws -> (PremultipliedImage, FillBucket) {
             let layer = EvaluatedFillLayer(id: "f", antialias: false, translate: (0, 0), translateAnchor: .map, features: features)
-            let bucket = FillBucket(layer, origin: (0.5, 0.5))
-            return (try renderer.render([.fill(bucket)], view: view, ratio: 1), bucket)
+            let plan = singleTilePlan(.fill(layer), zoom: 3)
+            guard case .tiled(_, _, let buckets) = plan.layers[0], case .fill(let bucket) = buckets[0].bucket else { fatalError("a fill plan") }
+            return (try renderer.render(plan, view: view, ratio: 1), bucket)
         }
         func pixel(_ img: PremultipliedImage, _ x: Int, _ y: Int) -> [UInt8] { Array(img.pixels[((y * img.width + x) * 4)...].prefix(4)) }
         let (mixed, mixedBucket) = try draw([square(20, red), square(35, blue)])
