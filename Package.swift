@@ -45,6 +45,8 @@ let package = Package(
                        providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebp",
                        providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
+                       providers: [.apt(["libfreetype-dev"])]),
 
         // Pipeline stages.
         .target(name: "GLMapCore"),
@@ -53,6 +55,11 @@ let package = Package(
         // The tile stage: tile ids, the tile model, tile cover, the GeoJSON tiler, vector and raster tile sources.
         .target(name: "GLMapTiles", dependencies: ["GLMapCore", "GLMapGeoJSON"]),
         .target(name: "GLMapTessellation", dependencies: ["GLMapCore", "GLMapStyle", "GLMapTiles"]),
+        // ICU (Debian libicu-dev) behind a C shim with plain C types: Foundation carries ICU headers of
+        // its own, so Swift never imports ICU's types directly.
+        .target(name: "CICU", linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icui18n")]),
+        // Text and images for symbol layers: glyph ranges (PBF, FreeType SDF), sprites, atlases, shaping, bidi, quads.
+        .target(name: "GLMapText", dependencies: ["GLMapCore", "GLMapPNG", "GLMapTiles", "CFreeType", "CICU"]),
         .target(name: "GLMapShaders", path: "Shaders",
                 exclude: ["README.md"],
                 resources: shaderFiles.map { .embedInCode($0) }),
@@ -73,7 +80,7 @@ let package = Package(
         // GLMap product, so a library user sees neither.
         .target(name: "GLMapCLI", dependencies: ["GLMap", "GLMapCore", "GLMapStyle", "GLMapPNG", "GLMapTesting", "GLMapServer"]),
         .target(name: "GLMapFuzzing",
-                dependencies: ["GLMap", "GLMapCLI", "GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation", "GLMapTiles"]),
+                dependencies: ["GLMap", "GLMapCLI", "GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation", "GLMapTiles", "GLMapText"]),
         .executableTarget(name: "glmap", dependencies: ["GLMapCLI"]),
         // The style-spec code generator (`swift run glmap-codegen ../shared/style-spec/v8.json`):
         // writes Sources/GLMapStyle/Generated and Sources/GLMap/StyleAPI/Generated. Not in the product.
@@ -91,6 +98,7 @@ let package = Package(
         .testTarget(name: "GLMapCoreTests", dependencies: ["GLMapCore"]),
         .testTarget(name: "GLMapGeoJSONTests", dependencies: ["GLMapGeoJSON", "GLMapTestSupport"]),
         .testTarget(name: "GLMapTilesTests", dependencies: ["GLMapTiles", "GLMapTestSupport"]),
+        .testTarget(name: "GLMapTextTests", dependencies: ["GLMapText", "GLMapCore", "GLMapPNG", "GLMapTiles", "GLMapTesting", "GLMapTestSupport"]),
         .testTarget(name: "GLMapStyleTests", dependencies: ["GLMapStyle", "GLMapCodegen", "GLMapShaders", "GLMapTestSupport"],
                     exclude: ["SuiteStyleValidation-known-errors.txt"]),
         .testTarget(name: "GLMapTessellationTests", dependencies: ["GLMapTessellation", "GLMapTestSupport"], exclude: ["Fixtures"]),

@@ -17,6 +17,7 @@ import GLMapCore
 import GLMapGeoJSON
 import GLMapStyle
 import GLMapTessellation
+import GLMapText
 import GLMapTiles
 
 /// One function per fuzz target; each runs a production stage on arbitrary bytes.
@@ -83,6 +84,27 @@ public enum FuzzEntryPoints {
             guard case .tiled(_, _, let buckets) = layer else { continue }
             for b in buckets { checkBucket(b.bucket) }
         }
+    }
+
+    /// Decodes bytes as a glyph range PBF; when it decodes, checks that every bitmap matches its
+    /// metrics, that re-encoding and decoding gives the same glyphs, and packs them into an atlas.
+    public static func glyphPBF(_ bytes: [UInt8]) throws {
+        guard bytes.count <= maxInputSize else { return }
+        let glyphs = try GlyphPBF.decode(bytes)
+        for g in glyphs {
+            check(g.bitmap.width == Int(g.metrics.width) + 6 && g.bitmap.height == Int(g.metrics.height) + 6,
+                  "a glyph's bitmap does not match its metrics")
+        }
+        // The writer clamps metrics to 32 bits; compare where the reader's values fit.
+        let fits = glyphs.allSatisfy { g in
+            [g.metrics.left, g.metrics.top, g.metrics.advance].allSatisfy { $0 >= -2_147_483_648 && $0 <= 2_147_483_647 }
+        }
+        let again = try GlyphPBF.decode(GlyphPBF.encode(fontStack: "fuzz", rangeStart: 0, glyphs: glyphs))
+        check(!fits || again == glyphs, "a written glyph range does not decode to the same glyphs")
+        var map = GlyphMap()
+        map.set(Dictionary(glyphs.prefix(512).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }), for: "fuzz")
+        let atlas = GlyphAtlas(glyphs: map)
+        check(atlas.image.pixels.count == atlas.image.width * atlas.image.height, "glyph atlas size")
     }
 
     /// Parses bytes as JSON, compiles it as an expression for several property types and as a
