@@ -57,7 +57,7 @@ final class SpecValidationTests: XCTestCase {
         let labels = doc.allLayers[0]
         XCTAssertEqual(labels.type, .symbol)
         XCTAssertNotNil(labels.filter)
-        XCTAssertEqual(Set(labels.values.keys), ["text-field", "text-font"], "what glmap cannot evaluate is left out, silently")
+        XCTAssertEqual(Set(labels.values.keys), ["text-field", "text-font", "text-color"], "what glmap cannot evaluate (`image`) is left out, silently")
         XCTAssertEqual(doc.skipped.map(\.description), ["layer 'labels': symbol layers are not drawn by glmap; skipped"])
     }
 
