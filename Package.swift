@@ -49,8 +49,13 @@ let package = Package(
         .target(name: "GLMapCore"),
         .target(name: "GLMapGeoJSON", dependencies: ["GLMapCore"]),
         .target(name: "GLMapStyle", dependencies: ["GLMapCore", "GLMapGeoJSON"]),
+        // Tile archives: MBTiles and PMTiles reading and writing (the pyramid writer's and the tile sources' one codec).
+        .target(name: "GLMapArchives", dependencies: ["GLMapCore", "CSQLite", "CDeflate"]),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
         // The tile stage: tile ids, the tile model, tile cover, the GeoJSON tiler, vector and raster tile sources.
-        .target(name: "GLMapTiles", dependencies: ["GLMapCore", "GLMapGeoJSON"]),
+        .target(name: "GLMapTiles", dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapArchives", "GLMapPNG", "CCurl",
+                                                   "CDeflate", "CTurboJPEG", "CWebP"]),
         .target(name: "GLMapTessellation", dependencies: ["GLMapCore", "GLMapStyle"]),
         .target(name: "GLMapShaders", path: "Shaders",
                 exclude: ["README.md"],
@@ -62,7 +67,7 @@ let package = Package(
         .target(name: "GLMapPNG", dependencies: ["GLMapCore", "CPNG", "CDeflate", "CISAL"]),
         .target(name: "GLMap",
                 dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation",
-                               "GLMapGLES", "GLMapReference", "GLMapPNG", "CSQLite",
+                               "GLMapGLES", "GLMapReference", "GLMapPNG", "GLMapArchives", "CSQLite",
                                "CTurboJPEG", "CWebP"]),
         // Golden-image testing: render-test cases, the pixelmatch rule, runner, JUnit and HTML reports.
         .target(name: "GLMapTesting", dependencies: ["GLMap", "GLMapCore", "GLMapPNG"]),
