@@ -90,7 +90,8 @@ let package = Package(
         // Tests mirror the modules.
         .testTarget(name: "GLMapCoreTests", dependencies: ["GLMapCore"]),
         .testTarget(name: "GLMapGeoJSONTests", dependencies: ["GLMapGeoJSON", "GLMapTestSupport"]),
-        .testTarget(name: "GLMapTilesTests", dependencies: ["GLMapTiles", "GLMapTestSupport"]),
+        .testTarget(name: "GLMapArchivesTests", dependencies: ["GLMapArchives", "CDeflate", "GLMapTestSupport"]),
+        .testTarget(name: "GLMapTilesTests", dependencies: ["GLMapTiles", "GLMapArchives", "GLMapTestSupport"]),
         .testTarget(name: "GLMapStyleTests", dependencies: ["GLMapStyle", "GLMapTestSupport"]),
         .testTarget(name: "GLMapTessellationTests", dependencies: ["GLMapTessellation", "GLMapTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "GLMapGLESTests", dependencies: ["GLMapGLES", "GLMapPNG"]),
