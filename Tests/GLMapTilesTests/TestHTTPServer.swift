@@ -23,8 +23,7 @@ class H(BaseHTTPRequestHandler):
         self.end_headers()
         if status not in (204, 304): self.wfile.write(body)
     def do_GET(self):
-        p = self.path
-        if p.startswith("/slow"): p = p.split("?")[0]
+        p = self.path.split("?")[0]
         if p.startswith("/__count"):
             with lock: return self.send(200, json.dumps(counts).encode())
         with lock: counts[p] = counts.get(p, 0) + 1
