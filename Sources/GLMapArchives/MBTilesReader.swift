@@ -107,6 +107,18 @@ public final class MBTilesReader: @unchecked Sendable {
         return r.first ?? nil
     }
 
+    /// The columns and TMS rows of the tiles at `zoom` (nil when there are none).
+    public func tileRange(zoom: Int) throws -> (minX: Int, maxX: Int, minRow: Int, maxRow: Int)? {
+        lock.lock()
+        defer { lock.unlock() }
+        let sql = "SELECT MIN(tile_column), MAX(tile_column), MIN(tile_row), MAX(tile_row) FROM tiles WHERE zoom_level = \(zoom)"
+        let r = try MBTilesReader.rows(db, path: path, sql) { s -> (minX: Int, maxX: Int, minRow: Int, maxRow: Int)? in
+            guard sqlite3_column_type(s, 0) != SQLITE_NULL else { return nil }
+            return (Int(sqlite3_column_int64(s, 0)), Int(sqlite3_column_int64(s, 1)), Int(sqlite3_column_int64(s, 2)), Int(sqlite3_column_int64(s, 3)))
+        }
+        return r.first ?? nil
+    }
+
     static func rows<T>(_ db: OpaquePointer?, path: String, _ sql: String, _ each: (OpaquePointer) throws -> T) throws -> [T] {
         var stmt: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &stmt, nil) == SQLITE_OK, let stmt else {

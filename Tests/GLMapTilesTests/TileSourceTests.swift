@@ -336,3 +336,37 @@ with open(sys.argv[2], "wb") as f:
         return String(decoding: r.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
+
+extension TileSourceTests {
+    func testTileSetSummariesOfArchivesAndFolders() throws {
+        let py = try OutsideTool.requirePython(["pmtiles", "sqlite3"])
+        let mb = path("t.mbtiles"), pm = path("t.pmtiles")
+        let w = OutsideTool.run(py, ["-c", Self.archiveScript, mb, pm, "1a00"])
+        XCTAssertEqual(w.status, 0, w.stderr)
+        let m = try TileSetSummary.read(mb)
+        XCTAssertEqual(m.minzoom, 0); XCTAssertEqual(m.maxzoom, 3)
+        XCTAssertEqual(m.format, "pbf")
+        XCTAssertEqual(m.vectorLayerIDs, ["l"])
+        // 0,0,0,0 in the metadata: the box of the deepest zoom's tiles (2/0/0 and 2/1/0).
+        let mbox = try XCTUnwrap(m.bounds)
+        XCTAssertEqual(mbox[0], -180, accuracy: 1e-9); XCTAssertEqual(mbox[2], 0, accuracy: 1e-9)
+        XCTAssertEqual(mbox[1], 66.51326044311186, accuracy: 1e-9); XCTAssertEqual(mbox[3], 85.0511287798066, accuracy: 1e-9)
+        let p = try TileSetSummary.read(pm)
+        XCTAssertEqual(p.maxzoom, 1)
+        XCTAssertEqual(p.bounds, [-180, -85, 180, 85])
+        XCTAssertEqual(p.format, "pbf")
+        // A folder: zoom folders, and the tile range at the deepest zoom (2/1/1 and 2/2/1).
+        for t in ["1/0/0.pbf", "2/1/1.pbf", "2/2/1.pbf"] {
+            let f = tmp.appendingPathComponent("dir/" + t)
+            try FileManager.default.createDirectory(at: f.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data([1]).write(to: f)
+        }
+        let d = try TileSetSummary.read(path("dir"))
+        XCTAssertEqual(d.minzoom, 1); XCTAssertEqual(d.maxzoom, 2)
+        XCTAssertEqual(d.format, "pbf")
+        let b = try XCTUnwrap(d.bounds)
+        XCTAssertEqual(b[0], -90, accuracy: 1e-9); XCTAssertEqual(b[2], 90, accuracy: 1e-9)
+        XCTAssertEqual(b[1], 0, accuracy: 1e-9); XCTAssertEqual(b[3], 66.51326044311186, accuracy: 1e-9)
+        XCTAssertThrowsError(try TileSetSummary.read(path("nothing.mbtiles")))
+    }
+}
