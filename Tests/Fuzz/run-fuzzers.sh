@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs glmap's libFuzzer targets, one after another.
 #   Tests/Fuzz/run-fuzzers.sh [SECONDS_PER_TARGET] [TARGET...]
-# TARGET: geojson, style, expression, tessellate, cli (default: all five); SECONDS default 60.
+# TARGET: geojson, style, expression, tessellate, cli, mvt (default: all six); SECONDS default 60.
+# mvt fuzzes the vector tile decoder (FuzzEntryPoints.vectorTile), seeded with the render suite's
+# tiles of at most 64 KB and the inputs in Tests/FuzzRegressions/mvt.
 # cli fuzzes the command line itself (FuzzEntryPoints.commandLine); its seeds are the inputs in
 # Tests/FuzzRegressions/cli (argument vectors written with the raw-string escape).
 # Builds Tests/Fuzz (release, -sanitize=fuzzer,address, plus
@@ -22,7 +24,7 @@ shared="$root/../shared"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(geojson style expression tessellate cli)
+[ ${#targets[@]} -gt 0 ] || targets=(geojson style expression tessellate cli mvt)
 out="${FUZZ_OUT:-$here/.build/fuzz-out}"
 
 if [ ! -d "$shared" ]; then
@@ -71,8 +73,10 @@ for path in sorted(glob.glob(f"{shared}/fixtures/earcut/fixtures/*.json")):
 PY
 
 mkdir -p "$work/seeds/cli" && cp "$root/Tests/FuzzRegressions/cli/"* "$work/seeds/cli/"
+mkdir -p "$work/seeds/mvt" && cp "$root/Tests/FuzzRegressions/mvt/"* "$work/seeds/mvt/"
+find "$shared/render-suite/tiles" -name '*.mvt' -size -64k -exec cp {} "$work/seeds/mvt/" \; 2>/dev/null || true
 
-declare -A maxlen=([geojson]=65536 [style]=65536 [expression]=8192 [tessellate]=16384 [cli]=2048)
+declare -A maxlen=([geojson]=65536 [style]=65536 [expression]=8192 [tessellate]=16384 [cli]=2048 [mvt]=65536)
 summary=()
 for t in "${targets[@]}"; do
     [ -x "$bin/fuzz-$t" ] || { echo "run-fuzzers: unknown target $t" >&2; exit 2; }
