@@ -79,7 +79,7 @@ let package = Package(
         .target(name: "GLMapFuzzing",
                 dependencies: ["GLMap", "GLMapCLI", "GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation", "GLMapTiles", "GLMapArchives"]),
         .executableTarget(name: "glmap", dependencies: ["GLMapCLI"]),
-        .executableTarget(name: "glmap-bench", dependencies: ["GLMap", "GLMapTesting", "GLMapTessellation"], path: "Benchmarks/glmap-bench"),
+        .executableTarget(name: "glmap-bench", dependencies: ["GLMap", "GLMapTesting", "GLMapTessellation", "GLMapTiles", "GLMapArchives"], path: "Benchmarks/glmap-bench"),
         // Depends on the GLMap product's target only: what a library user imports.
         .executableTarget(name: "MultipleGeometries", dependencies: ["GLMap"], path: "examples/multiple-geometries",
                           exclude: ["dc.geojson", "style.json"]),
