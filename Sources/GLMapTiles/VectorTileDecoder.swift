@@ -111,6 +111,8 @@ private struct TileState {
     var clampedLayer = ""
     var droppedUnknown = 0
     var droppedBadGeometry: (count: Int, layer: String, reason: String)?
+    /// 8192 / extent when that is an integer, else 0.
+    var integerScale: Int64 = 0
 
     init(promoteId: PromoteID?) { self.promoteId = promoteId }
 
@@ -169,6 +171,7 @@ private struct TileState {
             return
         }
         let scale = Double(TileExtent.extent) / Double(extent)
+        integerScale = extent <= UInt64(TileExtent.extent) && UInt64(TileExtent.extent) % extent == 0 ? Int64(UInt64(TileExtent.extent) / extent) : 0
         var out: [TileFeature] = []
         out.reserveCapacity(features.count)
         var tables = KeyTables()
@@ -326,6 +329,13 @@ private struct TileState {
     /// One point scaled to 8192 units, rounded as Math.round does and clamped to Int16.
     @inline(__always)
     mutating func point(_ x: Int64, _ y: Int64, scale: Double, layer: String) -> TilePoint {
+        // Extents dividing 8192 (4096, 1024, …): an exact integer product, the same value the
+        // double product rounds to.
+        if integerScale != 0 {
+            let (px, ox) = x.multipliedReportingOverflow(by: integerScale)
+            let (py, oy) = y.multipliedReportingOverflow(by: integerScale)
+            if !ox && !oy && px >= -32768 && px <= 32767 && py >= -32768 && py <= 32767 { return TilePoint(Int16(px), Int16(py)) }
+        }
         let sx = jsRound(Double(x) * scale), sy = jsRound(Double(y) * scale)
         if sx >= -32768 && sx <= 32767 && sy >= -32768 && sy <= 32767 {
             return TilePoint(Int16(sx), Int16(sy))
