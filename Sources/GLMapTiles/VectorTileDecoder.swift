@@ -336,7 +336,7 @@ private struct TileState {
             let (py, oy) = y.multipliedReportingOverflow(by: integerScale)
             if !ox && !oy && px >= -32768 && px <= 32767 && py >= -32768 && py <= 32767 { return TilePoint(Int16(px), Int16(py)) }
         }
-        let sx = jsRound(Double(x) * scale), sy = jsRound(Double(y) * scale)
+        let sx = mathRound(Double(x) * scale), sy = mathRound(Double(y) * scale)
         if sx >= -32768 && sx <= 32767 && sy >= -32768 && sy <= 32767 {
             return TilePoint(Int16(sx), Int16(sy))
         }
@@ -351,7 +351,7 @@ private struct TileState {
 
 /// JavaScript's Math.round: the nearest integer, halves toward +∞.
 @inline(__always)
-func jsRound(_ v: Double) -> Double {
+func mathRound(_ v: Double) -> Double {
     let f = v.rounded(.down)
     return v - f >= 0.5 ? f + 1 : f
 }
