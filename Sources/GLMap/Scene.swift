@@ -6,6 +6,8 @@
 // does not draw (`StyleDocument.skipped`) is left out and reported in `warningMessages`; with
 // `strict` it is a `StyleError` instead. Lines and rings are ranked
 // for simplification once here and simplified per tile zoom when evaluated (Simplification.swift).
+// Feature state set at run time (`StyleDocument.featureStates`) is attached here to each GeoJSON
+// feature's context, where `feature-state` expressions read it.
 // Limits: inputs are read under `InputLimits` (default `.default`). A style past a limit is a
 // `StyleError` (exit 2); a source past one is a `SourceWarning` like any unloadable source.
 import Foundation
