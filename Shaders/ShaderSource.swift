@@ -9,6 +9,49 @@ public enum ShaderSource {
         public let vertex: String
         /// The GLSL ES 3.00 fragment shader.
         public let fragment: String
+
+        /// The paint inputs the vertex shader declares (`#pragma glmap: define <type> <name>`), in
+        /// order: the one declaration of which style property reaches this program as a uniform or
+        /// attribute (`GPUBinding` in GLMapStyle derives the property from the program and input
+        /// names). Lines that do not read as a define are left out here; the GL backend's pragma
+        /// expansion reports them.
+        public var paintInputs: [PaintInput] { ShaderSource.paintInputs(vertex) }
+    }
+
+    /// A paint input a shader declares: `#pragma glmap: define vec4 stroke_color`.
+    public struct PaintInput: Equatable, Sendable {
+        /// The GLSL type (`float`, `vec2`, `vec3`, `vec4`).
+        public let type: String
+        /// The input's name (`stroke_color`): `a_<name>` as an attribute, `u_<name>` as a uniform.
+        public let name: String
+
+        /// Float components of the type (1 for `float`, 4 for `vec4`).
+        public var components: Int {
+            switch type {
+            case "vec2": return 2
+            case "vec3": return 3
+            case "vec4": return 4
+            default: return 1
+            }
+        }
+    }
+
+    /// Every program, background first.
+    public static let all: [Program] = [background, fill, fillOutline, line, circle, clippingMask]
+
+    /// The `#pragma glmap: define` inputs of a shader source.
+    static func paintInputs(_ source: String) -> [PaintInput] {
+        var out: [PaintInput] = []
+        for line in source.split(separator: "\n") {
+            var text = line.drop { $0 == " " || $0 == "\t" }
+            guard text.hasPrefix("#pragma glmap:") else { continue }
+            text = text.dropFirst("#pragma glmap:".count)
+            if let comment = text.firstRange(of: "//") { text = text[..<comment.lowerBound] }
+            let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard words.count == 3, words[0] == "define", ["float", "vec2", "vec3", "vec4"].contains(words[1]) else { continue }
+            out.append(PaintInput(type: String(words[1]), name: String(words[2])))
+        }
+        return out
     }
 
     /// The `background` program: one colour over the viewport.
@@ -21,6 +64,9 @@ public enum ShaderSource {
     public static let line = Program(name: "line", vertex: text(PackageResources.line_vert), fragment: text(PackageResources.line_frag))
     /// The `circle` program: one instanced quad per circle, with stroke and blur.
     public static let circle = Program(name: "circle", vertex: text(PackageResources.circle_vert), fragment: text(PackageResources.circle_frag))
+
+    /// The `clipping_mask` program: a tile's square, into the stencil buffer only.
+    public static let clippingMask = Program(name: "clipping_mask", vertex: text(PackageResources.clipping_mask_vert), fragment: text(PackageResources.clipping_mask_frag))
 
     static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -8,15 +8,8 @@ flat in vec4 v_ends;
 flat in vec2 v_end_w;
 in vec3 v_frag;
 #endif
-#ifdef CLIP
-uniform vec4 u_clip_box;        // as in fill.frag
-in vec2 v_clip_pos;
-#endif
 out vec4 fragColor;
 void main() {
-#ifdef CLIP
-    if (any(lessThan(v_clip_pos, u_clip_box.xy)) || any(greaterThan(v_clip_pos, u_clip_box.zw))) discard;
-#endif
 #ifdef AFFINE
     float alpha = 1.0 - smoothstep(0.0, 1.0, abs(v_dist));
 #else

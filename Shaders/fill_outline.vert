@@ -14,11 +14,9 @@
 // clip w is the same), where the GL line's parameter is the plain projection and the distance is
 // the fragment's distance to the edge's line, linear across the quad: one interpolated value
 // instead of the end points, their w and the fragment's position (the same quad, the same
-// coverage; the alpha agrees to rounding). CLIP when the bucket's pieces are clipped to tile
-// squares per fragment (fill-translate, see fill.frag); without it nothing is discarded.
+// coverage; the alpha agrees to rounding).
 uniform mat4 u_matrix;
 uniform vec2 u_viewport;        // device pixels
-uniform vec2 u_clip_shift;      // fill-translate in bucket-local units (see fill.frag)
 in vec2 a_start;
 in vec2 a_end;
 in float a_t;                   // 0 at the start, 1 at the end
@@ -33,9 +31,6 @@ flat out vec4 v_ends;           // start and end in device px from the frame's c
 out vec3 v_frag;                // this vertex in the same frame, times its clip w, and w
 flat out vec2 v_end_w;          // clip w of start and end
 #endif
-#ifdef CLIP
-out vec2 v_clip_pos;            // the point on the edge, untranslated tile space (see fill.frag)
-#endif
 void main() {
     #pragma glmap: initialize vec4 outline_color
     #pragma glmap: initialize float opacity
@@ -45,9 +40,6 @@ void main() {
     bool xMajor = abs(d.x) >= abs(d.y);
     vec2 offset = xMajor ? vec2(0.0, 0.5) : vec2(0.5, 0.0);
     vec4 pos = a_t < 0.5 ? p : q;
-#ifdef CLIP
-    v_clip_pos = (a_t < 0.5 ? a_start : a_end) + u_clip_shift;
-#endif
     pos.xy += offset * a_side * (2.0 / u_viewport) * pos.w;
     gl_Position = pos;
 #ifdef AFFINE

@@ -14,13 +14,6 @@ uniform float u_mix;              // cross-fade from -> to pattern (1 on a still
 in vec2 v_tex_a;
 in vec2 v_tex_b;
 flat in float v_sdfgamma;
-#ifdef DASH_ROWS
-flat in vec2 v_from_row;          // the "from" row's centre (texture y), 1 where from and to differ
-#endif
-#endif
-#if defined(DASH) || defined(GRADIENT)
-flat in float v_clip;
-in vec2 v_tilepos;
 #endif
 #ifdef GRADIENT
 uniform sampler2D u_gradient;     // colour ramp (premultiplied RGBA8), one row per clip
@@ -28,25 +21,13 @@ in highp vec2 v_uv;
 #endif
 out vec4 fragColor;
 void main() {
-#if defined(DASH) || defined(GRADIENT)
-    // A piece of a tile-clipped line draws only inside its tile (MapLibre's per-tile stencil).
-    if (v_clip > 0.5 && (any(lessThan(v_tilepos, vec2(0.0))) || any(greaterThanEqual(v_tilepos, vec2(1.0))))) discard;
-#endif
     // Distance of the fragment from the centre line, in CSS pixels.
     float dist = length(v_normal) * v_width2.s;
     // Fade over blur + 1 device pixel at each edge (and the inner edge of a gap).
     float blur2 = (v_blur + 1.0 / u_ratio) * v_gamma_scale;
     float alpha = clamp(min(dist - (v_width2.t - blur2), v_width2.s - dist) / blur2, 0.0, 1.0);
 #ifdef DASH
-#ifdef DASH_ROWS
-    // MapLibre Native's two-row dash texture: filtering mixes half of the "from" row into the
-    // "to" sample towards the normal.y = +1 edge (NativeEmulation.dashRows; differential harness only).
-    float sdf_to = texture(u_dash, v_tex_b).r;
-    if (v_from_row.y > 0.5) sdf_to = mix(sdf_to, texture(u_dash, vec2(v_tex_b.x, v_from_row.x)).r, 0.5 * clamp(v_normal.y, 0.0, 1.0));
-    float sdfdist = mix(texture(u_dash, v_tex_a).r, sdf_to, u_mix);
-#else
     float sdfdist = mix(texture(u_dash, v_tex_a).r, texture(u_dash, v_tex_b).r, u_mix);
-#endif
     alpha *= smoothstep(0.5 - v_sdfgamma, 0.5 + v_sdfgamma, sdfdist);
 #endif
 #ifdef GRADIENT

@@ -4,11 +4,10 @@
 // is widened by half a device pixel per side and the fragment fades over blur + 1 device pixel.
 // Variants (a #define after the version line): DASH = MapLibre's line_sdf (line-dasharray from
 // the signed-distance line atlas), GRADIENT = line_gradient (colour from the line-gradient ramp
-// by line progress); both together = line_gradient_sdf. DASH_ROWS (with DASH, differential
-// harness only) = MapLibre Native's two-row dash texture (NativeEmulation.dashRows). The fx
-// attributes come from a second buffer (LineBucket.fxLayout).
-uniform mat4 u_matrix;            // bucket-local units -> clip space
-uniform float u_units_per_pixel;  // bucket-local units per CSS pixel at this zoom
+// by line progress); both together = line_gradient_sdf. The fx attributes come from a second
+// buffer (LineBucket.fxLayout).
+uniform mat4 u_matrix;            // tile units -> clip space
+uniform float u_units_per_pixel;  // tile units per CSS pixel at this zoom
 uniform float u_ratio;            // device pixels per CSS pixel
 uniform vec2 u_units_to_pixels;   // clip -> CSS px half-extent (width/2, -height/2)
 in vec2 a_pos;
@@ -19,7 +18,7 @@ in float a_direction;
 #pragma glmap: define vec4 color
 #pragma glmap: define float opacity
 #pragma glmap: define float width
-#pragma glmap: define float gapwidth
+#pragma glmap: define float gap_width
 #pragma glmap: define float offset
 #pragma glmap: define float blur
 out vec2 v_normal;
@@ -30,7 +29,6 @@ flat out float v_blur;
 out float v_distance;
 #if defined(DASH) || defined(GRADIENT)
 in vec4 a_fx;                     // linesofar (tile units), floorwidth, progress in the piece, ramp row
-in vec3 a_tile;                   // clip-to-tile flag, centre-line point in its tile (fractions of the side)
 #endif
 #ifdef DASH
 uniform float u_tileratio;        // CSS px per tile unit at the integer zoom
@@ -42,15 +40,6 @@ in vec3 a_dash_from;
 out vec2 v_tex_a;
 out vec2 v_tex_b;
 flat out float v_sdfgamma;
-#ifdef DASH_ROWS
-flat out vec2 v_from_row;         // MapLibre Native's two-row dash texture (see line.frag)
-#endif
-#endif
-#if defined(DASH) || defined(GRADIENT)
-uniform float u_tile_units_per_pixel; // tile sides per CSS px (for the tile clip)
-uniform vec2 u_tile_clip_shift;       // line-translate in tile sides: the clip stays on the untranslated tile
-flat out float v_clip;
-out vec2 v_tilepos;
 #endif
 #ifdef GRADIENT
 uniform float u_image_height;     // rows in the gradient ramp
@@ -60,12 +49,12 @@ void main() {
     #pragma glmap: initialize vec4 color
     #pragma glmap: initialize float opacity
     #pragma glmap: initialize float width
-    #pragma glmap: initialize float gapwidth
+    #pragma glmap: initialize float gap_width
     #pragma glmap: initialize float offset
     #pragma glmap: initialize float blur
     float ANTIALIASING = 1.0 / u_ratio / 2.0;
     float halfwidth = width / 2.0;
-    float halfgap = gapwidth / 2.0;
+    float halfgap = gap_width / 2.0;
     float shift = -1.0 * offset;
     float inset = halfgap + (halfgap > 0.0 ? ANTIALIASING : 0.0);
     float outset = halfgap + halfwidth * (halfgap > 0.0 ? 2.0 : 1.0) + (halfwidth == 0.0 ? 0.0 : ANTIALIASING);
@@ -98,14 +87,5 @@ void main() {
                    a_normal.y * (-a_dash_to.y / 2.0 / u_lineatlas_height) + (a_dash_to.x + 0.5) / u_lineatlas_height);
     // sdfgamma = atlas width / (256 · pixel ratio · min(scaled pattern lengths)) / 2, over floorwidth.
     v_sdfgamma = (1.0 / u_ratio) / min(a_dash_from.z * u_crossfade_from, a_dash_to.z * u_crossfade_to) / 2.0 / floorwidth;
-#ifdef DASH_ROWS
-    // Two rows only for distinct non-round patterns (round ones span many rows).
-    bool rows = a_dash_from.x != a_dash_to.x && a_dash_from.y == 0.0 && a_dash_to.y == 0.0;
-    v_from_row = vec2((a_dash_from.x + 0.5) / u_lineatlas_height, rows ? 1.0 : 0.0);
-#endif
-#endif
-#if defined(DASH) || defined(GRADIENT)
-    v_clip = a_tile.x;
-    v_tilepos = a_tile.yz + (offset2 + dist) * u_tile_units_per_pixel + u_tile_clip_shift;
 #endif
 }

@@ -13,24 +13,12 @@ import GLMapTessellation
 /// fraction, message. --save keeps actual.png and diff.png of each case over 0.00025, --save-all
 /// of every case (the second-opinion step of Benchmarks/differential needs glmap's images).
 /// Prints the agreement at 0.00025 and 0.002 at the end.
-/// `--emulate-native NAMES` (comma-separated: earcut22, int8-direction, miter-clamp, ring-start,
-/// dash-rows; GPU only)
-/// draws with those MapLibre Native behaviours instead of GL JS's (`NativeEmulation`), for the
-/// second opinion's checks that a failure is such a Native quirk; not in `glmap` or `GLMap`.
 func runDifferentialBenchmark(_ args: [String]) throws {
     let a = try BenchArgs(args)
     let root = URL(fileURLWithPath: try a.string("cases"))
     let saveAll = a.values["save-all"] != nil
     let save = (a.values["save-all"] ?? a.values["save"]).map { URL(fileURLWithPath: $0) }
     let backend: Backend = a.values["backend"] == "cpu" ? .cpu : .gpu
-    var emulation: NativeEmulation = []
-    if let names = a.values["emulate-native"] {
-        guard let e = NativeEmulation(names: names) else {
-            throw BenchError("--emulate-native takes a comma-separated list of \(NativeEmulation.named.map(\.name).joined(separator: ", ")); got \(names)")
-        }
-        guard e.isEmpty || backend == .gpu else { throw BenchError("--emulate-native needs --backend gpu") }
-        emulation = e
-    }
     let names = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
         .filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).appendingPathComponent("style.json").path) }
     let renderer = MapRenderer(backend: backend)
@@ -46,7 +34,7 @@ func runDifferentialBenchmark(_ args: [String]) throws {
             continue
         }
         do {
-            let result = try DifferentialCase.compare(dir: dir, renderer: renderer, emulation: emulation)
+            let result = try DifferentialCase.compare(dir: dir, renderer: renderer)
             compared += 1
             if result.fraction <= 0.00025 { within1 += 1 }
             if result.fraction <= 0.002 { within2 += 1 }
@@ -87,7 +75,7 @@ enum DifferentialCase {
         let diff: StraightImage
     }
 
-    static func compare(dir: URL, renderer: MapRenderer, emulation: NativeEmulation = []) throws -> Result {
+    static func compare(dir: URL, renderer: MapRenderer) throws -> Result {
         let stylePath = dir.appendingPathComponent("style.json").path
         let json = try JSONParser.parse([UInt8](Data(contentsOf: URL(fileURLWithPath: stylePath))))
         let t = json["metadata"]?["test"]
@@ -96,8 +84,7 @@ enum DifferentialCase {
         var options = Pixelmatch.Options()
         options.threshold = t?["threshold"]?.numberValue ?? 0.1285
         let scene = try Scene(styleFile: stylePath)
-        let actual = try renderer.render(scene, options: RenderOptions(width: width, height: height, ratio: ratio),
-                                         nativeEmulation: emulation).unpremultiplied()
+        let actual = try renderer.render(scene, options: RenderOptions(width: width, height: height, ratio: ratio)).unpremultiplied()
         let expected = try PNGDecoder.decode(contentsOf: dir.appendingPathComponent("expected.png").path)
         guard expected.width == actual.width, expected.height == actual.height else {
             throw BenchError("size \(actual.width)x\(actual.height) differs from expected.png \(expected.width)x\(expected.height)")

@@ -20,15 +20,15 @@ func runDrawBenchmark(_ args: [String]) throws {
     let scene = try Scene(styleFile: stylePath)
     let camera = scene.style.camera
     let view = ViewTransform(camera: camera, width: Double(width), height: Double(height))
-    let buckets = scene.evaluatedLayers(zoom: camera.zoom).map { Bucket.make($0) }
-    let gpu = try gl.upload(buckets)
+    let plan = scene.framePlan(view: view)
+    let gpu = try gl.upload(plan)
     try gl.draw(gpu, view: view, ratio: 1)   // compiles the programs
     gl.finish()
     var wall: [Double] = [], cpu: [Double] = []
     let mode = a.values["mode"] ?? "repeat"
     for _ in 0..<max(1, frames) {
         var g = gpu
-        if mode == "upload" { g = try gl.upload(buckets); gl.finish() }
+        if mode == "upload" { g = try gl.upload(scene.framePlan(view: view)); gl.finish() }
         let c0 = processCPUSeconds(), t0 = now()
         try gl.draw(g, view: view, ratio: 1)
         gl.finish()

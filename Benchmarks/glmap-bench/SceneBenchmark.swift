@@ -48,13 +48,11 @@ func runSceneBenchmark(_ args: [String]) throws {
         let camera = scene.style.camera
         let view = ViewTransform(camera: camera, width: Double(width), height: Double(height))
         t0 = now()
-        let layers = scene.evaluatedLayers(zoom: camera.zoom)
-        record("evaluate", now() - t0)
+        // Tile cover, each drawn layer evaluated and tessellated over each of its tiles.
+        let plan = scene.framePlan(view: view)
+        record("evaluate+tessellate", now() - t0)
         t0 = now()
-        let buckets = layers.map { Bucket.make($0) }   // one by one, each on all cores, as Scene.gpuBuckets
-        record("tessellate", now() - t0)
-        t0 = now()
-        let gpu = try gl.upload(buckets)
+        let gpu = try gl.upload(plan)
         gl.finish()
         record("upload", now() - t0)
         t0 = now()
@@ -83,7 +81,7 @@ func runSceneBenchmark(_ args: [String]) throws {
     }
     print("egl-init\t\(String(format: "%.2f", eglInit * 1000))")
     print("shader-compile\t\(String(format: "%.2f", shaderCompile * 1000))")
-    let order = ["parse", "evaluate", "tessellate", "upload", "draw", "readback", "encode"]
+    let order = ["parse", "evaluate+tessellate", "upload", "draw", "readback", "encode"]
     var total = 0.0
     for s in order {
         let m = median(stages[s] ?? [])
@@ -93,16 +91,6 @@ func runSceneBenchmark(_ args: [String]) throws {
     // The total is the sum of per-stage medians (parse through encode).
     print("total\t\(String(format: "%.2f", total))")
     print("frame\t\(String(format: "%.2f", median(stages["frame"] ?? [])))")
-    if a.values["layers"] == "1" {   // each layer's tessellation alone, on one thread
-        let scene = try Scene(styleFile: stylePath)
-        let layers = scene.evaluatedLayers(zoom: scene.style.camera.zoom)
-        let ids = scene.style.layers.filter { $0.isDrawn(atZoom: scene.style.camera.zoom) }.map(\.id)
-        for (id, layer) in zip(ids, layers) {
-            var times: [Double] = []
-            for _ in 0..<max(1, runs) { let t0 = now(); _ = Bucket.make(layer); times.append((now() - t0) * 1000) }
-            print("# tessellate-layer\t\(id)\t\(String(format: "%.2f", median(times)))")
-        }
-    }
     let info = gl.info
     print("# style \(stylePath) \(width)x\(height) ratio \(ratio) runs \(runs) png-bytes \(lastBytes)")
     print("# peak-rss-mib \(String(format: "%.1f", peakRSSMiB()))")

@@ -1,8 +1,8 @@
 // glmap-bench — release-build benchmarks (see Benchmarks/README.md). Subcommands:
 //   scene    --style FILE [--width 1024 --height 1024 --ratio 1 --runs 5]   per-stage frame timings
 //   draw     --style FILE [--width 1024 --height 1024 --frames 40]            the draw stage alone, wall and CPU ms
-//   simplify --geojson FILE [--runs 5]                                       Douglas–Peucker ranks: old loop, new loop, all cores
 //   geojson  --file F [--runs N] [--no-baseline]                            GeoJSON decoding MB/s
+//   geojson-tiles --cases DIR [--runs 5 --show 3]                            GeoJSON tiler vs geojson-vt: identical tiles, build/getTile ms
 //   lines    [--scenes DIR] [--seconds S]                                   line tessellation throughput
 //   earcut   --fixtures DIR [--only a,b] [--min-time S] [--repeats N]       earcut per fixture, µs (TSV)
 //   png      --style FILE [--width 1024 --height 1024 --runs 5]            PNG encoding methods compared
@@ -16,13 +16,13 @@ import GLMapCore
 
 AllocatorTuning.keepFrameBuffersInHeap()   // as the glmap executable does
 let args = Array(CommandLine.arguments.dropFirst())
-let benchUsage = "usage: glmap-bench scene|draw|simplify|geojson|lines|earcut|batch|flythrough|png|soak|expressions|differential [options] (see Benchmarks/README.md)\n"
+let benchUsage = "usage: glmap-bench scene|draw|geojson|geojson-tiles|lines|earcut|batch|flythrough|png|soak|expressions|differential [options] (see Benchmarks/README.md)\n"
 do {
     switch args.first {
     case "scene": try runSceneBenchmark(Array(args.dropFirst()))
     case "draw": try runDrawBenchmark(Array(args.dropFirst()))
-    case "simplify": try runSimplifyBenchmark(Array(args.dropFirst()))
     case "geojson": try runGeoJSONBenchmark(Array(args.dropFirst()))
+    case "geojson-tiles": try runGeoJSONTilesBenchmark(Array(args.dropFirst()))
     case "lines": try runLineBenchmark(Array(args.dropFirst()))
     case "earcut": try runEarcutBenchmark(Array(args.dropFirst()))
     case "batch": try runBatchBenchmark(Array(args.dropFirst()))

@@ -130,34 +130,23 @@ public final class MapRenderer {
 
     /// Renders one frame.
     public func render(_ scene: Scene, options: RenderOptions) throws -> PremultipliedImage {
-        try render(scene, options: options, nativeEmulation: [])
-    }
-
-    /// Renders one frame with MapLibre Native behaviours emulated (`NativeEmulation`; the
-    /// differential harness's second opinion only). They live in the tessellator, so a non-empty
-    /// set needs the GPU backend (an input error on the CPU reference).
-    package func render(_ scene: Scene, options: RenderOptions, nativeEmulation: NativeEmulation) throws -> PremultipliedImage {
         try options.validate()
         try MapRenderer.checkImageSize(options)
         // The view holds MapLibre's constrained camera (`Camera.constrained`): its zoom is the one drawn.
         let view = ViewTransform(camera: options.camera(default: scene.style.camera),
                                  width: Double(options.width), height: Double(options.height))
-        let zoom = view.camera.zoom
         // While EGL is still being set up on its own thread, tessellate meanwhile (the GPU is the
         // likely outcome; a CPU fallback draws from evaluated layers and leaves these unused).
-        let early = pendingPreparation != nil && backend != .cpu ? scene.gpuBuckets(zoom: zoom, emulation: nativeEmulation) : nil
+        let early = pendingPreparation != nil && backend != .cpu ? scene.framePlan(view: view) : nil
         try prepare()
         if let g = gl, !g.isUsable {   // an earlier GL failure (error, reset, lost context) broke it: start afresh
             gl = nil
             gl = try GLRenderer()
         }
         guard let gl else {
-            guard nativeEmulation.isEmpty else {
-                throw InputFailure("emulating MapLibre Native (\(nativeEmulation.names)) needs the GPU backend: the CPU reference has no tessellator")
-            }
-            return ReferenceRenderer().render(scene.evaluatedLayers(zoom: zoom), view: view, ratio: options.ratio)
+            return ReferenceRenderer().render(scene.referenceFrame(view: view), view: view, ratio: options.ratio)
         }
         gl.maxTileSize = maxTileSize
-        return try gl.render(early ?? scene.gpuBuckets(zoom: zoom, emulation: nativeEmulation), view: view, ratio: options.ratio)
+        return try gl.render(early ?? scene.framePlan(view: view), view: view, ratio: options.ratio)
     }
 }

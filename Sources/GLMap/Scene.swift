@@ -1,30 +1,39 @@
 // Scene — contract
-// A style with its sources loaded, decoded and projected once (Web Mercator unit world). Frames
-// of the same scene (other cameras, sizes, ratios) reuse it: no re-parsing or re-projection.
+// A style with its sources loaded and turned into tile producers once: a GeoJSON source becomes
+// a `GeoJSONTileIndex` (geojson-vt's tiling, as MapLibre's worker does it). Frames of the same
+// scene (other cameras, sizes, ratios) reuse it: no re-parsing, re-projection or re-tiling.
+// A frame is planned from the view: per source, the tiles MapLibre would cover the view with
+// (`TileCover`); per drawn layer and tile, the layer evaluated over the tile's features and
+// tessellated (`FramePlan`, for the GPU) or only evaluated (`ReferenceFrame`, for the CPU
+// reference renderer). Tile buckets are cached across frames by tile, layer and what their
+// content depends on, so a batch re-tessellates only tiles it has not drawn before.
 // Sources that cannot be loaded are empty and listed in `warnings` (MapLibre draws nothing for
 // them); with `strict`, loading throws the first such problem instead. What the style has that glmap
 // does not draw (`StyleDocument.skipped`) is left out and reported in `warningMessages`; with
-// `strict` it is a `StyleError` instead. Lines and rings are ranked
-// for simplification once here and simplified per tile zoom when evaluated (Simplification.swift).
-// Feature state set at run time (`StyleDocument.featureStates`) is attached here to each GeoJSON
-// feature's context, where `feature-state` expressions read it.
+// `strict` it is a `StyleError` instead.
 // Limits: inputs are read under `InputLimits` (default `.default`). A style past a limit is a
 // `StyleError` (exit 2); a source past one is a `SourceWarning` like any unloadable source.
+// Threads: a scene may be shared by renderers on several threads (its caches are locked).
 import Foundation
 import GLMapCore
 import GLMapGeoJSON
 import GLMapStyle
 import GLMapTessellation
+import GLMapTiles
 
-/// A parsed style plus its projected source data.
+/// A parsed style plus its sources, ready to be tiled for any view.
 public final class Scene: Sendable {
 
     /// The parsed, validated style.
     public let style: StyleDocument
-    /// Projected features per source id.
-    public let features: [String: [ProjectedFeature]]
+    /// The GeoJSON sources' tile indexes by source id.
+    let geojson: [String: GeoJSONTileIndex]
+    /// Unit-world bounds of each loaded source's data (empty box for an empty source).
+    public let sourceBounds: [String: WorldBounds]
     /// Problems with source data that were tolerated.
     public let warnings: [SourceWarning]
+    /// Tile buckets built for earlier frames.
+    let buckets = Locked(TileBucketCache())
 
     /// Loads the style's sources; `preloaded` gives features already decoded (the Swift API's
     /// `GeoJSONSource` data) by source id, used instead of the source's own `data`.
@@ -34,33 +43,32 @@ public final class Scene: Sendable {
         if strict && !style.skipped.isEmpty { throw SkippedFeature.strictError(style.skipped, file: style.file) }
         self.style = style
         let loader = SourceLoader(styleFile: style.file, limits: limits)
-        var features: [String: [ProjectedFeature]] = [:]
+        var geojson: [String: GeoJSONTileIndex] = [:]
+        var bounds: [String: WorldBounds] = [:]
         var warnings: [SourceWarning] = []
         // Only sources some layer uses are loaded.
         let used = Set(style.layers.compactMap(\.source))
         for id in style.sources.keys.sorted() where used.contains(id) {
+            let source = style.sources[id]!
             do {
-                let collection = try preloaded[id] ?? loader.load(style.sources[id]!)
+                let collection = try preloaded[id] ?? loader.load(source)
+                if let bad = Scene.firstInvalidPosition(collection) { throw SourceWarning(sourceID: id, message: bad) }
+                let options = GeoJSONTileOptions.mapLibre(maxzoom: source.maxzoom, buffer: source.buffer, tolerance: source.tolerance,
+                                                          lineMetrics: source.lineMetrics)
                 do {
-                    var projected = try ProjectedFeature.project(collection)
-                    let source = style.sources[id]!
-                    Simplification.rank(&projected, tolerance: source.tolerance, maxzoom: source.maxzoom)
-                    if style.featureStates.hasState(source: id) {   // what `feature-state` reads
-                        for i in projected.indices {
-                            projected[i].context.state = style.featureStates.state(of: projected[i].context, in: source)
-                        }
-                    }
-                    features[id] = projected
-                } catch let e as InvalidGeometryError {
+                    geojson[id] = try GeoJSONTileIndex(collection, options: options)
+                } catch let e as GeoJSONTilingError {
                     throw SourceWarning(sourceID: id, message: e.message)
                 }
+                bounds[id] = Scene.bounds(collection)
             } catch let w as SourceWarning {
                 if strict { throw w }
                 warnings.append(w)
-                features[id] = []
+                bounds[id] = .empty
             }
         }
-        self.features = features
+        self.geojson = geojson
+        self.sourceBounds = bounds
         self.warnings = warnings
     }
 
@@ -73,6 +81,36 @@ public final class Scene: Sendable {
     /// Loads a style file (or "-" for standard input) and its sources.
     public convenience init(styleFile path: String, strict: Bool = false, limits: InputLimits = .default) throws {
         try self.init(style: Scene.loadStyle(file: path, limits: limits), strict: strict, limits: limits)
+    }
+
+    /// Largest |longitude| accepted (degrees). Beyond it a Double no longer holds the position
+    /// within a world to better than a millionth of a degree, so the source is refused.
+    public static let maxLongitude = 1.0e6
+
+    /// The first position that is not a usable coordinate (NaN, ±Infinity — possible when the
+    /// model is built in code rather than decoded — or absurdly far out), as a message naming
+    /// the feature; nil when every position is usable.
+    static func firstInvalidPosition(_ collection: GLMapGeoJSON.FeatureCollection) -> String? {
+        func bad(_ p: GLMapGeoJSON.Position) -> Bool { !p.lon.isFinite || !p.lat.isFinite || abs(p.lon) > maxLongitude }
+        for (i, f) in collection.features.enumerated() {
+            guard let g = f.geometry, let p = g.positions.first(where: bad) else { continue }
+            let id = f.id.map { " (id \($0.jsonText))" } ?? ""
+            return "feature \(i)\(id): position [\(p.lon), \(p.lat)] is not a usable coordinate (longitude and latitude must be finite numbers, |longitude| ≤ \(Int(maxLongitude)))"
+        }
+        return nil
+    }
+
+    /// The unit-world box of a collection's positions.
+    static func bounds(_ collection: GLMapGeoJSON.FeatureCollection) -> WorldBounds {
+        var b = WorldBounds.empty
+        for f in collection.features {
+            guard let g = f.geometry else { continue }
+            for p in g.positions {
+                let u = WebMercator.project(lon: p.lon, lat: p.lat)
+                b.add(u.x, u.y)
+            }
+        }
+        return b
     }
 
     /// Reads and parses a style file (or "-" for standard input) without loading its sources.
@@ -112,88 +150,17 @@ public final class Scene: Sendable {
         let message = InputLimits.fileSizeMessage(size: size, limit: limits.maxStyleFileBytes, name: "maxStyleFileBytes")
         return StyleError(file: file, issues: [StyleIssue(path: "", message: message)])
     }
+}
 
-    /// The style's layers evaluated for one zoom, in draw order (hidden layers skipped), the
-    /// layers on all cores.
-    public func evaluatedLayers(zoom: Double) -> [EvaluatedLayer] {
-        let evaluator = StyleEvaluator(zoom: zoom, globalState: style.globalState, sources: style.sources)
-        let (drawn, simplified) = drawnLayers(zoom: zoom)
-        return concurrentMap(drawn, order: costliestFirst(drawn, simplified)) { layer in
-            evaluator.evaluate(layer, features: layer.source.flatMap { simplified[$0] } ?? [])
+extension GLMapGeoJSON.Geometry {
+    /// Every position of the geometry, in order.
+    var positions: [GLMapGeoJSON.Position] {
+        switch self {
+        case .point(let p): return [p]
+        case .multiPoint(let ps), .lineString(let ps): return ps
+        case .multiLineString(let ls), .polygon(let ls): return ls.flatMap { $0 }
+        case .multiPolygon(let ps): return ps.flatMap { $0.flatMap { $0 } }
+        case .geometryCollection(let gs): return gs.flatMap(\.positions)
         }
-    }
-
-    /// The layers drawn at `zoom`, tessellated for the GPU as MapLibre's buckets are: features,
-    /// filters and layout at the tile zoom floor(zoom), composite paint at the tile zoom and the
-    /// next (two evaluations of such layers), everything that reads only the zoom left to
-    /// per-frame uniforms. The buckets therefore serve every frame whose `gpuKey` is the same.
-    /// The layers are evaluated on all cores, then tessellated one by one (a large layer's
-    /// features spread over the cores).
-    public func gpuBuckets(zoom: Double) -> [Bucket] {
-        gpuBuckets(zoom: zoom, emulation: [])
-    }
-
-    /// The same with MapLibre Native behaviours emulated (the differential harness only).
-    package func gpuBuckets(zoom: Double, emulation: NativeEmulation) -> [Bucket] {
-        var evaluator = StyleEvaluator(zoom: zoom, globalState: style.globalState, sources: style.sources)
-        evaluator.compositeZoom = evaluator.tileZoom
-        var upper = evaluator
-        upper.compositeZoom = evaluator.tileZoom + 1
-        let (drawn, simplified) = drawnLayers(zoom: zoom)
-        let evaluated = concurrentMap(drawn, order: costliestFirst(drawn, simplified)) { [evaluator, upper] layer in
-            let features = layer.source.flatMap { simplified[$0] } ?? []
-            let composite = layer.type.properties.contains { p in
-                guard p.gpu != nil, let e = layer.values[p.name]?.expression else { return false }
-                return !e.isFeatureConstant && !e.isZoomConstant
-            }
-            return (evaluator.evaluate(layer, features: features), composite ? upper.evaluate(layer, features: features) : nil)
-        }
-        // One layer at a time: a large layer's tessellation spreads its features over the cores.
-        return evaluated.map { Bucket.make($0.0, next: $0.1, emulation: emulation) }
-    }
-
-    /// The layers drawn at `zoom` in draw order, and the features of each source they read as
-    /// drawn at that zoom (simplified once per source).
-    private func drawnLayers(zoom: Double) -> ([GLMapStyle.Layer], [String: [ProjectedFeature]]) {
-        let drawn = style.layers.filter { $0.isDrawn(atZoom: zoom) }
-        var simplified: [String: [ProjectedFeature]] = [:]
-        for layer in drawn { if let id = layer.source, simplified[id] == nil { simplified[id] = features(of: id, zoom: zoom) } }
-        return (drawn, simplified)
-    }
-
-    /// Layer indices by the number of features they read, most first (the jobs' order).
-    private func costliestFirst(_ layers: [GLMapStyle.Layer], _ features: [String: [ProjectedFeature]]) -> [Int] {
-        let cost = layers.map { l in l.source.flatMap { features[$0]?.count } ?? 0 }
-        return layers.indices.sorted { cost[$0] > cost[$1] }
-    }
-
-    /// Frames whose zooms have the same key can share `gpuBuckets`: the tile zoom, whether the
-    /// zoom is an integer when a line is dashed (the dash cross-fade direction), and which layers
-    /// with a fractional minzoom/maxzoom are drawn.
-    public func gpuKey(zoom: Double) -> String {
-        let z = zoom.rounded(.down)
-        var key = "\(z)"
-        if dashed && zoom == z { key += " integer" }
-        for i in fractionalRangeLayers { key += style.layers[i].isDrawn(atZoom: zoom) ? " +\(i)" : " -\(i)" }
-        return key
-    }
-
-    /// Whether any layer sets line-dasharray.
-    private var dashed: Bool { style.layers.contains { $0.values[LineProperties.dasharray.name] != nil } }
-    /// Layers whose minzoom or maxzoom is not an integer.
-    private var fractionalRangeLayers: [Int] {
-        style.layers.indices.filter { i in
-            let l = style.layers[i]
-            return (l.minzoom.isFinite && l.minzoom != l.minzoom.rounded(.down)) || (l.maxzoom.isFinite && l.maxzoom != l.maxzoom.rounded(.down))
-        }
-    }
-
-    /// A source's features as drawn at `zoom`: simplified for its tile zoom (MapLibre's tolerance).
-    public func features(of sourceID: String, zoom: Double) -> [ProjectedFeature] {
-        guard let all = features[sourceID] else { return [] }
-        guard let source = style.sources[sourceID] else { return all }
-        let t = Simplification.tolerance(pixels: source.tolerance, zoom: zoom, maxzoom: source.maxzoom)
-        guard t > 0, !all.allSatisfy({ $0.type == .point }) else { return all }   // points are never simplified
-        return all.compactMap { $0.simplified(tolerance: t) }
     }
 }

@@ -26,18 +26,12 @@ extension Scene {
             }
             ids = [sourceID]
         } else {
-            ids = features.keys.sorted()
+            ids = sourceBounds.keys.sorted()
         }
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for id in ids {
-            for f in features[id] ?? [] {
-                let v = f.allVertices
-                var i = 0
-                while i + 1 < v.count {
-                    minX = min(minX, v[i]); maxX = max(maxX, v[i]); minY = min(minY, v[i + 1]); maxY = max(maxY, v[i + 1])
-                    i += 2
-                }
-            }
+            guard let b = sourceBounds[id], !b.isEmpty else { continue }
+            minX = min(minX, b.minX); maxX = max(maxX, b.maxX); minY = min(minY, b.minY); maxY = max(maxY, b.maxY)
         }
         guard minX.isFinite, minY.isFinite else {
             let what = sourceID.map { "source \"\($0)\" has" } ?? "the style's sources have"

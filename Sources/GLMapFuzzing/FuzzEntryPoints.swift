@@ -17,6 +17,8 @@ import GLMapCore
 import GLMapGeoJSON
 import GLMapStyle
 import GLMapTessellation
+import GLMapText
+import GLMapTiles
 
 /// One function per fuzz target; each runs a production stage on arbitrary bytes.
 public enum FuzzEntryPoints {
@@ -42,7 +44,22 @@ public enum FuzzEntryPoints {
                 break
             }
         }
-        _ = try ProjectedFeature.project(try fromBytes.get())
+        // Tiled as a GeoJSON source is: the root tile and one tile deep inside.
+        let index = try GeoJSONTileIndex(try fromBytes.get(), options: .mapLibre())
+        for id in [CanonicalTileID(0, 0, 0), CanonicalTileID(12, 2048, 2047)] { checkTile(index.vectorTile(id)) }
+    }
+
+    /// Every coordinate of a tile lies within its buffered square.
+    static func checkTile(_ data: VectorTileData?) {
+        guard let data else { return }
+        for layer in data.layers.values {
+            for f in layer.features {
+                for ring in f.geometry {
+                    check(ring.allSatisfy { $0.x >= -2050 && $0.x <= 8192 + 2050 && $0.y >= -2050 && $0.y <= 8192 + 2050 },
+                          "a tile coordinate lies outside the buffered tile")
+                }
+            }
+        }
     }
 
     /// Parses and validates a style; when all its sources are inline, loads them, evaluates the
@@ -55,10 +72,39 @@ public enum FuzzEntryPoints {
             guard case .inline = source.data else { return }
         }
         let scene = try Scene(style: document)
-        let span = extent(scene.features.values.joined())
-        for zoom in [0, document.zoom, 14.5] where withinTileBudget(span, zoom: zoom) {
-            for layer in scene.evaluatedLayers(zoom: zoom) { checkBucket(Bucket.make(layer)) }
+        for zoom in [0, document.zoom, 14.5] {
+            let camera = Camera(longitude: document.center.lon, latitude: document.center.lat, zoom: zoom)
+            checkPlan(scene.framePlan(view: ViewTransform(camera: camera, width: 256, height: 256)))
         }
+    }
+
+    /// Every tile bucket of a plan keeps the bucket invariants.
+    static func checkPlan(_ plan: FramePlan) {
+        for layer in plan.layers {
+            guard case .tiled(_, _, let buckets) = layer else { continue }
+            for b in buckets { checkBucket(b.bucket) }
+        }
+    }
+
+    /// Decodes bytes as a glyph range PBF; when it decodes, checks that every bitmap matches its
+    /// metrics, that re-encoding and decoding gives the same glyphs, and packs them into an atlas.
+    public static func glyphPBF(_ bytes: [UInt8]) throws {
+        guard bytes.count <= maxInputSize else { return }
+        let glyphs = try GlyphPBF.decode(bytes)
+        for g in glyphs {
+            check(g.bitmap.width == Int(g.metrics.width) + 6 && g.bitmap.height == Int(g.metrics.height) + 6,
+                  "a glyph's bitmap does not match its metrics")
+        }
+        // The writer clamps metrics to 32 bits; compare where the reader's values fit.
+        let fits = glyphs.allSatisfy { g in
+            [g.metrics.left, g.metrics.top, g.metrics.advance].allSatisfy { $0 >= -2_147_483_648 && $0 <= 2_147_483_647 }
+        }
+        let again = try GlyphPBF.decode(GlyphPBF.encode(fontStack: "fuzz", rangeStart: 0, glyphs: glyphs))
+        check(!fits || again == glyphs, "a written glyph range does not decode to the same glyphs")
+        var map = GlyphMap()
+        map.set(Dictionary(glyphs.prefix(512).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }), for: "fuzz")
+        let atlas = GlyphAtlas(glyphs: map)
+        check(atlas.image.pixels.count == atlas.image.width * atlas.image.height, "glyph atlas size")
     }
 
     /// Parses bytes as JSON, compiles it as an expression for several property types and as a
@@ -110,73 +156,29 @@ public enum FuzzEntryPoints {
                 }, "NaN in a line vertex (\(join), \(cap))")
             }
         }
-        // The production path: GeoJSON model → projection → style evaluation → buckets.
-        var features: [ProjectedFeature] = []
+        // The production path: GeoJSON model → tiles → style evaluation per tile → buckets.
+        var features: [GLMapGeoJSON.Feature] = []
         for (i, polygon) in input.polygons.enumerated() {
             let rings = polygon.ringRanges.map { r in
                 stride(from: 2 * r.lowerBound, to: 2 * r.upperBound, by: 2).map {
                     Position(polygon.coords[$0], polygon.coords[$0 + 1])
                 }
             }
+            guard rings.allSatisfy({ $0.allSatisfy { $0.lon.isFinite && $0.lat.isFinite && abs($0.lon) <= 1e6 } }) else { continue }
             let properties = JSONObject([("w", .number(Double(i % 7))), ("i", .number(Double(i)))])
-            let geometries: [GLMapGeoJSON.Geometry] = [.polygon(rings), .multiLineString(rings)]
-            for g in geometries {
-                // Positions that cannot be projected are a typed error there, not a tessellator input.
-                guard var projected = try? ProjectedFeature.project(
-                    FeatureCollection(features: [Feature(properties: properties, geometry: g)])) else { continue }
-                for k in projected.indices { projected[k].index = features.count }
-                features += projected
-            }
+            features.append(GLMapGeoJSON.Feature(properties: properties, geometry: .polygon(rings)))
+            features.append(GLMapGeoJSON.Feature(properties: properties, geometry: .multiLineString(rings)))
         }
-        guard !features.isEmpty else { return }
-        let span = extent(features)
-        for zoom in [0.0, 7.5, 18] where withinTileBudget(span, zoom: zoom) {
-            let evaluator = StyleEvaluator(zoom: zoom)
+        guard !features.isEmpty, let index = try? GeoJSONTileIndex(GLMapGeoJSON.FeatureCollection(features: features), options: .mapLibre()) else { return }
+        for zoom in [0, 7, 18] {
+            let n = 1 << zoom
+            let tile = OverscaledTileID(CanonicalTileID(zoom, n / 2, n / 2))
+            guard let data = index.vectorTile(tile.canonical), let layerData = data.layer(nil) else { continue }
+            let evaluator = StyleEvaluator(zoom: Double(zoom) + 0.5)
             for layer in bucketStyle.layers {
-                checkBucket(Bucket.make(evaluator.evaluate(layer, features: features)))
+                checkBucket(Bucket.make(evaluator.evaluate(layer, tile: tile, features: layerData.features)))
             }
         }
-    }
-
-    // MARK: - Bounds
-
-    /// Dashed and gradient lines are cut into the tiles of their zoom (`TileLineClipper`): an
-    /// open line into one piece per tile it crosses, a closed ring into one ring per tile of its
-    /// area. Their buckets grow with the geometry's size in tiles, up to `TileLineClipper.maxTiles`
-    /// per line (beyond it a line is drawn whole); that is slow under ASan, so the targets skip
-    /// such zooms to keep executions fast.
-    static let maxTileCost = Double(1 << 12)
-
-    /// The larger side of the features' bounding box and the total length of their lines and
-    /// rings, in unit-world coordinates.
-    static func extent<S: Sequence>(_ features: S) -> (span: Double, length: Double) where S.Element == ProjectedFeature {
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        var length = 0.0
-        func walk(_ v: [Double], closed: Bool) {
-            var i = 0
-            while i + 1 < v.count {
-                minX = min(minX, v[i]); maxX = max(maxX, v[i]); minY = min(minY, v[i + 1]); maxY = max(maxY, v[i + 1])
-                if i >= 2 { length += abs(v[i] - v[i - 2]) + abs(v[i + 1] - v[i - 1]) }
-                i += 2
-            }
-            if closed, v.count >= 4 { length += abs(v[0] - v[v.count - 2]) + abs(v[1] - v[v.count - 1]) }
-        }
-        for f in features {
-            walk(f.points, closed: false)
-            for line in f.lines { walk(line, closed: false) }
-            for polygon in f.polygons {
-                for r in polygon.ringRanges { walk(Array(polygon.coords[(2 * r.lowerBound)..<(2 * r.upperBound)]), closed: true) }
-            }
-        }
-        return (maxX >= minX ? max(maxX - minX, maxY - minY) : 0, length)
-    }
-
-    /// Whether geometry of this extent stays within `maxTileCost` (tiles of area plus tiles of
-    /// length) at `zoom`.
-    static func withinTileBudget(_ e: (span: Double, length: Double), zoom: Double) -> Bool {
-        let z = min(max(zoom.isFinite ? zoom : 0, 0), 30).rounded(.down)
-        let tiles = Double(1 << Int(z))
-        return (e.span * tiles + 2) * (e.span * tiles + 2) + e.length * tiles <= maxTileCost
     }
 
     // MARK: - Invariants

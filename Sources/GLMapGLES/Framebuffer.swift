@@ -1,11 +1,13 @@
 internal import CGLES3
 
-/// An offscreen RGBA8 render target (framebuffer object + renderbuffer) in device pixels.
+/// An offscreen RGBA8 render target (framebuffer object + renderbuffer) in device pixels, with a
+/// depth and stencil renderbuffer (tile clipping masks; extrusions' depth test).
 final class Framebuffer {
     let width: Int
     let height: Int
     let fbo: GLuint
     let color: GLuint
+    let depthStencil: GLuint
 
     /// Allocates a `width × height` target after checking GL's size limits.
     init(width: Int, height: Int) throws {
@@ -24,25 +26,33 @@ final class Framebuffer {
         }
         self.width = width
         self.height = height
-        var f: GLuint = 0, c: GLuint = 0
+        var f: GLuint = 0, c: GLuint = 0, ds: GLuint = 0
         glGenFramebuffers(1, &f)
         glGenRenderbuffers(1, &c)
+        glGenRenderbuffers(1, &ds)
         fbo = f
         color = c
+        depthStencil = ds
         glBindRenderbuffer(GLenum(GL_RENDERBUFFER), c)
         glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
         let err = glGetError()
-        if err != GLenum(GL_NO_ERROR) {
+        glBindRenderbuffer(GLenum(GL_RENDERBUFFER), ds)
+        glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_DEPTH24_STENCIL8), GLsizei(width), GLsizei(height))
+        let dsErr = glGetError()
+        if err != GLenum(GL_NO_ERROR) || dsErr != GLenum(GL_NO_ERROR) {
             glDeleteRenderbuffers(1, &c)
+            glDeleteRenderbuffers(1, &ds)
             glDeleteFramebuffers(1, &f)
-            throw GLError(call: "glRenderbufferStorage", code: GLState.errorName(err),
-                          message: "could not allocate a \(width)x\(height) RGBA8 render target (out of GPU memory?); try a smaller image")
+            throw GLError(call: "glRenderbufferStorage", code: GLState.errorName(err != GLenum(GL_NO_ERROR) ? err : dsErr),
+                          message: "could not allocate a \(width)x\(height) RGBA8 + depth/stencil render target (out of GPU memory?); try a smaller image")
         }
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), f)
         glFramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_RENDERBUFFER), c)
+        glFramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_DEPTH_STENCIL_ATTACHMENT), GLenum(GL_RENDERBUFFER), ds)
         let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
         if status != GLenum(GL_FRAMEBUFFER_COMPLETE) {
             glDeleteRenderbuffers(1, &c)
+            glDeleteRenderbuffers(1, &ds)
             glDeleteFramebuffers(1, &f)
             throw GLError(call: "glCheckFramebufferStatus", code: "0x" + String(status, radix: 16),
                           message: "the RGBA8 framebuffer is incomplete on this driver")
@@ -50,9 +60,10 @@ final class Framebuffer {
     }
 
     deinit {
-        var f = fbo, c = color
+        var f = fbo, c = color, ds = depthStencil
         glDeleteFramebuffers(1, &f)
         glDeleteRenderbuffers(1, &c)
+        glDeleteRenderbuffers(1, &ds)
     }
 
     /// Reads the frame back as premultiplied RGBA8, rows top to bottom.

@@ -2,85 +2,75 @@ import Foundation
 internal import CGLES3
 import GLMapStyle
 import GLMapTessellation
+import GLMapTiles
 
-/// Buckets uploaded to GPU buffers (one set per layer). Created by `GLRenderer.upload`; must be
-/// released on the thread that owns the renderer's context (it is, when it goes out of scope there).
-/// It keeps that context alive and deletes its buffers there (never in another context, whose
-/// objects may carry the same names); a lost context's buffers are simply gone.
-public final class GPUScene {
-    /// `ranges`/`outlineRanges`: the index buffers split for view culling (ViewCulling.swift);
-    /// each carries its index range, so draws use glDrawRangeElements (the driver then need not
-    /// scan the index buffer on every draw).
-    struct Fill {
-        let bucket: FillBucket
-        let vertices, indices, outlineVertices, outlineIndices: GLuint
-        var ranges: [DrawRange] = []
-        var outlineRanges: [DrawRange] = []
-    }
-    /// A line layer's buffers; dashed/gradient layers add the fx buffer and their textures.
-    struct Line {
-        let bucket: LineBucket
-        let vertices, indices: GLuint
-        var ranges: [DrawRange] = []
-        let paintBound: PaintBound
-        var fxVertices: GLuint = 0
-        var atlasTexture: GLuint = 0
-        var rampTexture: GLuint = 0
-    }
-    struct Circle { let bucket: CircleBucket; let instances: GLuint; var ranges: [DrawRange]; let paintBound: PaintBound }
-    enum Layer {
-        case background(EvaluatedBackground)
-        case fill(Fill)
-        case line(Line)
-        case circle(Circle)
+/// One tile bucket's GPU buffers and textures (created by a drawer's `upload`). Shared by every
+/// scene that draws the bucket, so a batch uploads a tile's bucket once; deleted in the context
+/// that created them when the last scene or cache entry lets go of it (a lost context's objects
+/// are simply gone).
+final class GPUBucket {
+    /// What the drawer of the bucket's layer type uploaded.
+    enum Content {
+        case fill(FillDrawer.Uploaded)
+        case line(LineDrawer.Uploaded)
+        case circle(CircleDrawer.Uploaded)
     }
 
-    let layers: [Layer]
-    /// The context the buffers live in (set by `GLRenderer.upload`).
-    var owner: HeadlessContext?
+    let content: Content
+    let buffers: [GLuint]
+    let textures: [GLuint]
+    /// The context the names live in.
+    let owner: HeadlessContext
 
-    init(layers: [Layer]) {
-        self.layers = layers
-        GPUScene.count(bufferNames.count + textureNames.count)
-    }
-
-    /// The GL buffer names this scene owns.
-    var bufferNames: [GLuint] {
-        layers.flatMap { l -> [GLuint] in
-            switch l {
-            case .background: return []
-            case .fill(let f): return [f.vertices, f.indices, f.outlineVertices, f.outlineIndices]
-            case .line(let l): return [l.vertices, l.indices, l.fxVertices]
-            case .circle(let c): return [c.instances]
-            }
-        }.filter { $0 != 0 }
-    }
-
-    /// The GL texture names this scene owns (line atlases and gradient ramps).
-    var textureNames: [GLuint] {
-        layers.flatMap { l -> [GLuint] in
-            if case .line(let line) = l { return [line.atlasTexture, line.rampTexture] }
-            return []
-        }.filter { $0 != 0 }
+    init(_ content: Content, buffers: [GLuint], textures: [GLuint], owner: HeadlessContext) {
+        self.content = content
+        self.buffers = buffers.filter { $0 != 0 }
+        self.textures = textures.filter { $0 != 0 }
+        self.owner = owner
+        GPUScene.count(self.buffers.count + self.textures.count)
     }
 
     deinit {
-        let names = bufferNames
-        let textures = textureNames
-        GPUScene.count(-(names.count + textures.count))
-        if let owner, !owner.makeCurrentForTeardown() { return }
-        if !names.isEmpty { glDeleteBuffers(GLsizei(names.count), names) }
+        GPUScene.count(-(buffers.count + textures.count))
+        guard owner.makeCurrentForTeardown() else { return }
+        if !buffers.isEmpty { glDeleteBuffers(GLsizei(buffers.count), buffers) }
         if !textures.isEmpty { glDeleteTextures(GLsizei(textures.count), textures) }
     }
+}
 
-    /// GL buffers and textures held by live scenes in this process (for soak tests: it must stay flat).
+/// A frame plan uploaded to GPU buffers: every layer's tile buckets. Created by
+/// `GLRenderer.upload`; frames of any camera over the same tiles then only set uniforms and draw.
+/// Must be released on the thread that owns the renderer's context (it is, when it goes out of
+/// scope there).
+public final class GPUScene {
+    /// One drawn layer: a background, or tile buckets in drawing order.
+    enum Layer {
+        case background(EvaluatedBackground)
+        case tiled(source: String, clipped: Bool, tiles: [(tile: OverscaledTileID, bucket: GPUBucket)])
+    }
+
+    let layers: [Layer]
+    /// Each source's visible tiles (the stencil masks of clipped layers).
+    let sourceTiles: [String: [OverscaledTileID]]
+    /// The context the buffers live in (set by `GLRenderer.upload`).
+    var owner: HeadlessContext?
+
+    init(layers: [Layer], sourceTiles: [String: [OverscaledTileID]]) {
+        self.layers = layers
+        self.sourceTiles = sourceTiles
+    }
+
+    /// GL buffers and textures held by live buckets in this process (for soak tests: it must stay flat).
     public static var liveGLObjects: Int {
         counterLock.lock(); defer { counterLock.unlock() }
         return live
     }
-    private static let counterLock = NSLock()
+
     nonisolated(unsafe) private static var live = 0
+    private static let counterLock = NSLock()
+
     static func count(_ delta: Int) {
-        counterLock.lock(); live += delta; counterLock.unlock()
+        counterLock.lock(); defer { counterLock.unlock() }
+        live += delta
     }
 }

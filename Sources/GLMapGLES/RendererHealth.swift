@@ -153,9 +153,10 @@ extension GLRenderer {
         }
     }
 
-    /// Uploads buckets into GPU buffers once; frames of any camera then only set uniforms and draw.
-    public func upload(_ buckets: [Bucket]) throws -> GPUScene {
-        let scene = try guarded("GLRenderer.upload") { try uploadBuckets(buckets) }
+    /// Uploads a frame plan's tile buckets (reusing the uploads of buckets earlier plans had);
+    /// frames of any camera over the same tiles then only set uniforms and draw.
+    public func upload(_ plan: FramePlan) throws -> GPUScene {
+        let scene = try guarded("GLRenderer.upload") { try uploadPlan(plan) }
         scene.owner = context
         return scene
     }

@@ -11,14 +11,16 @@ import GLMapStyle
 /// it on the map plane (an ellipse under pitch), scaled by `w / cameraToCenterDistance` when the
 /// scale is `viewport` — exactly circle.vert's four cases.
 struct CirclePainter {
-    func paint(_ layer: EvaluatedCircleLayer, view: ViewTransform, ratio: Double, into canvas: inout Compositor) {
+    /// Paints the layer's circles (unit-world centres) in every world copy that may show them,
+    /// or only in `copies`.
+    func paint(_ layer: EvaluatedCircleLayer, view: ViewTransform, ratio: Double, copies: [Int]? = nil, into canvas: inout Compositor) {
         var bounds = WorldBounds.empty
         for f in layer.features { bounds.add(flat: f.centers) }
         let origin = bounds.center
         let ws = view.worldSize
         let ccd = view.cameraToCenterDistance
         let pitchWithMap = layer.pitchAlignment == .map, scaleWithMap = layer.pitchScale == .map
-        for copy in WorldCopies.offsets(view, bounds: bounds) {
+        for copy in copies ?? WorldCopies.offsets(view, bounds: bounds) {
             let proj = PlaneProjection(view: view, ratio: ratio, origin: origin, copy: copy,
                                        translate: layer.translate, anchor: layer.translateAnchor)
             for f in layer.features {

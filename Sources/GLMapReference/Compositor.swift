@@ -11,6 +11,9 @@ struct Compositor {
     let height: Int
     let quantizeEachDraw: Bool
     var pixels: [SIMD4<Float>]
+    /// While set, only pixels whose centres lie in it are drawn (a tile's square: MapLibre's
+    /// stencil clip).
+    var clip: ConvexClip?
 
     init(width: Int, height: Int, quantizeEachDraw: Bool) {
         self.width = width
@@ -45,21 +48,27 @@ struct Compositor {
     /// Blends one colour over the pixels (column, row) for which `inside` holds.
     mutating func fill(_ src: SIMD4<Float>, where inside: (Int, Int) -> Bool) {
         guard src != .zero else { return }
-        let q = quantizeEachDraw, w = width
+        let q = quantizeEachDraw, w = width, c = clip
         pixels.withUnsafeMutableBufferPointer { buf in
-            for i in 0..<buf.count where inside(i % w, i / w) { Compositor.blend(buf.baseAddress! + i, src, quantize: q) }
+            for i in 0..<buf.count where inside(i % w, i / w) && (c?.contains(i % w, i / w) ?? true) {
+                Compositor.blend(buf.baseAddress! + i, src, quantize: q)
+            }
         }
     }
 
+    /// Whether pixel (x, y) may be drawn (inside the clip, when there is one).
+    @inline(__always)
+    func allows(_ x: Int, _ y: Int) -> Bool { clip?.contains(x, y) ?? true }
+
     /// Blends `src · coverage[i]` over a run of pixels of row `y` starting at column `x0`.
     mutating func blendRow(y: Int, x0: Int, coverage: UnsafeBufferPointer<Float>, color src: SIMD4<Float>) {
-        let q = quantizeEachDraw
+        let q = quantizeEachDraw, clip = self.clip
         let base = y * width + x0
         pixels.withUnsafeMutableBufferPointer { buf in
             let p = buf.baseAddress! + base
             for i in 0..<coverage.count {
                 let c = coverage[i]
-                if c > 0 { Compositor.blend(p + i, src * min(c, 1), quantize: q) }
+                if c > 0 && (clip?.contains(x0 + i, y) ?? true) { Compositor.blend(p + i, src * min(c, 1), quantize: q) }
             }
         }
     }
@@ -76,5 +85,37 @@ struct Compositor {
             }
         }
         return PremultipliedImage(width: width, height: height, pixels: bytes)
+    }
+}
+
+/// A convex polygon in device pixels (y down): a pixel is inside when its centre is on the inner
+/// side of every edge. A tile's square seen through the camera, cut at the near plane.
+struct ConvexClip {
+    /// Edge functions a·x + b·y + c ≥ 0 inside.
+    let edges: [(a: Double, b: Double, c: Double)]
+
+    /// The clip of a polygon given counter-clockwise or clockwise (either works); nil when it
+    /// has fewer than three corners (nothing is inside).
+    init?(_ polygon: [(x: Double, y: Double)]) {
+        guard polygon.count >= 3 else { return nil }
+        var area = 0.0
+        for i in polygon.indices {
+            let p = polygon[i], q = polygon[(i + 1) % polygon.count]
+            area += p.x * q.y - q.x * p.y
+        }
+        let s = area >= 0 ? 1.0 : -1.0
+        edges = polygon.indices.map { i in
+            let p = polygon[i], q = polygon[(i + 1) % polygon.count]
+            // Inside is to the left of p→q for positive area (y down: clockwise on screen).
+            let a = -(q.y - p.y) * s, b = (q.x - p.x) * s
+            return (a, b, -(a * p.x + b * p.y))
+        }
+    }
+
+    @inline(__always)
+    func contains(_ x: Int, _ y: Int) -> Bool {
+        let px = Double(x) + 0.5, py = Double(y) + 0.5
+        for e in edges where e.a * px + e.b * py + e.c < 0 { return false }
+        return true
     }
 }

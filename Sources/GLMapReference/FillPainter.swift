@@ -21,127 +21,40 @@ struct FillPainter {
     /// Scratch: each projected point's clip w (one per x, y pair of `points`).
     private var depths: [Double] = []
 
-    mutating func paint(_ layer: EvaluatedFillLayer, view: ViewTransform, ratio: Double, into canvas: inout Compositor) {
+    /// Paints the layer's features (unit-world coordinates) in every world copy that may show
+    /// them, or only in `copies`.
+    mutating func paint(_ layer: EvaluatedFillLayer, view: ViewTransform, ratio: Double, copies: [Int]? = nil,
+                        into canvas: inout Compositor) {
         var bounds = WorldBounds.empty
         for f in layer.features { for p in f.polygons { bounds.add(flat: p.coords) } }
         let origin = bounds.center
-        let projections = WorldCopies.offsets(view, bounds: bounds).map {
+        let projections = (copies ?? WorldCopies.offsets(view, bounds: bounds)).map {
             PlaneProjection(view: view, ratio: ratio, origin: origin, copy: $0,
                             translate: layer.translate, anchor: layer.translateAnchor)
         }
         let ws = view.worldSize
-        // fill-translate in unit-world units: the tile squares the pieces are cut to do not move
-        // with it (MapLibre's stencil clip), so each square is cut where it lands before the shift
-        let shift = WorldCopies.translation(view, layer.translate, inViewport: layer.translateAnchor == .viewport)
-        let tiled = layer.features.map { Self.tiledGeometry($0, shift: (shift.x / ws, shift.y / ws)) }
         for proj in projections {
-            for (f, g) in zip(layer.features, tiled) {
+            for f in layer.features {
                 let color = Compositor.premultiplied(f.color, opacity: f.opacity)
                 if color == .zero { continue }
-                project(g.fill, open: false, proj, origin: origin, worldSize: ws)
+                project(f.polygons, open: false, proj, origin: origin, worldSize: ws)
                 fill(color, into: &canvas)
             }
         }
         guard layer.antialias else { return }
         for proj in projections {
-            for (f, g) in zip(layer.features, tiled) {
+            for f in layer.features {
                 let color = Compositor.premultiplied(f.outlineColor, opacity: f.opacity)
                 if color == .zero { continue }
-                project(g.outline, open: g.outlineOpen, proj, origin: origin, worldSize: ws)
+                project(f.polygons, open: false, proj, origin: origin, worldSize: ws)
                 outline(color, into: &canvas)
             }
         }
     }
 
-    /// What a feature fills and outlines once cut into MapLibre's tiles (`FillTile`): a clipped
-    /// tile's rings are cut to the tile's square for the area (a convex clip keeps the winding
-    /// inside the square), and its outline is every ring edge cut to the square, one open
-    /// segment each (MapLibre's stencil clips both). Untiled features draw their polygons.
-    /// `shift`: the layer's translation (unit-world); each square is moved back by it.
-    static func tiledGeometry(_ f: EvaluatedFill, shift: (x: Double, y: Double) = (0, 0)) -> (fill: [ProjectedPolygon], outline: [ProjectedPolygon], outlineOpen: Bool) {
-        guard f.tiles.contains(where: \.clipped) else {
-            let polys = f.tiles.isEmpty ? f.polygons : f.tiles.flatMap(\.polygons)
-            return (polys, polys, false)
-        }
-        var fill: [ProjectedPolygon] = [], segments: [ProjectedPolygon] = []
-        for t in f.tiles {
-            let side = 1 / Double(1 << t.zoom)
-            let x0 = Double(t.x) * side - shift.x, y0 = Double(t.y) * side - shift.y, x1 = x0 + side, y1 = y0 + side
-            for p in t.polygons {
-                guard t.clipped else {
-                    fill.append(p)
-                    for r in p.ringRanges {
-                        for a in r {
-                            let b = a + 1 < r.upperBound ? a + 1 : r.lowerBound
-                            if a != b { segments.append(ProjectedPolygon(coords: [p.coords[2 * a], p.coords[2 * a + 1], p.coords[2 * b], p.coords[2 * b + 1]], holeIndices: [])) }
-                        }
-                    }
-                    continue
-                }
-                var coords: [Double] = [], holes: [Int] = []
-                for (k, r) in p.ringRanges.enumerated() {
-                    let c = clipRing(Array(p.coords[(2 * r.lowerBound)..<(2 * r.upperBound)]), x0, y0, x1, y1)
-                    if k == 0 && c.count < 6 { break }
-                    if c.count < 6 { continue }
-                    if k > 0 { holes.append(coords.count / 2) }
-                    coords.append(contentsOf: c)
-                    for a in r {
-                        let b = a + 1 < r.upperBound ? a + 1 : r.lowerBound
-                        if a == b { continue }
-                        if let s = clipSegment(p.coords[2 * a], p.coords[2 * a + 1], p.coords[2 * b], p.coords[2 * b + 1], x0, y0, x1, y1) {
-                            segments.append(ProjectedPolygon(coords: s, holeIndices: []))
-                        }
-                    }
-                }
-                if !coords.isEmpty { fill.append(ProjectedPolygon(coords: coords, holeIndices: holes)) }
-            }
-        }
-        return (fill, segments, true)
-    }
-
-    /// Sutherland–Hodgman: a ring (flat x, y) cut to the box [x0, x1] × [y0, y1].
-    static func clipRing(_ ring: [Double], _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> [Double] {
-        var pts = ring
-        for edge in 0..<4 {
-            let n = pts.count / 2
-            guard n > 0 else { break }
-            func value(_ i: Int) -> Double {
-                switch edge { case 0: return pts[2 * i] - x0; case 1: return x1 - pts[2 * i]; case 2: return pts[2 * i + 1] - y0; default: return y1 - pts[2 * i + 1] }
-            }
-            var out: [Double] = []
-            var j = n - 1
-            for i in 0..<n {
-                let vi = value(i), vj = value(j)
-                if (vi >= 0) != (vj >= 0) {
-                    let t = vj / (vj - vi)
-                    out.append(pts[2 * j] + (pts[2 * i] - pts[2 * j]) * t)
-                    out.append(pts[2 * j + 1] + (pts[2 * i + 1] - pts[2 * j + 1]) * t)
-                }
-                if vi >= 0 { out.append(pts[2 * i]); out.append(pts[2 * i + 1]) }
-                j = i
-            }
-            pts = out
-        }
-        return pts
-    }
-
-    /// The part of segment a→b inside the box, as flat [ax, ay, bx, by], or nil.
-    static func clipSegment(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double,
-                            _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> [Double]? {
-        var t0 = 0.0, t1 = 1.0
-        let dx = bx - ax, dy = by - ay
-        for (p, q) in [(-dx, ax - x0), (dx, x1 - ax), (-dy, ay - y0), (dy, y1 - ay)] {
-            if p == 0 { if q < 0 { return nil }; continue }
-            let r = q / p
-            if p < 0 { if r > t1 { return nil }; if r > t0 { t0 = r } } else { if r < t0 { return nil }; if r < t1 { t1 = r } }
-        }
-        guard t1 > t0 else { return nil }
-        return [ax + dx * t0, ay + dy * t0, ax + dx * t1, ay + dy * t1]
-    }
-
     /// Projects every ring of a feature to device pixels into `points`/`rings`, clipping rings
     /// against the camera plane, with each ring's winding weight (outer +1, hole −1).
-    private mutating func project(_ polygons: [ProjectedPolygon], open: Bool, _ proj: PlaneProjection,
+    private mutating func project(_ polygons: [FlatPolygon], open: Bool, _ proj: PlaneProjection,
                                   origin: (x: Double, y: Double), worldSize ws: Double) {
         points.removeAll(keepingCapacity: true)
         depths.removeAll(keepingCapacity: true)
@@ -237,12 +150,12 @@ struct FillPainter {
     /// the edge (parameter t), moved along it by perspective-correct interpolation (t weighted by
     /// 1/w of the end points), so without pitch it is the perpendicular distance.
     private func outline(_ color: SIMD4<Float>, into canvas: inout Compositor) {
-        let width = canvas.width, height = canvas.height, q = canvas.quantizeEachDraw
+        let width = canvas.width, height = canvas.height, q = canvas.quantizeEachDraw, clip = canvas.clip
         canvas.pixels.withUnsafeMutableBufferPointer { buf in
             // The edge being drawn: its ends and their clip w.
             var ax = 0.0, ay = 0.0, bx = 0.0, by = 0.0, wa = 1.0, wb = 1.0
             func plot(_ x: Int, _ y: Int) {
-                guard x >= 0, y >= 0, x < width, y < height else { return }
+                guard x >= 0, y >= 0, x < width, y < height, clip?.contains(x, y) ?? true else { return }
                 let fx = Double(x) + 0.5 - ax, fy = Double(y) + 0.5 - ay
                 let ex = bx - ax, ey = by - ay
                 let t = (fx * ex + fy * ey) / (ex * ex + ey * ey)

@@ -78,15 +78,13 @@ struct LineEffectsPainter {
         let tileRatio: Double
         /// MapLibre's sharp-corner vertices sit 15 CSS px from the corner at the integer zoom.
         let sharpCornerOffset: Double
-        let clipper: TileLineClipper
 
         init(_ layer: EvaluatedLineLayer, view: ViewTransform) {
-            z = LineTiling.tileZoom(zoom: layer.zoom, sourceMaxzoom: layer.sourceMaxzoom)
+            z = layer.tile?.canonical.z ?? LineTiling.tileZoom(zoom: layer.zoom, sourceMaxzoom: layer.sourceMaxzoom)
             tilesPerUnit = Double(1 << z)
-            clipper = TileLineClipper(zoom: z, buffer: layer.sourceBuffer / 512)
             tileRatio = LineTiling.tileRatio(cameraZoom: view.camera.zoom, tileZoom: z)
-            sharpCornerOffset = LineTiling.sharpCornerPixelsPerUnit(zoom: layer.zoom, sourceMaxzoom: layer.sourceMaxzoom)
-                .map { 15 * view.worldSize / $0 } ?? 0
+            let overscale = layer.tile?.overscaleFactor ?? 1
+            sharpCornerOffset = overscale <= 16 ? 15 * view.worldSize / (512 * tilesPerUnit * overscale) : 0
         }
     }
 
@@ -123,23 +121,11 @@ struct LineEffectsPainter {
             geometry.sharpCornerOffset = grid.sharpCornerOffset
             geometry.foldedQuads = true
             let gradient = layer.gradient != nil
+            // Each part is one tile's piece of a line: linesofar starts at its first point; with line
+            // metrics the piece covers `clip` of the whole line's progress (lines only, not rings).
             for part in f.parts {
-                let metrics = layer.lineMetrics && !part.closed
-                let total = metrics ? LineTiling.length(part.coords) : 0
-                // The part of the whole line's progress a piece covers (line metrics only).
-                func range(_ start: Double, _ end: Double) -> RangeKey? {
-                    metrics ? (total > 0 ? RangeKey(start: start / total, end: end / total) : RangeKey(start: 0, end: 1)) : nil
-                }
-                // A gradient ring's progress comes from its linesofar, which restarts in each tile piece.
-                if f.dasharray != nil || metrics || (gradient && part.closed), let tilePieces = grid.clipper.pieces(part.coords, closed: part.closed) {
-                    for tp in tilePieces {
-                        guard var piece = stroke(tp.coords, closed: part.closed, geometry: &geometry,
-                                                 range: range(tp.start, tp.end), gradient: gradient) else { continue }
-                        piece.tile = (tp.x, tp.y)
-                        feature.pieces.append(piece)
-                    }
-                } else if let piece = stroke(part.coords, closed: part.closed, geometry: &geometry,
-                                             range: range(0, total), gradient: gradient) {
+                let range = part.closed ? nil : f.clip.map { RangeKey(start: $0.start, end: $0.end) }
+                if let piece = stroke(part.coords, closed: part.closed, geometry: &geometry, range: range, gradient: gradient) {
                     feature.pieces.append(piece)
                 }
             }
@@ -244,7 +230,10 @@ struct LineEffectsPainter {
         }
     }
 
-    mutating func paint(_ layer: EvaluatedLineLayer, view: ViewTransform, ratio: Double, into canvas: inout Compositor) {
+    /// Paints the layer's lines (unit-world coordinates, each part one tile's piece) in every
+    /// world copy that may show them, or only in `copies`.
+    mutating func paint(_ layer: EvaluatedLineLayer, view: ViewTransform, ratio: Double, copies: [Int]? = nil,
+                        into canvas: inout Compositor) {
         var bounds = WorldBounds.empty
         for f in layer.features { for p in f.parts { bounds.add(flat: p.coords) } }
         let grid = TileGrid(layer, view: view)
@@ -259,7 +248,7 @@ struct LineEffectsPainter {
         // translated piece is cut to its untranslated square.
         let shift = WorldCopies.translation(view, layer.translate, inViewport: layer.translateAnchor == .viewport)
         let tiles = TileFrame(origin: stroked.origin, worldSize: stroked.worldSize, perUnit: grid.tilesPerUnit, shift: shift)
-        for copy in WorldCopies.offsets(view, bounds: bounds) {
+        for copy in copies ?? WorldCopies.offsets(view, bounds: bounds) {
             let proj = PlaneProjection(view: view, ratio: ratio, origin: stroked.origin, copy: copy,
                                        translate: layer.translate, anchor: layer.translateAnchor)
             for feature in stroked.features {
@@ -389,7 +378,7 @@ struct LineEffectsPainter {
 
     /// Blends the feature's colours over the touched box and clears `best`/`colors` there.
     private mutating func blendAndClear(x xs: Range<Int>, y ys: Range<Int>, width: Int, into canvas: inout Compositor) {
-        let q = canvas.quantizeEachDraw
+        let q = canvas.quantizeEachDraw, clip = canvas.clip
         canvas.pixels.withUnsafeMutableBufferPointer { px in
             best.withUnsafeMutableBufferPointer { key in
                 colors.withUnsafeMutableBufferPointer { col in
@@ -397,7 +386,7 @@ struct LineEffectsPainter {
                         for x in xs {
                             let k = y * width + x
                             guard key[k] > 0 else { continue }
-                            Compositor.blend(px.baseAddress! + k, col[k], quantize: q)
+                            if clip?.contains(x, y) ?? true { Compositor.blend(px.baseAddress! + k, col[k], quantize: q) }
                             key[k] = 0
                             col[k] = .zero
                         }

@@ -15,21 +15,25 @@ struct LinePainter {
     private var pieces: [StrokePiece] = []
     private var local: [Double] = []
 
-    mutating func paint(_ layer: EvaluatedLineLayer, view: ViewTransform, ratio: Double, into canvas: inout Compositor) {
+    /// Paints the layer's lines (unit-world coordinates) in every world copy that may show them,
+    /// or only in `copies`.
+    mutating func paint(_ layer: EvaluatedLineLayer, view: ViewTransform, ratio: Double, copies: [Int]? = nil, into canvas: inout Compositor) {
         if layer.hasDashes || layer.gradient != nil {
-            effects.paint(layer, view: view, ratio: ratio, into: &canvas)
+            effects.paint(layer, view: view, ratio: ratio, copies: copies, into: &canvas)
             return
         }
         var bounds = WorldBounds.empty
         for f in layer.features { for p in f.parts { bounds.add(flat: p.coords) } }
         let origin = bounds.center
         let ws = view.worldSize
-        let sharpCornerOffset = LineTiling.sharpCornerPixelsPerUnit(zoom: layer.zoom, sourceMaxzoom: layer.sourceMaxzoom)
-            .map { 15 * ws / $0 } ?? 0
+        // MapLibre's sharp-corner pairs sit 15 px away at the tile's zoom (none past 16× over-scale).
+        let overscale = layer.tile?.overscaleFactor ?? 1
+        let sharpCornerOffset = overscale <= 16
+            ? 15 * ws / (512 * Double(layer.tile?.canonical.tilesPerSide ?? 1) * overscale) : 0
         if coverage.count != canvas.width * canvas.height {
             coverage = [Float](repeating: 0, count: canvas.width * canvas.height)
         }
-        for copy in WorldCopies.offsets(view, bounds: bounds) {
+        for copy in copies ?? WorldCopies.offsets(view, bounds: bounds) {
             let proj = PlaneProjection(view: view, ratio: ratio, origin: origin, copy: copy,
                                        translate: layer.translate, anchor: layer.translateAnchor)
             for f in layer.features {

@@ -1,15 +1,17 @@
 // CPU reference renderer — contract
-// Input: evaluated layers in draw order (`EvaluatedLayer`: unit-world Web Mercator geometry with
-// per-feature paint), a `ViewTransform` (camera, CSS-pixel viewport) and the pixel ratio.
+// Input: a frame's layers in draw order (`ReferenceLayer`: a background, or a layer evaluated over
+// each tile of its source, geometry in the tile's units with per-feature paint), a
+// `ViewTransform` (camera, CSS-pixel viewport) and the pixel ratio.
 // Output: a `PremultipliedImage` (RGBA8) of (width·ratio) × (height·ratio) device pixels,
 // rows top to bottom, cleared to transparent black.
-// Independence: draws straight from the projected geometry with analytic coverage — exact-area
+// Independence: draws straight from the tiles' geometry with analytic coverage — exact-area
 // scanline fills, exact stroked line shapes, per-pixel circle formulas — and never imports
 // GLMapTessellation, so a tessellation or shader bug shows up as a difference from the GPU.
-// Semantics follow the GPU path (and MapLibre): world copies from `WorldCopies.offsets`,
-// translate and anchor as `WorldCopies.matrix`, blending ONE, ONE_MINUS_SRC_ALPHA. Fill
-// interiors use exact area coverage (the GPU samples pixel centres and relies on the outline);
-// lines, outlines and circles sample pixel centres with the shaders' ramps.
+// Semantics follow the GPU path (and MapLibre): each tile's geometry in its world copy, translate
+// and anchor as the GPU's matrices, fill and line tiles drawn only inside their tile's square
+// (pixel centres inside the projected square: MapLibre's stencil clip), blending ONE,
+// ONE_MINUS_SRC_ALPHA. Fill interiors use exact area coverage (the GPU samples pixel centres and
+// relies on the outline); lines, outlines and circles sample pixel centres with the shaders' ramps.
 // Quantisation: by default every blended pixel is rounded to 8 bits at once (a UNORM8
 // framebuffer rounds after each fragment's blend); one "draw" is a fill feature's interior,
 // one outline edge, a line feature (max coverage over its pieces) or one circle.
@@ -39,9 +41,9 @@ public struct ReferenceRenderer: Sendable {
     /// A renderer with an explicit quantisation policy.
     public init(quantization: Quantization) { self.quantization = quantization }
 
-    /// Draws evaluated layers (draw order) for a view into a premultiplied RGBA8 image of
+    /// Draws a frame's layers (draw order) for a view into a premultiplied RGBA8 image of
     /// (view.width·ratio) × (view.height·ratio) device pixels, cleared to transparent black.
-    public func render(_ layers: [EvaluatedLayer], view: ViewTransform, ratio: Double) -> PremultipliedImage {
+    public func render(_ layers: [ReferenceLayer], view: ViewTransform, ratio: Double) -> PremultipliedImage {
         let w = max(0, Int((view.width * ratio).rounded())), h = max(0, Int((view.height * ratio).rounded()))
         var canvas = Compositor(width: w, height: h, quantizeEachDraw: quantization == .everyDraw)
         guard w > 0, h > 0, ratio > 0 else { return canvas.image() }
@@ -60,14 +62,36 @@ public struct ReferenceRenderer: Sendable {
                         band.contains(x: (Double(x) + 0.5) / ratio, y: (Double(y) + 0.5) / ratio)
                     }
                 }
-            case .fill(let f):
-                fills.paint(f, view: view, ratio: ratio, into: &canvas)
-            case .line(let l):
-                lines.paint(l, view: view, ratio: ratio, into: &canvas)
-            case .circle(let c):
-                circles.paint(c, view: view, ratio: ratio, into: &canvas)
+            case .tiled(let tiles):
+                for tileLayer in tiles {
+                    switch tileLayer {
+                    case .background: break
+                    case .fill(let f):
+                        guard let tile = f.tile else { continue }
+                        canvas.clip = TileSquare.clip(tile, view: view, ratio: ratio)
+                        fills.paint(f.inWorld(tile), view: view, ratio: ratio, copies: [0], into: &canvas)
+                    case .line(let l):
+                        guard let tile = l.tile else { continue }
+                        canvas.clip = TileSquare.clip(tile, view: view, ratio: ratio)
+                        lines.paint(l.inWorld(tile), view: view, ratio: ratio, copies: [0], into: &canvas)
+                    case .circle(let c):
+                        guard let tile = c.tile else { continue }
+                        canvas.clip = nil
+                        circles.paint(c.inWorld(tile), view: view, ratio: ratio, copies: [0], into: &canvas)
+                    }
+                    canvas.clip = nil
+                }
             }
         }
         return canvas.image()
     }
+}
+
+/// One layer of a frame as the CPU reference renderer draws it.
+public enum ReferenceLayer: Sendable {
+    /// A background layer: its paint.
+    case background(EvaluatedBackground)
+    /// A layer evaluated over each tile of its source (each with its `tile` set), in MapLibre's
+    /// drawing order.
+    case tiled([EvaluatedLayer])
 }

@@ -2,8 +2,8 @@ import GLMapStyle
 
 /// Builds the pieces of one line part (MapLibre's join and cap rules, exact shapes).
 struct StrokeGeometry {
-    var join: LineJoinStyle
-    var cap: LineCapStyle
+    var join: LineJoin
+    var cap: LineCap
     var miterLimit: Double
     var roundLimit: Double
     /// `line-offset` in plane px (positive: to the right of the direction of travel).
@@ -36,7 +36,7 @@ struct StrokeGeometry {
     /// caps put both square.
     private struct Corner { var inA = 0.0, inB = 0.0, outA = 0.0, outB = 0.0, sharp = false, isJoin = false, flip = false }
 
-    init(join: LineJoinStyle, cap: LineCapStyle, miterLimit: Double, roundLimit: Double, offset: Double, outset: Double) {
+    init(join: LineJoin, cap: LineCap, miterLimit: Double, roundLimit: Double, offset: Double, outset: Double) {
         self.join = join; self.cap = cap; self.miterLimit = miterLimit; self.roundLimit = roundLimit
         self.offset = offset; self.outset = outset
     }

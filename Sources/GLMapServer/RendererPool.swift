@@ -6,8 +6,8 @@
 // thread that finished it (a worker, or the deadline watcher), with `result` set.
 // Workers: `workers` threads, each owning one `BatchRenderer` per style, created on that thread
 // when it starts (the threading contract: one GL context per renderer per thread). Scenes are
-// parsed and projected once for the server and shared read-only; each worker evaluates,
-// tessellates and uploads a style once per evaluation key and keeps the uploads (`zoomKeys` keys).
+// parsed and tiled once for the server and shared read-only (with their tile bucket caches);
+// each worker uploads the tile buckets its frames draw and keeps the uploads recent frames used.
 // Queue: at most `capacity` jobs wait; `submit` returns nil when it is full (the caller answers
 // 503). Deadlines: one watcher thread sleeps until the oldest unfinished job's deadline (the server
 // has one timeout, so deadlines come in submission order); past it the job is finished as timed
@@ -87,8 +87,6 @@ final class RendererPool: @unchecked Sendable {
     let capacity: Int
     let metrics: ServerMetrics
     let cache: EncodedTileCache
-    /// Evaluation keys (zooms) each worker keeps uploaded per style.
-    static let zoomKeys = 25
     /// Called on the worker thread before each render (tests break the renderer here).
     var testHookBeforeRender: (@Sendable (BatchRenderer, Job) -> Void)?
     /// The first renderer creation failure, if any (the server reports it on /health).
@@ -202,7 +200,6 @@ final class RendererPool: @unchecked Sendable {
         for s in scenes {
             do {
                 let r = try BatchRenderer(scene: s.scene, backend: backend)
-                r.cacheCapacity = RendererPool.zoomKeys
                 renderers.append(r)
             } catch {
                 failure = "\(error)"

@@ -32,16 +32,9 @@ public enum StaticCamera {
     /// The unit-world bounding box of the scene's features (nil when it has none).
     public static func dataBounds(_ scene: Scene) -> (x0: Double, y0: Double, x1: Double, y1: Double)? {
         var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
-        for features in scene.features.values {
-            for f in features {
-                let v = f.allVertices
-                var i = 0
-                while i + 1 < v.count {
-                    x0 = min(x0, v[i]); x1 = max(x1, v[i])
-                    y0 = min(y0, v[i + 1]); y1 = max(y1, v[i + 1])
-                    i += 2
-                }
-            }
+        for b in scene.sourceBounds.values where !b.isEmpty {
+            x0 = min(x0, b.minX); x1 = max(x1, b.maxX)
+            y0 = min(y0, b.minY); y1 = max(y1, b.maxY)
         }
         return x0 <= x1 && y0 <= y1 ? (x0, y0, x1, y1) : nil
     }

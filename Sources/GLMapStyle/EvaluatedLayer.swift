@@ -1,29 +1,5 @@
 import GLMapCore
-
-/// Which frame a translation is expressed in (`*-translate-anchor`).
-public enum TranslateAnchor: String, Sendable {
-    /// `map` (default): the offset turns with the map; `viewport`: it stays fixed on screen.
-    case map, viewport
-}
-
-/// Whether circles shrink with distance under pitch (`circle-pitch-scale`): `map` scales them
-/// with the map, `viewport` keeps their screen size.
-public enum CirclePitchScale: String, Sendable {
-    /// `map` (default): circles scale with the map; `viewport`: they keep their screen size.
-    case map, viewport
-}
-
-/// Which plane circles are drawn in (`circle-pitch-alignment`): `map` lays them on the tilted
-/// map, `viewport` keeps them facing the screen.
-public enum CirclePitchAlignment: String, Sendable {
-    /// `map`: circles lie on the tilted map plane; `viewport` (default): they face the screen.
-    case map, viewport
-}
-
-/// How line ends are drawn (`line-cap`): butt (the spec default), round or square.
-public enum LineCapStyle: String, Sendable { case butt, round, square }
-/// How lines meet at a vertex (`line-join`): bevel, round or miter (the spec default).
-public enum LineJoinStyle: String, Sendable { case bevel, round, miter }
+import GLMapTiles
 
 /// Paint of a `background` layer at one zoom.
 public struct EvaluatedBackground: Sendable {
@@ -36,16 +12,15 @@ public struct EvaluatedBackground: Sendable {
 /// One feature of a fill layer with its evaluated paint.
 public struct EvaluatedFill: Sendable {
     /// The feature's polygons in unit-world coordinates (line features closed into rings).
-    public var polygons: [ProjectedPolygon]
+    public var polygons: [FlatPolygon]
     /// `fill-color` for this feature (default black).
     public var color: Color
     /// `fill-opacity` for this feature, 0…1 (default 1).
     public var opacity: Double
     /// The antialiasing outline colour (fill-outline-color, else fill-color).
     public var outlineColor: Color
-    /// What each tile draws (`FillTiler`): the geometry cut, snapped and, for lines, grouped into
-    /// rings as MapLibre's tiles hold it. Empty: draw `polygons` as they are.
-    public var tiles: [FillTile] = []
+    /// The feature's index in its source or tile layer.
+    public var index: Int = 0
 }
 
 /// A `fill` layer evaluated at one zoom: features in draw order (sort key applied).
@@ -63,6 +38,8 @@ public struct EvaluatedFillLayer: Sendable {
     /// The bound paint's expressions and tile zoom (the GPU's uniforms and attributes follow from
     /// them). An unset fill-outline-color carries fill-color's expression.
     public var paint = PaintSource()
+    /// The tile the layer was evaluated over (geometry in its units), nil for whole-world layers.
+    public var tile: OverscaledTileID?
 }
 
 /// One line (or polygon ring) with its evaluated paint.
@@ -70,7 +47,7 @@ public struct EvaluatedLine: Sendable {
     /// Parts, flat unit-world coordinates, and whether each is a closed ring (polygon outline).
     public var parts: [(coords: [Double], closed: Bool)]
     /// `line-join` for this feature, at the tile zoom (default miter).
-    public var join: LineJoinStyle
+    public var join: LineJoin
     /// `line-color` for this feature (default black).
     public var color: Color
     /// `line-opacity` for this feature, 0…1 (default 1).
@@ -92,6 +69,11 @@ public struct EvaluatedLine: Sendable {
     /// `line-width` at the integer zoom `floor(zoom)` (MapLibre's `floorwidth`): dash lengths
     /// are in units of this width.
     public var floorWidth: Double = 1
+    /// With line metrics: the share of the whole line this tile piece covers (geojson-vt's
+    /// `mapbox_clip_start` / `mapbox_clip_end`), nil otherwise.
+    public var clip: (start: Double, end: Double)?
+    /// The feature's index in its source or tile layer.
+    public var index: Int = 0
 }
 
 /// A `line` layer evaluated at one zoom.
@@ -99,7 +81,7 @@ public struct EvaluatedLineLayer: Sendable {
     /// The style layer's `id`.
     public var id: String
     /// `line-cap` at the tile zoom (default butt).
-    public var cap: LineCapStyle
+    public var cap: LineCap
     /// `line-miter-limit` at the tile zoom (default 2): sharper miters are drawn as bevels.
     public var miterLimit: Double
     /// `line-round-limit` at the tile zoom (default 1.05): flatter round joins are drawn as miters.
@@ -129,6 +111,8 @@ public struct EvaluatedLineLayer: Sendable {
     public var dashFromScale: Double = 0.5
     /// The bound paint's expressions and tile zoom.
     public var paint = PaintSource()
+    /// The tile the layer was evaluated over (geometry in its units), nil for whole-world layers.
+    public var tile: OverscaledTileID?
 
     /// Whether any feature draws dashes.
     public var hasDashes: Bool { features.contains { $0.dasharray != nil } }
@@ -153,6 +137,8 @@ public struct EvaluatedCircle: Sendable {
     public var strokeColor: Color
     /// `circle-stroke-opacity`, 0…1 (default 1).
     public var strokeOpacity: Double
+    /// The feature's index in its source or tile layer.
+    public var index: Int = 0
 }
 
 /// A `circle` layer evaluated at one zoom.
@@ -171,6 +157,8 @@ public struct EvaluatedCircleLayer: Sendable {
     public var features: [EvaluatedCircle]
     /// The bound paint's expressions and tile zoom.
     public var paint = PaintSource()
+    /// The tile the layer was evaluated over (geometry in its units), nil for whole-world layers.
+    public var tile: OverscaledTileID?
 }
 
 /// A layer ready to draw: the style's values evaluated for one zoom and every feature that passed

@@ -26,6 +26,8 @@ public struct Layer: Sendable {
     public var isVisible: Bool
     /// Values set in the style, by property name. Unset properties use the spec default.
     public var values: [String: PropertyValue]
+    /// The vector tile layer the layer draws (`source-layer`; GeoJSON sources have one layer and ignore it).
+    public var sourceLayer: String? = nil
 
     /// Whether the layer is drawn at `zoom` (visibility and zoom range).
     public func isDrawn(atZoom zoom: Double) -> Bool {

@@ -21,18 +21,18 @@ public enum RingClassification {
     }
 
     /// Groups line parts (flat unit-world coordinates) into polygons as described above.
-    public static func polygons(fromLines parts: [[Double]]) -> [ProjectedPolygon] {
-        func polygon(_ rings: [[Double]]) -> ProjectedPolygon {
+    public static func polygons(fromLines parts: [[Double]]) -> [FlatPolygon] {
+        func polygon(_ rings: [[Double]]) -> FlatPolygon {
             var coords: [Double] = []
             var holes: [Int] = []
             for (i, r) in rings.enumerated() {
                 if i > 0 { holes.append(coords.count / 2) }
                 coords.append(contentsOf: r)
             }
-            return ProjectedPolygon(coords: coords, holeIndices: holes)
+            return FlatPolygon(coords: coords, holeIndices: holes)
         }
         if parts.count <= 1 { return parts.isEmpty ? [] : [polygon(parts)] }
-        var out: [ProjectedPolygon] = []
+        var out: [FlatPolygon] = []
         var current: [[Double]] = []
         var outerIsNegative: Bool? = nil
         for r in parts {

@@ -3,14 +3,22 @@
 // Output: a `StyleDocument` (camera defaults, GeoJSON sources, layers in draw order with compiled
 // filters and property values), or a `StyleError` listing EVERY problem found, each with its JSON
 // path and what was expected (JSON syntax errors carry line:column instead).
-// Rules: unknown root keys (sprite, glyphs, metadata, transition, light…) are ignored. What the spec
+// Rules: root keys other than the checked ones (sprite, glyphs, metadata, font-faces…) are ignored;
+// `light`, `sky`, `terrain`, `projection` and `transition` are checked against their generated
+// tables (unknown keys and invalid values are errors) and kept in `rootObjects`. What the spec
 // forbids is an error: layer types and source types outside the spec, unknown layer keys, unknown
 // paint/layout properties, invalid values and filters. What the spec allows but glmap does not
 // draw is a `SkippedFeature` in `skipped` (a warning; `--strict` makes it an error): symbol,
 // raster, hillshade, heatmap, fill-extrusion and color-relief layers; vector, raster, raster-dem,
 // image and video sources (with the layers using them); `*-pattern` properties; properties whose
-// expressions use operators glmap does not evaluate (format, image, …). `feature-state` reads the
-// `featureStates` set at run time (a filter or layout property that uses it is an error, as in the spec).
+// expressions use operators glmap does not evaluate (format, image, …); `feature-state` reads the
+// `featureStates` set at run time. Layers
+// glmap does not draw are still validated against the generated property tables like drawn
+// ones and kept compiled in `allLayers`; `layers` holds the drawn ones. Source keys are checked
+// against the generated source tables as MapLibre's validator checks them (unknown keys are
+// errors except in vector and raster sources). An expression that reads a parameter its
+// property does not provide (`feature-state` in a layout property, `heatmap-density` outside
+// `heatmap-color`, per the spec's `expression.parameters`) is an error.
 // `*-transition` paint keys are accepted and ignored. Validation never traps, whatever JSON value
 // sits in whatever position.
 // Evaluation per feature and zoom lives in `StyleEvaluator`.
@@ -28,8 +36,16 @@ public struct StyleDocument: Sendable {
     public var pitch: Double
     /// The GeoJSON sources by id (sources glmap skips are not here).
     public var sources: [String: Source]
-    /// Layers in draw order (first is drawn first, at the bottom).
+    /// The layers glmap draws, in draw order (first is drawn first, at the bottom).
     public var layers: [Layer]
+    /// Every valid layer in draw order, also those glmap does not draw yet (a layer type without
+    /// `LayerType.isDrawn`, or over a source glmap skips): validated and compiled like the drawn
+    /// ones, each reported once in `skipped`. `layers` is the drawn subset.
+    public var allLayers: [Layer] = []
+    /// The root `light`, `sky`, `terrain` and `transition` objects the style sets, validated against
+    /// their generated tables (`LightProperties`, …) and compiled: object name → property name →
+    /// value (unset properties: the spec default). `projection` is validated for its keys only.
+    public var rootObjects: [String: [String: PropertyValue]] = [:]
     /// The root `state` object: default values for `global-state`.
     public var globalState: JSONObject
     /// Feature state set at run time (`feature-state` reads it); empty in a parsed style.

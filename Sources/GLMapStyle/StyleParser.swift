@@ -8,15 +8,37 @@ struct StyleParser {
     /// Sources skipped for their type: id → their index in `skipped`.
     var skippedSources: [String: Int] = [:]
 
-    /// The style spec's layer types, and those glmap draws.
-    static let specLayerTypes = ["background", "fill", "line", "symbol", "circle", "heatmap", "fill-extrusion", "raster", "hillshade", "color-relief"]
-    /// The style spec's source types.
-    static let specSourceTypes = ["vector", "raster", "raster-dem", "geojson", "image", "video"]
+    /// The style spec's layer types, in spec order (glmap draws those with `LayerType.isDrawn`).
+    static let specLayerTypes = LayerType.allCases.map(\.rawValue)
+    /// The style spec's source types, in spec order.
+    static let specSourceTypes = SourceType.allCases.map(\.rawValue)
     /// The keys a layer object may have under the spec.
-    static let layerKeys = ["id", "type", "metadata", "source", "source-layer", "minzoom", "maxzoom", "filter", "layout", "paint"]
-    /// Expression operators of the spec that glmap does not evaluate.
-    static let unevaluatedOperators: Set<String> = ["collator", "resolved-locale", "format", "image", "number-format",
-                                                    "distance", "heatmap-density", "elevation", "split", "join"]
+    static let layerKeys = StyleSpecification.layerKeys
+    /// Expression operators that glmap does not evaluate: those of the spec it lacks
+    /// (feature-state, collator, format, image, number-format, distance, heatmap-density,
+    /// elevation, is-supported-script, …) and newer ones MapLibre has (split, join).
+    static let unevaluatedOperators: Set<String> = Set(StyleSpecification.expressionOperators)
+        .union(["split", "join"]).subtracting(StyleExpression.operators)
+    /// Every operator name of the spec's expressions (an array starting with one is an expression).
+    static let operatorNames: Set<String> = StyleExpression.operators.union(unevaluatedOperators)
+    /// Operators that read an expression parameter only some properties provide, with the
+    /// parameter (`heatmap-density` → `.heatmapDensity`).
+    static let parameterOperators: [(name: String, parameter: ExpressionParameters)] = [
+        ("feature-state", .featureState), ("line-progress", .lineProgress), ("heatmap-density", .heatmapDensity), ("elevation", .elevation),
+    ]
+
+    /// Every operator name used in `json` (an expression; `literal` contents are not looked into).
+    static func operators(in json: JSONValue, into out: inout Set<String>) {
+        guard case .array(let a) = json else {
+            if case .object(let o) = json { for (_, v) in o.pairs { operators(in: v, into: &out) } }
+            return
+        }
+        if case .string(let op)? = a.first {
+            if op == "literal" { return }
+            out.insert(op)
+        }
+        for e in a { operators(in: e, into: &out) }
+    }
 
     /// The first operator of `json` (an expression) that glmap does not evaluate, if any.
     static func unevaluatedOperator(in json: JSONValue) -> String? {
@@ -83,17 +105,24 @@ struct StyleParser {
             fail("sources", "missing required property (expected an object)")
         }
 
-        var layers: [Layer] = []
+        var rootObjects: [String: [String: PropertyValue]] = [:]
+        for (key, table) in StyleParser.rootObjectTables {
+            guard let v = root[key] else { continue }
+            rootObjects[key] = rootObject(v, key: key, table: table, sources: root["sources"]?.objectValue)
+        }
+
+        var layers: [Layer] = [], allLayers: [Layer] = []
         if let l = root["layers"] {
             if let a = l.arrayValue {
                 var seen = Set<String>()
                 for (i, lv) in a.enumerated() {
                     let path = "layers[\(i)]"
-                    guard let layer = parseLayer(lv, path: path, sources: sources, rawSources: root["sources"]?.objectValue) else { continue }
+                    guard let (layer, drawn) = parseLayer(lv, path: path, sources: sources, rawSources: root["sources"]?.objectValue) else { continue }
                     if !seen.insert(layer.id).inserted {
                         fail("\(path).id", "duplicate layer id \"\(layer.id)\"")
                     }
-                    layers.append(layer)
+                    allLayers.append(layer)
+                    if drawn { layers.append(layer) }
                 }
             } else {
                 fail("layers", "expected an array, found \(l.kindName)")
@@ -103,6 +132,8 @@ struct StyleParser {
         }
         var doc = StyleDocument(center: center, zoom: zoom, bearing: bearing, pitch: pitch, sources: sources,
                                 layers: layers, globalState: globalState, file: file)
+        doc.allLayers = allLayers
+        doc.rootObjects = rootObjects
         doc.name = root["name"]?.stringValue
         doc.hasCenter = root["center"] != nil
         doc.hasZoom = root["zoom"] != nil
@@ -123,13 +154,17 @@ struct StyleParser {
     mutating func parseSource(id: String, _ v: JSONValue, path: String) -> Source? {
         guard let o = object(v, path: path) else { return nil }
         guard let type = requiredString(o, "type", path: path, missing: "missing source type (expected \"geojson\")") else { return nil }
-        guard type == "geojson" else {
-            if StyleParser.specSourceTypes.contains(type) {
+        guard let sourceType = SourceType(rawValue: type) else {
+            fail("\(path).type", "unknown source type \"\(type)\" (the style spec's source types are \(StyleParser.specSourceTypes.joined(separator: ", ")))"
+                 + Suggestion.hint(for: type, among: StyleParser.specSourceTypes))
+            return nil
+        }
+        let errorsBefore = issues.count
+        sourceKeys(o, type: sourceType, path: path)
+        guard sourceType == .geojson else {
+            if issues.count == errorsBefore {
                 skippedSources[id] = skipped.count
                 skipped.append(SkippedFeature(kind: "source", id: id, path: path, reason: "\(type) sources are not drawn by glmap (it draws geojson sources)"))
-            } else {
-                fail("\(path).type", "unknown source type \"\(type)\" (the style spec's source types are \(StyleParser.specSourceTypes.joined(separator: ", ")))"
-                     + Suggestion.hint(for: type, among: StyleParser.specSourceTypes))
             }
             return nil
         }
@@ -162,28 +197,34 @@ struct StyleParser {
         return source
     }
 
-    /// A layer, or nil when it is invalid (the problems are recorded) or skipped (a warning is
-    /// recorded: a layer type, source or filter glmap does not draw).
-    mutating func parseLayer(_ v: JSONValue, path: String, sources: [String: Source], rawSources: JSONObject?) -> Layer? {
+    /// A layer and whether it is drawn, or nil when it is invalid (the problems are recorded) or
+    /// left out (a filter glmap does not evaluate: a warning is recorded). A layer of a type glmap
+    /// does not draw, or over a source it skips, is validated and compiled like the others and
+    /// returned as not drawn (with its warning).
+    mutating func parseLayer(_ v: JSONValue, path: String, sources: [String: Source], rawSources: JSONObject?) -> (Layer, drawn: Bool)? {
         guard let o = object(v, path: path) else { return nil }
         guard let id = requiredString(o, "id", path: path, missing: "missing layer id (expected a string)") else { return nil }
         for key in o.keys where !StyleParser.layerKeys.contains(key) {
             fail("\(path).\(key)", "unknown layer property \"\(key)\"" + Suggestion.hint(for: key, among: StyleParser.layerKeys))
         }
         guard let type = layerType(o, id: id, path: path) else { return nil }
-        var source: String?
+        var source: String?, sourceSkipped = false
         if type != .background {
-            guard case .use(let s) = layerSource(o, type: type, id: id, path: path, sources: sources, rawSources: rawSources) else {
-                return nil
-            }
-            source = s
+            (source, sourceSkipped) = layerSource(o, type: type, id: id, path: path, sources: sources, rawSources: rawSources)
         }
+        // One warning per layer left out: its source's (naming it), else its type's.
+        if !type.isDrawn && !sourceSkipped {
+            skipped.append(SkippedFeature(kind: "layer", id: id, path: path, reason: "\(type.rawValue) layers are not drawn by glmap"))
+        }
+        let drawn = type.isDrawn && !sourceSkipped
         let minzoom = number(o["minzoom"], path: "\(path).minzoom", default: 0, min: 0, max: 24)
         let maxzoom = number(o["maxzoom"], path: "\(path).maxzoom", default: 24, min: 0, max: 24)
-        guard case .use(let filter) = layerFilter(o, id: id, path: path) else { return nil }
-        let (values, visible) = layerValues(o, type: type, id: id, path: path)
-        return Layer(id: id, type: type, source: source, filter: filter, minzoom: minzoom, maxzoom: maxzoom,
-                     isVisible: visible, values: values)
+        guard case .use(let filter) = layerFilter(o, id: id, path: path, warn: drawn) else { return nil }
+        let (values, visible) = layerValues(o, type: type, id: id, path: path, warn: drawn)
+        var layer = Layer(id: id, type: type, source: source, filter: filter, minzoom: minzoom, maxzoom: maxzoom,
+                          isVisible: visible, values: values)
+        layer.sourceLayer = o["source-layer"]?.stringValue
+        return (layer, drawn)
     }
 
     /// What a layer member gives: a value to use (nil: none given or invalid), or "skip the layer".
@@ -210,46 +251,45 @@ struct StyleParser {
         return s
     }
 
-    /// `type`: a type glmap draws, or nil (a spec type glmap does not draw is a warning; anything
-    /// else an error).
+    /// `type`: a spec layer type, or nil after an error.
     mutating func layerType(_ o: JSONObject, id: String, path: String) -> LayerType? {
         let types = StyleParser.specLayerTypes
         guard let typeName = requiredString(o, "type", path: path,
                                             missing: "missing layer type (expected one of \(types.joined(separator: ", ")))") else {
             return nil
         }
-        if let type = LayerType(rawValue: typeName) { return type }
-        if types.contains(typeName) {
-            skipped.append(SkippedFeature(kind: "layer", id: id, path: path, reason: "\(typeName) layers are not drawn by glmap"))
-        } else {
+        guard let type = LayerType(rawValue: typeName) else {
             fail("\(path).type", "unknown layer type \"\(typeName)\" (the style spec's layer types are \(types.joined(separator: ", ")))"
                  + Suggestion.hint(for: typeName, among: types))
+            return nil
         }
-        return nil
+        return type
     }
 
-    /// `source` of a non-background layer: the source id, or skip the layer when its source is
-    /// one glmap skips (the layer is named in that source's warning).
+    /// `source` of a non-background layer: the source id, and whether it is a source glmap skips
+    /// (the layer is then named in that source's warning).
     mutating func layerSource(_ o: JSONObject, type: LayerType, id: String, path: String, sources: [String: Source],
-                              rawSources: JSONObject?) -> LayerPart<String> {
+                              rawSources: JSONObject?) -> (String?, Bool) {
         guard let s = o["source"]?.stringValue else {
             fail("\(path).source", "missing required property (a \(type.rawValue) layer needs a source)")
-            return .use(nil)
+            return (nil, false)
         }
         if let i = skippedSources[s] {
             skipped[i].layers.append(id)
-            return .skipLayer
+            return (s, true)
         }
         if sources[s] == nil && rawSources?[s] == nil {
             fail("\(path).source", "source \"\(s)\" not found")
         }
-        return .use(s)
+        return (s, false)
     }
 
-    /// `filter`: compiled, or skip the layer when it uses an operator glmap does not evaluate.
-    mutating func layerFilter(_ o: JSONObject, id: String, path: String) -> LayerPart<FeatureFilter> {
+    /// `filter`: compiled, or skip the layer when it uses an operator glmap does not evaluate
+    /// (`warn`: a drawn layer, which gets the warning; another keeps no filter).
+    mutating func layerFilter(_ o: JSONObject, id: String, path: String, warn: Bool) -> LayerPart<FeatureFilter> {
         guard let f = o["filter"] else { return .use(nil) }
         if let op = StyleParser.unevaluatedOperator(in: f), FeatureFilter.isExpressionFilter(f) {
+            guard warn else { return .use(nil) }
             skipped.append(SkippedFeature(kind: "layer", id: id, path: "\(path).filter",
                                           reason: "its filter uses \"\(op)\", which glmap does not evaluate"))
             return .skipLayer
@@ -262,8 +302,9 @@ struct StyleParser {
         }
     }
 
-    /// The `layout` and `paint` properties, compiled, and `visibility`.
-    mutating func layerValues(_ o: JSONObject, type: LayerType, id: String, path: String) -> (values: [String: PropertyValue], visible: Bool) {
+    /// The `layout` and `paint` properties, compiled, and `visibility`. `warn`: the layer is drawn,
+    /// so what glmap leaves out of it is reported (a layer skipped whole has its one warning).
+    mutating func layerValues(_ o: JSONObject, type: LayerType, id: String, path: String, warn: Bool) -> (values: [String: PropertyValue], visible: Bool) {
         var values: [String: PropertyValue] = [:]
         var visible = true
         let table = Dictionary(uniqueKeysWithValues: type.properties.map { ($0.name, $0) })
@@ -271,7 +312,7 @@ struct StyleParser {
             guard let sv = o[section] else { continue }
             guard let so = object(sv, path: "\(path).\(section)") else { continue }
             for (name, value) in so.pairs {
-                layerProperty(name, value, section: section, table: table, type: type, id: id, path: path,
+                layerProperty(name, value, section: section, table: table, type: type, id: id, path: path, warn: warn,
                               values: &values, visible: &visible)
             }
         }
@@ -281,17 +322,12 @@ struct StyleParser {
     /// One `layout`/`paint` member: compiled into `values`, `visibility` into `visible`, or
     /// recorded as an error or a skipped property.
     mutating func layerProperty(_ name: String, _ value: JSONValue, section: String, table: [String: StyleProperty],
-                                type: LayerType, id: String, path: String,
+                                type: LayerType, id: String, path: String, warn: Bool,
                                 values: inout [String: PropertyValue], visible: inout Bool) {
         let typeName = type.rawValue
         let isLayout = section == "layout"
         let ppath = "\(path).\(section).\(name)"
         if !isLayout && name.hasSuffix("-transition") && table[String(name.dropLast(11))] != nil { return }
-        if !isLayout && name == "\(typeName)-pattern" {
-            skipped.append(SkippedFeature(kind: "layer", id: id, path: ppath, reason: "\(name) (image patterns) is not drawn by glmap",
-                                          consequence: "the property is skipped"))
-            return
-        }
         guard let prop = table[name], prop.isLayout == isLayout else {
             if let p = table[name] {
                 fail(ppath, "\"\(name)\" is a \(p.isLayout ? "layout" : "paint") property, not a \(section) property")
@@ -299,11 +335,6 @@ struct StyleParser {
                 let names = table.values.filter { $0.isLayout == isLayout }.map(\.name).sorted()
                 fail(ppath, "unknown property \"\(name)\" for a \(typeName) layer" + Suggestion.hint(for: name, among: names))
             }
-            return
-        }
-        if let op = StyleParser.unevaluatedOperator(in: value) {
-            skipped.append(SkippedFeature(kind: "layer", id: id, path: ppath, reason: "\(name) uses \"\(op)\", which glmap does not evaluate",
-                                          consequence: "the property is skipped (its default is drawn)"))
             return
         }
         if prop == StyleProperty.visibility {
@@ -314,20 +345,55 @@ struct StyleParser {
             }
             return
         }
-        guard let pv = compileValue(value, for: prop, path: ppath) else { return }
-        if isLayout && !pv.expression.isStateConstant {
-            fail(ppath, "\"feature-state\" data expressions are not supported with layout properties.")
+        var used = Set<String>()
+        StyleParser.operators(in: value, into: &used)
+        if let message = parameterError(used, prop) { fail(ppath, message); return }
+        let pattern = !isLayout && name == "\(typeName)-pattern"
+        if let op = StyleParser.unevaluatedOperator(in: value) {
+            guard warn else { return }
+            let reason = pattern ? "\(name) (image patterns) is not drawn by glmap" : "\(name) uses \"\(op)\", which glmap does not evaluate"
+            skipped.append(SkippedFeature(kind: "layer", id: id, path: ppath, reason: reason,
+                                          consequence: pattern ? "the property is skipped" : "the property is skipped (its default is drawn)"))
             return
         }
+        guard let pv = compileValue(value, for: prop, path: ppath) else { return }
         values[name] = pv
+        if pattern && warn {
+            skipped.append(SkippedFeature(kind: "layer", id: id, path: ppath, reason: "\(name) (image patterns) is not drawn by glmap",
+                                          consequence: "the property is skipped"))
+        }
+    }
+
+    /// The error for an expression reading a parameter its property does not provide (the
+    /// property's `expression.parameters` in the spec), or nil.
+    func parameterError(_ used: Set<String>, _ prop: StyleProperty) -> String? {
+        for (op, parameter) in StyleParser.parameterOperators where used.contains(op) && !prop.spec.parameters.contains(parameter) {
+            if parameter == .featureState {
+                // As MapLibre's validator words it: feature-state reads the feature.
+                return prop.isLayout ? "\"feature-state\" data expressions are not supported with layout properties."
+                    : "data expressions not supported"
+            }
+            let allowed = LayerType.allCases.flatMap(\.properties).filter { $0.spec.parameters.contains(parameter) }.map(\.name)
+            let list = allowed.count <= 1 ? "the \(allowed.first ?? "?") property" : "the properties \(allowed.joined(separator: ", "))"
+            return "\"\(op)\" may only be used with \(list)"
+        }
+        return nil
     }
 
     /// Compiles a property value; constant values are also range-checked against the spec.
     mutating func compileValue(_ value: JSONValue, for prop: StyleProperty, path: String) -> PropertyValue? {
         // As in MapLibre, an array that does not start with an operator name is a constant
         // (e.g. `"fill-translate": [5, 5]`, `"line-dasharray": [2, 1]`), not an expression.
+        // For array-valued properties, as in MapLibre, a first string that is no operator name starts
+        // a constant too (`"text-font": ["Open Sans Regular"]`, `"text-variable-anchor": ["top"]`).
         var source = value
-        if case .array(let a) = value, a.first?.stringValue == nil { source = .array(["literal", value]) }
+        if case .array(let a) = value {
+            if let first = a.first?.stringValue {
+                if prop.spec.type.isArrayLike && !StyleParser.operatorNames.contains(first) { source = .array(["literal", value]) }
+            } else {
+                source = .array(["literal", value])
+            }
+        }
         switch StyleExpression.compile(source, spec: prop.spec) {
         case .failure(let errs):
             for e in errs.errors { fail(path + e.key, e.message) }
@@ -347,13 +413,165 @@ struct StyleParser {
                 fail(p, "\(JSONValue.formatNumber(n)) is greater than the maximum value \(JSONValue.formatNumber(max))")
             }
         }
-        if case .enum(let allowed) = prop.spec.type, case .string(let e) = v, !allowed.contains(e) {
-            fail(path, "expected one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")), found \"\(e)\"")
+        func checkEnum(_ allowed: [String], _ v: Value, _ p: String) {
+            if case .string(let e) = v, !allowed.contains(e) {
+                fail(p, "expected one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")), found \"\(e)\"")
+            }
+        }
+        switch (prop.spec.type, v) {
+        case (.enum(let allowed), _): checkEnum(allowed, v, path)
+        case (.array(.enum(let allowed), _), .array(let a)): for (i, e) in a.enumerated() { checkEnum(allowed, e, "\(path)[\(i)]") }
+        case (.padding, _) where Padding(evaluated: v) == nil:
+            fail(path, "expected a number or an array of 1 to 4 numbers (CSS order), found \(v.shortDescription)")
+        case (.numberArray, _) where [Double](evaluated: v) == nil:
+            fail(path, "expected a number or an array of numbers, found \(v.shortDescription)")
+        case (.colorArray, _) where [Color](evaluated: v) == nil:
+            fail(path, "expected a color or an array of colors, found \(v.shortDescription)")
+        case (.variableAnchorOffsetCollection, _) where VariableAnchorOffsetCollection(evaluated: v) == nil:
+            fail(path, "expected an array of text anchors, each followed by an [x, y] offset, found \(v.shortDescription)")
+        default: break
         }
         switch v {
         case .number(let n): check(n, path)
         case .array(let a): for (i, e) in a.enumerated() { if case .number(let n) = e { check(n, "\(path)[\(i)]") } }
         default: break
+        }
+    }
+
+    /// The keys of a source of `type`: unknown ones are errors (except where the spec allows
+    /// others: vector and raster sources; raster-dem sources, as MapLibre's validator checks
+    /// them, do not), required ones must be there, and values must have the key's type. The keys
+    /// a geojson source reads itself (`data`, zooms, `buffer`, …) are checked where they are read.
+    mutating func sourceKeys(_ o: JSONObject, type: SourceType, path: String) {
+        let table = Dictionary(uniqueKeysWithValues: type.properties.map { ($0.name, $0) })
+        let readByGeoJSON: Set<String> = ["type", "data", "maxzoom", "lineMetrics", "tolerance", "buffer"]
+        let othersAllowed = type.allowsOtherKeys && type != .rasterDEM
+        for (key, value) in o.pairs {
+            let kpath = "\(path).\(key)"
+            guard let row = table[key] else {
+                if !othersAllowed {
+                    fail(kpath, "unknown property \"\(key)\" for a \(type.rawValue) source" + Suggestion.hint(for: key, among: table.keys.sorted()))
+                }
+                continue
+            }
+            if type == .geojson && readByGeoJSON.contains(key) { continue }
+            if type == .rasterDEM, ["redFactor", "greenFactor", "blueFactor", "baseShift"].contains(key),
+               o["encoding"]?.stringValue != "custom" {
+                let encoding = o["encoding"].map { "\($0.shortDescription) encoding" } ?? "the default encoding"
+                fail(kpath, "\"\(key)\" is only valid when \"encoding\" is \"custom\" (found \(encoding))")
+                continue
+            }
+            if key == "promoteId" {
+                let ok: Bool
+                switch value {
+                case .string: ok = true
+                case .object(let ids): ok = ids.pairs.allSatisfy { $0.value.stringValue != nil }
+                default: ok = false
+                }
+                if !ok { fail(kpath, "expected a string or an object of strings (source layer → property), found \(value.shortDescription)") }
+                continue
+            }
+            checkConstant(value, type: row.spec.type, spec: row.spec, path: kpath)
+        }
+        for row in type.properties where row.spec.required && o[row.name] == nil && !(type == .geojson && readByGeoJSON.contains(row.name)) {
+            fail("\(path).\(row.name)", "missing required property")
+        }
+    }
+
+    /// The root objects checked against their generated tables.
+    static let rootObjectTables: [(key: String, table: [StyleProperty])] = [
+        ("light", LightProperties.all), ("sky", SkyProperties.all), ("terrain", TerrainProperties.all),
+        ("projection", ProjectionProperties.all), ("transition", TransitionProperties.all),
+    ]
+
+    /// A root object (`light`, `sky`, `terrain`, `projection`, `transition`): unknown keys are
+    /// errors (as MapLibre's validator reports them), values are compiled for their rows (literals
+    /// only where the spec takes no expressions), required keys must be there, and `terrain`'s
+    /// source must be a raster-dem source of the style. `projection.type` (a projection
+    /// definition, which may interpolate between projections) is kept as written, unchecked.
+    mutating func rootObject(_ v: JSONValue, key: String, table: [StyleProperty], sources: JSONObject?) -> [String: PropertyValue] {
+        guard let o = object(v, path: key) else { return [:] }
+        let rows = Dictionary(uniqueKeysWithValues: table.map { ($0.name, $0) })
+        var values: [String: PropertyValue] = [:]
+        for (name, value) in o.pairs {
+            let path = "\(key).\(name)"
+            if name.hasSuffix("-transition"), let row = rows[String(name.dropLast(11))], row.spec.transition { continue }
+            guard let row = rows[name] else {
+                fail(path, "unknown property \"\(name)\" for \(key)" + Suggestion.hint(for: name, among: rows.keys.sorted()))
+                continue
+            }
+            if key == "projection" { continue }
+            if row.spec.parameters.isEmpty {
+                let before = issues.count
+                checkConstant(value, type: row.spec.type, spec: row.spec, path: path)
+                guard issues.count == before else { continue }
+            }
+            if let pv = compileValue(value, for: row, path: path) { values[name] = pv }
+        }
+        for row in table where row.spec.required && o[row.name] == nil {
+            fail("\(key).\(row.name)", "missing required property")
+        }
+        if key == "terrain", let s = o["source"]?.stringValue {
+            if let type = sources?[s]?["type"]?.stringValue {
+                if type != "raster-dem" { fail("terrain.source", "terrain needs a raster-dem source; \"\(s)\" is a \(type) source") }
+            } else {
+                fail("terrain.source", "source \"\(s)\" not found")
+            }
+        }
+        return values
+    }
+
+    /// A JSON value that takes no expressions (a key of a source) against its spec type.
+    mutating func checkConstant(_ v: JSONValue, type: PropertyType, spec: PropertySpec, path: String) {
+        func expected(_ what: String) { fail(path, "expected \(what), found \(v.shortDescription)") }
+        switch type {
+        case .value: return
+        case .number:
+            guard let n = v.numberValue else { return expected("number") }
+            if let min = spec.minimum, n < min { fail(path, "\(JSONValue.formatNumber(n)) is less than the minimum value \(JSONValue.formatNumber(min))") }
+            if let max = spec.maximum, n > max { fail(path, "\(JSONValue.formatNumber(n)) is greater than the maximum value \(JSONValue.formatNumber(max))") }
+        case .string, .formatted, .resolvedImage:
+            if v.stringValue == nil { expected("string") }
+        case .boolean:
+            if v.boolValue == nil { expected("boolean") }
+        case .color:
+            if v.stringValue.flatMap({ Color(css: $0) }) == nil { expected("a color") }
+        case .enum(let values):
+            if !(v.stringValue.map(values.contains) ?? false) {
+                expected("one of \(values.map { "\"\($0)\"" }.joined(separator: ", "))")
+            }
+        case .array(let item, let length):
+            guard let a = v.arrayValue else { return expected(length.map { "an array of \($0)" } ?? "an array") }
+            if let length, a.count != length { fail(path, "expected an array of \(length), found \(a.count) items"); return }
+            for (i, e) in a.enumerated() { checkConstant(e, type: item, spec: spec, path: "\(path)[\(i)]") }
+        case .padding, .numberArray, .colorArray, .variableAnchorOffsetCollection:
+            return
+        }
+    }
+}
+
+extension PropertyType {
+    /// Whether values are arrays (or may be written as arrays): a literal array of strings is then
+    /// a constant, not an expression.
+    var isArrayLike: Bool {
+        switch self {
+        case .array, .padding, .numberArray, .colorArray, .variableAnchorOffsetCollection, .value: return true
+        case .number, .string, .boolean, .color, .enum, .formatted, .resolvedImage: return false
+        }
+    }
+}
+
+extension Value {
+    /// How a value is named in messages (`"wide"`, `12`, `an array`).
+    var shortDescription: String {
+        switch self {
+        case .string(let s): return "\"\(s)\""
+        case .number(let n): return JSONValue.formatNumber(n)
+        case .boolean(let b): return b ? "true" : "false"
+        case .null: return "null"
+        case .color: return "a color"
+        case .array: return "an array"
+        case .object: return "an object"
         }
     }
 }

@@ -1,13 +1,14 @@
 // Tessellation stage — contract
-// Input: `EvaluatedLayer`s (features in draw order with evaluated paint, geometry in unit-world
-// Web Mercator coordinates, Double). Output: one bucket per layer: interleaved Float32 vertex
-// arrays + UInt32 index arrays ready for upload, positions relative to the bucket's `origin`
-// (so float32 keeps precision at high zoom; the GL side folds the origin into the matrix in Double).
-// Camera independence: fills are triangulated in world space, lines carry extrusion vectors
-// (widths applied in the shader), circles are one instance each, so a new camera needs no new
-// tessellation. Paint follows `PaintLayout`: only data-driven values are per-vertex (per-instance
-// for circles) attributes, data-and-zoom ones as the pair at the tile zoom and the next;
-// constants and zoom-only values are uniforms, set per frame.
+// Input: `EvaluatedLayer`s of one tile (features in draw order with evaluated paint, geometry in
+// the tile's units, 8192 a side, Double). Output: one bucket per tile and layer: interleaved
+// Float32 vertex arrays + UInt32 index arrays ready for upload, positions in tile units (small
+// numbers: float32 keeps them exact whatever the zoom; the GL side maps them with the tile's
+// matrix in Double).
+// Camera independence: fills are triangulated in tile space, lines carry extrusion vectors
+// (widths applied in the shader), circles are one instance each, so a new camera over the same
+// tiles needs no new tessellation. Paint follows `PaintLayout`: only data-driven values are
+// per-vertex (per-instance for circles) attributes, data-and-zoom ones as the pair at the tile
+// zoom and the next; constants and zoom-only values are uniforms, set per frame.
 // Invariants: every index < vertex count; no NaN in any vertex; non-finite input is dropped.
 import GLMapCore
 import GLMapStyle
@@ -26,7 +27,7 @@ public enum VertexLayout {
     public static let circle = 2
 }
 
-/// A layer's GPU-ready geometry.
+/// A layer's GPU-ready geometry over one tile.
 public enum Bucket: Sendable {
     /// A background layer: nothing to tessellate, the paint alone.
     case background(EvaluatedBackground)
@@ -37,47 +38,32 @@ public enum Bucket: Sendable {
     /// A circle layer's instances.
     case circle(CircleBucket)
 
-    /// Tessellates an evaluated layer, with positions relative to the centre of its geometry.
-    /// `next`: the same layer evaluated with `compositeZoom` = tile zoom + 1 (feature for feature),
-    /// whose composite paint values become the `a_<name>_next` attributes; nil when the layer has
-    /// none (they then repeat the tile zoom's values).
+    /// Tessellates a layer evaluated over one tile. `next`: the same layer evaluated with
+    /// `compositeZoom` = tile zoom + 1 (feature for feature), whose composite paint values become
+    /// the `a_<name>_next` attributes; nil when the layer has none (they then repeat the tile
+    /// zoom's values).
     public static func make(_ layer: EvaluatedLayer, next: EvaluatedLayer? = nil) -> Bucket {
-        make(layer, next: next, emulation: [])
-    }
-
-    /// The same with MapLibre Native behaviours emulated (the differential harness only).
-    package static func make(_ layer: EvaluatedLayer, next: EvaluatedLayer? = nil, emulation: NativeEmulation) -> Bucket {
-        var b = WorldBounds.empty
-        switch layer {
-        case .background: break
-        case .fill(let f): for feat in f.features { for p in feat.polygons { b.add(flat: p.coords) } }
-        case .line(let l): for feat in l.features { for part in feat.parts { b.add(flat: part.coords) } }
-        case .circle(let c): for feat in c.features { b.add(flat: feat.centers) }
-        }
-        let finite = !b.isEmpty && b.minX.isFinite && b.maxX.isFinite && b.minY.isFinite && b.maxY.isFinite
-        return make(layer, next: next, origin: finite ? ((b.minX + b.maxX) / 2, (b.minY + b.maxY) / 2) : (0, 0),
-                    emulation: emulation)
-    }
-
-    /// Tessellates an evaluated layer. `origin` is the unit-world point positions are relative to.
-    public static func make(_ layer: EvaluatedLayer, next: EvaluatedLayer? = nil, origin: (x: Double, y: Double)) -> Bucket {
-        make(layer, next: next, origin: origin, emulation: [])
-    }
-
-    /// The same with MapLibre Native behaviours emulated (the differential harness only).
-    package static func make(_ layer: EvaluatedLayer, next: EvaluatedLayer? = nil, origin: (x: Double, y: Double),
-                             emulation: NativeEmulation) -> Bucket {
         switch layer {
         case .background(let b): return .background(b)
         case .fill(let f):
-            if case .fill(let n)? = next { return .fill(FillBucket(f, next: n, origin: origin, emulation: emulation)) }
-            return .fill(FillBucket(f, origin: origin, emulation: emulation))
+            if case .fill(let n)? = next { return .fill(FillBucket(f, next: n)) }
+            return .fill(FillBucket(f))
         case .line(let l):
-            if case .line(let n)? = next { return .line(LineBucket(l, next: n, origin: origin, emulation: emulation)) }
-            return .line(LineBucket(l, origin: origin, emulation: emulation))
+            if case .line(let n)? = next { return .line(LineBucket(l, next: n)) }
+            return .line(LineBucket(l))
         case .circle(let c):
-            if case .circle(let n)? = next { return .circle(CircleBucket(c, next: n, origin: origin)) }
-            return .circle(CircleBucket(c, origin: origin))
+            if case .circle(let n)? = next { return .circle(CircleBucket(c, next: n)) }
+            return .circle(CircleBucket(c))
+        }
+    }
+
+    /// Whether the bucket draws nothing.
+    public var isEmpty: Bool {
+        switch self {
+        case .background: return false
+        case .fill(let f): return f.indices.isEmpty && f.outlineIndices.isEmpty
+        case .line(let l): return l.indices.isEmpty
+        case .circle(let c): return c.instanceCount == 0
         }
     }
 

@@ -1,15 +1,12 @@
 import GLMapCore
 import GLMapStyle
 
-/// One instance per circle centre (MultiPoint and line/polygon vertices: one per position),
-/// with per-instance attributes for every data-driven value.
+/// A circle layer over one tile: one instance per circle centre (every position of the points,
+/// lines and polygons inside the tile), in tile units, with per-instance attributes for every
+/// data-driven value.
 public struct CircleBucket: Sendable {
     /// The evaluated layer the bucket was built from.
     public let layer: EvaluatedCircleLayer
-    /// Unit-world point that positions are relative to (keeps Float positions precise).
-    public let origin: (x: Double, y: Double)
-    /// Unit-world bounds of the geometry (for world-copy culling).
-    public var bounds = WorldBounds.empty
     /// `stride` floats per instance: `VertexLayout.circle`, then `paint`'s block.
     public var instances: [Float] = []
     /// Number of circle instances.
@@ -20,9 +17,8 @@ public struct CircleBucket: Sendable {
     public var stride: Int { VertexLayout.circle + paint.floatsPerVertex }
 
     /// Builds the instances of `layer`; `next` is the layer at tile zoom + 1 for composite values.
-    public init(_ layer: EvaluatedCircleLayer, next: EvaluatedCircleLayer? = nil, origin: (x: Double, y: Double)) {
+    public init(_ layer: EvaluatedCircleLayer, next: EvaluatedCircleLayer? = nil) {
         self.layer = layer
-        self.origin = origin
         paint = PaintLayout(program: "circle", features: layer.features, source: layer.paint, value: EvaluatedCircle.paint)
         let nextFeatures = Bucket.aligned(layer.features, next?.features)
         let total = layer.features.reduce(0) { $0 + $1.centers.count / 2 }
@@ -34,9 +30,8 @@ public struct CircleBucket: Sendable {
                 let x = f.centers[i], y = f.centers[i + 1]
                 i += 2
                 guard x.isFinite && y.isFinite else { continue }
-                bounds.add(x, y)
-                instances.append(Float(x - origin.x))
-                instances.append(Float(y - origin.y))
+                instances.append(Float(x))
+                instances.append(Float(y))
                 instances.append(contentsOf: values)
             }
         }

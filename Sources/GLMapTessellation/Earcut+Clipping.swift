@@ -67,8 +67,8 @@ extension Earcut.State {
         let x0 = Swift.min(ax, Swift.min(bx, cx)), y0 = Swift.min(ay, Swift.min(by, cy))
         let x1 = Swift.max(ax, Swift.max(bx, cx)), y1 = Swift.max(ay, Swift.max(by, cy))
 
-        // earcut 3.x skips points on the first corner; Native's 2.2 counts them (`native22`)
-        let skipFirst = !native22
+        // earcut 3.x skips points on the first corner
+        let skipFirst = true
         var p = next(c)
         while p != a {
             let px = n[p].x, py = n[p].y

@@ -53,9 +53,6 @@ extension Earcut {
         var filteredOut = false
         /// Clip ears as earcut 3.0 does (`Earcut.Flavor.mapLibre`, Earcut+MapLibre.swift).
         var mapLibre = false
-        /// Also eliminate holes and test ears as Native's earcut.hpp 2.2 does (with `mapLibre`;
-        /// `NativeEmulation.earcut22`, Earcut+Native22.swift).
-        var native22 = false
         /// True while holes are merged: `removeNode` then keeps block boxes covering healed edges.
         var indexActive = false
 

@@ -141,7 +141,7 @@ extension Earcut.State {
                 return false
             }
         }
-        let skipFirst = !native22   // as in isEar
+        let skipFirst = true   // as in isEar
         let blockerSlot = blocker + ear
         let triangleSlot = blockedTriangle + ear
 

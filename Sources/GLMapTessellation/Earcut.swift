@@ -41,9 +41,6 @@
 //   what MapLibre triangulates fills with (Earcut+MapLibre.swift): the same triangles as
 //   earcut.hpp 3.0.2 index for index on the seeded cases of EarcutMapLibreFlavorTests, the same
 //   covered area as `.current` for valid polygons, a different one for self-intersecting rings.
-//   For the differential harness only, `EarcutTriangulator(flavor:emulation: .earcut22)` clips
-//   as `.mapLibre` but eliminates holes as MapLibre Native's earcut.hpp 2.2 (Earcut+Native22.swift;
-//   index for index as that earcut.hpp on the seeded cases of EarcutNative22Tests).
 // - Implementation differences (speed only, never the result): nodes are structs in one
 //   buffer linked by Int32 ids; the z-order index is a sorted array scanned outward from the
 //   ear with BIGMIN/LITMAX jumps instead of a linked list; a node that blocked an ear is

@@ -14,15 +14,6 @@ public final class EarcutTriangulator {
         state.mapLibre = flavor == .mapLibre
     }
 
-    /// A triangulator that clips as `flavor` does, or, with `NativeEmulation.earcut22` in
-    /// `emulation`, as MapLibre Native's earcut.hpp 2.2 (earcut 3.0's clipping with 2.2's hole
-    /// elimination and ear test; Earcut+Native22.swift; the differential harness only).
-    package convenience init(flavor: Earcut.Flavor, emulation: NativeEmulation) {
-        let native = emulation.contains(.earcut22)
-        self.init(flavor: native ? .mapLibre : flavor)
-        state.native22 = native
-    }
-
     deinit { state.deallocate() }
 
     /// Triangulates flat coordinates with hole start indices (in vertices); returns vertex indices.
@@ -98,9 +89,7 @@ extension Earcut.State {
         if outer < 0 || next(outer) == prev(outer) { return }
 
         if !holes.isEmpty {
-            outer = native22
-                ? eliminateHolesNative22(base, dim: dim, vertexCount: vertexCount, holes: holes, outer: outer)
-                : eliminateHoles(base, dim: dim, vertexCount: vertexCount, holes: holes, outer: outer)
+            outer = eliminateHoles(base, dim: dim, vertexCount: vertexCount, holes: holes, outer: outer)
         }
 
         // above 80 vertices, hash nodes on a z-order curve over the merged ring's bounding box

@@ -15,12 +15,6 @@ extension LineTessellator {
         var roundLimit: Double
         /// Distance (input units) of the extra pair on each side of a sharp corner; 0 = none.
         var sharpCornerOffset: Double = 0
-        /// MapLibre Native's direction flag: the sign of `end` truncated to an integer
-        /// (`NativeEmulation.int8Direction`; GL JS: the sign of `end`).
-        var truncatedDirection = false
-        /// MapLibre Native's extrusion byte: components clamped to [−128/63, 127/63]
-        /// (`NativeEmulation.miterClamp`).
-        var clampedExtrusion = false
 
         /// The limits as thresholds on s² = |n1 + n2|² = 4/miterLength², so that the common
         /// miter case needs no square root: miterLength ≤ L ⇔ s² ≥ 4/L².
@@ -439,22 +433,14 @@ extension LineTessellator {
         @inline(__always)
         private func sign(_ v: Double) -> Float { v > 0 ? 1 : (v < 0 ? -1 : 0) }
 
-        /// `a_direction` for a shift `end` along the line: its sign (GL JS), or with
-        /// `truncatedDirection` the sign of `static_cast<int8_t>(end)` (Native: 0 inside (−1, 1)).
+        /// `a_direction` for a shift `end` along the line: its sign (GL JS).
         @inline(__always)
-        private func directionFlag(_ end: Double) -> Float {
-            settings.truncatedDirection ? sign(end.rounded(.towardZero)) : sign(end)
-        }
+        private func directionFlag(_ end: Double) -> Float { sign(end) }
 
         @inline(__always)
         private func vertex(_ ex: Double, _ ey: Double, nx: Float, ny: Float, direction: Float,
                             into out: inout LineGeometry) -> UInt32 {
             let index = UInt32(truncatingIfNeeded: out.vertices.count)
-            var ex = ex, ey = ey
-            if settings.clampedExtrusion {
-                ex = Swift.min(Swift.max(ex, NativeEmulation.extrusionMin), NativeEmulation.extrusionMax)
-                ey = Swift.min(Swift.max(ey, NativeEmulation.extrusionMin), NativeEmulation.extrusionMax)
-            }
             out.vertices.append(LineVertex(x: pointX, y: pointY, ex: Float(ex), ey: Float(ey),
                                            nx: nx, ny: ny, distance: pointDistance, direction: direction))
             return index

@@ -67,6 +67,7 @@
 //   v_normal = (nx, ny);  fragment: dist = length(v_normal)·outset,
 //   alpha = clamp(min(dist − (inset − blur), outset − dist) / blur, 0, 1)
 //   with blur = line-blur + 1/pixelRatio; dashes and gradients read `distance` (input units).
+import GLMapStyle
 
 /// Extrudes polylines into triangles with MapLibre's joins and caps (see the contract above).
 public struct LineTessellator {
@@ -84,9 +85,6 @@ public struct LineTessellator {
     /// passes this, the distance restarts at 0 and the pair is emitted again at 0 (GL JS's line
     /// bucket does this at 16384 tile units, half its 15-bit storage, for lines without metrics).
     public var distanceResetLimit: Double?
-    /// MapLibre Native behaviours to reproduce (`.int8Direction`, `.miterClamp`; empty: GL JS's
-    /// geometry, everywhere but the differential harness).
-    package var nativeEmulation: NativeEmulation = []
     /// Origin subtracted from every input point before it is stored as Float32.
     public var originX: Double = 0
     /// Origin subtracted from every input point before it is stored as Float32.
@@ -133,8 +131,6 @@ public struct LineTessellator {
         out.reserveAdditional(vertices: count * perPoint + 8, indices: count * perPoint * 3 + 12)
         var settings = Settings(join: join, cap: cap, miterLimit: miterLimit,
                                 roundLimit: roundLimit)
-        settings.truncatedDirection = nativeEmulation.contains(.int8Direction)
-        settings.clampedExtrusion = nativeEmulation.contains(.miterClamp)
         if let ppu = pixelsPerUnit, ppu > 0, ppu.isFinite {
             settings.sharpCornerOffset = Self.sharpCornerOffsetPixels / ppu
         }

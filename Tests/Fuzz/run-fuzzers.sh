@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs glmap's libFuzzer targets, one after another.
 #   Tests/Fuzz/run-fuzzers.sh [SECONDS_PER_TARGET] [TARGET...]
-# TARGET: geojson, style, expression, tessellate, cli (default: all five); SECONDS default 60.
+# TARGET: geojson, style, expression, tessellate, cli, glyphs (default: all six); SECONDS default 60.
+# glyphs fuzzes the glyph range PBF decoder (FuzzEntryPoints.glyphPBF), seeded with the render suite's
+# small ranges and Tests/FuzzRegressions/glyphs.
 # cli fuzzes the command line itself (FuzzEntryPoints.commandLine); its seeds are the inputs in
 # Tests/FuzzRegressions/cli (argument vectors written with the raw-string escape).
 # Builds Tests/Fuzz (release, -sanitize=fuzzer,address, plus
@@ -22,7 +24,7 @@ shared="$root/../shared"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(geojson style expression tessellate cli)
+[ ${#targets[@]} -gt 0 ] || targets=(geojson style expression tessellate cli glyphs)
 out="${FUZZ_OUT:-$here/.build/fuzz-out}"
 
 if [ ! -d "$shared" ]; then
@@ -71,8 +73,10 @@ for path in sorted(glob.glob(f"{shared}/fixtures/earcut/fixtures/*.json")):
 PY
 
 mkdir -p "$work/seeds/cli" && cp "$root/Tests/FuzzRegressions/cli/"* "$work/seeds/cli/"
+mkdir -p "$work/seeds/glyphs" && cp "$root/Tests/FuzzRegressions/glyphs/"* "$work/seeds/glyphs/"
+find "$shared/render-suite/glyphs" -name '*.pbf' -size -40k | head -20 | while read -r f; do cp "$f" "$work/seeds/glyphs/$(basename "$(dirname "$f")" | tr ' ,' '__')-$(basename "$f")"; done
 
-declare -A maxlen=([geojson]=65536 [style]=65536 [expression]=8192 [tessellate]=16384 [cli]=2048)
+declare -A maxlen=([geojson]=65536 [style]=65536 [expression]=8192 [tessellate]=16384 [cli]=2048 [glyphs]=65536)
 summary=()
 for t in "${targets[@]}"; do
     [ -x "$bin/fuzz-$t" ] || { echo "run-fuzzers: unknown target $t" >&2; exit 2; }

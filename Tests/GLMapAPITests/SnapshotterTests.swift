@@ -351,7 +351,7 @@ final class SnapshotterTests: XCTestCase {
             XCTAssertEqual(styleError.issues.first?.path, "layers[0].paint.background-opacity")
         }
         // What glmap skips (a hillshade layer) is a warning on the snapshot, as glmap render warns.
-        try other.setStyleJSON(#"{"version": 8, "sources": {}, "layers": [{"id": "h", "type": "hillshade", "source": "dem"}]}"#)
+        try other.setStyleJSON(#"{"version": 8, "sources": {"dem": {"type": "raster-dem", "tiles": ["dem/{z}/{x}/{y}.png"]}}, "layers": [{"id": "h", "type": "hillshade", "source": "dem"}]}"#)
         let warned = try other.snapshot()
         XCTAssertEqual(warned.warnings.count, 1, "\(warned.warnings)")
     }

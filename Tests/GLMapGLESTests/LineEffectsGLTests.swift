@@ -22,7 +22,7 @@ final class LineEffectsGLTests: XCTestCase {
         layer.lineMetrics = gradient != nil
         let renderer = try GLRenderer()
         let view = ViewTransform(camera: Camera(zoom: 0), width: 128, height: 16)
-        return try renderer.render([Bucket.make(.line(layer))], view: view, ratio: 1)
+        return try renderer.render(singleTilePlan(.line(layer)), view: view, ratio: 1)
     }
 
     func alpha(_ img: PremultipliedImage, _ x: Int, _ y: Int) -> UInt8 { img.pixels[(y * img.width + x) * 4 + 3] }

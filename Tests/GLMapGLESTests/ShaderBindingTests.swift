@@ -6,9 +6,11 @@ import GLMapShaders
 @testable import GLMapTessellation
 @testable import GLMapGLES
 
-/// The property tables' GPU column (GPUBinding) against the GLSL the programs are built from:
-/// every bound property is a `#pragma glmap` input of each program it names, with the right type,
-/// and expands to `uniform u_<name>` when constant and `in a_<name>` when data-driven.
+/// The GPU bindings, declared once by the shaders' `#pragma glmap: define` inputs (GPUBinding
+/// derives the property from program and input names), against the spec's properties and the GLSL
+/// the programs are built from: every input names a property of its program's layer type with
+/// the matching type, every bound property is an input of each program it names, and expands to
+/// `uniform u_<name>` when constant and `in a_<name>` when data-driven.
 final class ShaderBindingTests: XCTestCase {
     /// Every program with paint inputs and its `#define` variants.
     static let programs: [(ShaderSource.Program, [[String]])] = [
@@ -31,6 +33,37 @@ final class ShaderBindingTests: XCTestCase {
                 XCTAssertEqual(b.components, row.spec.type == .color ? 4 : 1, "\(row.name): float components")
             }
         }
+    }
+
+    func testEveryShaderInputNamesAPropertyOfItsProgramsLayerType() throws {
+        XCTAssertEqual(ShaderSource.all.map(\.name).sorted(), (Self.programs.map(\.0.name) + ["background", "clipping_mask"]).sorted(),
+                       "every program is checked here")
+        for program in ShaderSource.all {
+            let inputs = try ShaderPragmas.inputs(program.vertex, file: "\(program.name).vert")
+            XCTAssertEqual(inputs.map(\.name), program.paintInputs.map(\.name), "\(program.name): GLMapShaders reads the pragmas the GL backend expands")
+            guard !inputs.isEmpty else { continue }
+            let type = try XCTUnwrap(GPUBinding.layerType(program: program.name), "\(program.name): no layer type")
+            for input in inputs {
+                let name = try XCTUnwrap(GPUBinding.propertyName(program: program.name, input: input.name))
+                guard let row = type.properties.first(where: { $0.name == name }) else {
+                    XCTFail("\(program.name).vert: `#pragma glmap: define \(input.type) \(input.name)` names \(name), which is no property of \(type.rawValue) layers (spell the input after the property: `-` as `_`)")
+                    continue
+                }
+                XCTAssertFalse(row.isLayout, "\(name): a paint property")
+                XCTAssertEqual(input.type, row.spec.type == .color ? "vec4" : "float", "\(name): GLSL type of a \(row.spec.type)")
+                XCTAssertEqual(row.gpu?.name, input.name)
+                XCTAssertTrue(row.gpu?.programs.contains(program.name) ?? false)
+            }
+        }
+        XCTAssertEqual(GPUBinding.layerType(program: "fill_outline"), .fill)
+        XCTAssertEqual(GPUBinding.layerType(program: "fill_extrusion"), .fillExtrusion)
+        XCTAssertEqual(GPUBinding.layerType(program: "color_relief"), .colorRelief)
+        XCTAssertNil(GPUBinding.layerType(program: "debug"))
+        XCTAssertEqual(LineProperties.gapWidth.gpu, GPUBinding("gap_width", components: 1, programs: ["line"]))
+        XCTAssertEqual(FillProperties.opacity.gpu?.programs, ["fill", "fill_outline"])
+        XCTAssertEqual(CircleProperties.strokeColor.gpu?.components, 4)
+        XCTAssertNil(LineProperties.translate.gpu, "no shader input: no binding")
+        XCTAssertEqual(GPUBinding.properties(program: "fill_outline").map(\.name), ["fill-opacity", "fill-outline-color"])
     }
 
     func testConstantPropertiesAreUniformsAndDataDrivenOnesAttributes() throws {
@@ -69,9 +102,9 @@ final class ShaderBindingTests: XCTestCase {
     func testBindingAVertexInputTheProgramLacksIsAnError() throws {
         let renderer = try GLRenderer()
         let layer = EvaluatedFillLayer(id: "f", antialias: false, translate: (0, 0), translateAnchor: .map, features: [])
-        let paint = FillBucket(layer, origin: (0, 0)).paint
-        let program = try renderer.program(ShaderSource.fill, paint: paint)
-        XCTAssertThrowsError(try renderer.bindAttributes(program, 0, [("a_pos", 2), ("a_width", 1)])) { e in
+        let paint = FillBucket(layer).paint
+        let program = try renderer.fills.programs.program(ShaderSource.fill, paint: paint)
+        XCTAssertThrowsError(try GLDrawing.bindAttributes(program, 0, [("a_pos", 2), ("a_width", 1)])) { e in
             XCTAssertTrue("\(e)".contains("a_width"), "\(e)")
         }
     }
@@ -82,15 +115,16 @@ final class ShaderBindingTests: XCTestCase {
         func w(_ px: Double) -> Double { 0.5 + (px - 32) / 4096 }
         func square(_ x0: Double, _ color: Color) -> EvaluatedFill {
             let c = [w(x0), w(20), w(x0 + 10), w(20), w(x0 + 10), w(40), w(x0), w(40)]
-            return EvaluatedFill(polygons: [ProjectedPolygon(coords: c, holeIndices: [])], color: color, opacity: 0.5, outlineColor: color)
+            return EvaluatedFill(polygons: [FlatPolygon(coords: c, holeIndices: [])], color: color, opacity: 0.5, outlineColor: color)
         }
         let red = Color(r: 1, g: 0, b: 0), blue = Color(r: 0, g: 0, b: 1)
         let renderer = try GLRenderer()
         let view = ViewTransform(camera: Camera(zoom: 3), width: 64, height: 64)
         func draw(_ features: [EvaluatedFill]) throws -> (PremultipliedImage, FillBucket) {
             let layer = EvaluatedFillLayer(id: "f", antialias: false, translate: (0, 0), translateAnchor: .map, features: features)
-            let bucket = FillBucket(layer, origin: (0.5, 0.5))
-            return (try renderer.render([.fill(bucket)], view: view, ratio: 1), bucket)
+            let plan = singleTilePlan(.fill(layer), zoom: 3)
+            guard case .tiled(_, _, let buckets) = plan.layers[0], case .fill(let bucket) = buckets[0].bucket else { fatalError("a fill plan") }
+            return (try renderer.render(plan, view: view, ratio: 1), bucket)
         }
         func pixel(_ img: PremultipliedImage, _ x: Int, _ y: Int) -> [UInt8] { Array(img.pixels[((y * img.width + x) * 4)...].prefix(4)) }
         let (mixed, mixedBucket) = try draw([square(20, red), square(35, blue)])

@@ -32,6 +32,7 @@ final class StylePropertyTests: XCTestCase {
             (.background, [
                 (BackgroundProperties.color, "red", red, "not-a-colour"),
                 (BackgroundProperties.opacity, 0.5, .number(0.5), "half"),
+                (BackgroundProperties.pattern, "stripes", .string("stripes"), ["zoom"]),
             ]),
             (.fill, [
                 (FillProperties.sortKey, ["get", "rank"], .number(3), "high"),
@@ -41,6 +42,7 @@ final class StylePropertyTests: XCTestCase {
                 (FillProperties.outlineColor, "#ff0000", red, true),
                 (FillProperties.translate, [1, 2], .array([.number(1), .number(2)]), [1]),
                 (FillProperties.translateAnchor, "viewport", .string("viewport"), 3),
+                (FillProperties.pattern, ["get", "c"], .string("blue"), ["zoom"]),
             ]),
             (.line, [
                 (LineProperties.cap, "round", .string("round"), 1),
@@ -57,6 +59,7 @@ final class StylePropertyTests: XCTestCase {
                 (LineProperties.offset, -3, .number(-3), "x"),
                 (LineProperties.blur, 1, .number(1), -1),
                 (LineProperties.dasharray, [2, 1], .array([.number(2), .number(1)]), "dashed"),
+                (LineProperties.pattern, "dots", .string("dots"), ["zoom"]),
                 (LineProperties.gradient, ["interpolate", ["linear"], ["line-progress"], 0, "red", 1, "blue"], .null, "red-ish"),
             ]),
             (.circle, [
@@ -170,8 +173,8 @@ final class StylePropertyTests: XCTestCase {
         """)
         XCTAssertThrowsError(try StyleDocument.parse(json: json)) { e in
             let issues = (e as! StyleError).issues.map(\.description)
-            for needle in ["version: expected 8", "sources.a.type: unknown source type \"vectr\" (the style spec's source types are vector, raster, raster-dem, geojson, image, video) (did you mean \"vector\"?)", "sources.b.data: missing",
-                           "layers[0].type: unknown layer type \"symbl\" (the style spec's layer types are background, fill, line, symbol, circle, heatmap, fill-extrusion, raster, hillshade, color-relief) (did you mean \"symbol\"?)", "layers[1].source: source \"missing\" not found",
+            for needle in ["version: expected 8", "sources.a.type: unknown source type \"vectr\" (the style spec's source types are vector, raster, raster-dem, geojson, video, image) (did you mean \"vector\"?)", "sources.b.data: missing",
+                           "layers[0].type: unknown layer type \"symbl\" (the style spec's layer types are fill, line, symbol, circle, heatmap, fill-extrusion, raster, hillshade, color-relief, background) (did you mean \"symbol\"?)", "layers[1].source: source \"missing\" not found",
                            "layers[1].paint.line-width", "layers[1].paint.line-colour: unknown property",
                            "layers[2].layout.fill-color: \"fill-color\" is a paint property", "layers[2].id: duplicate layer id"] {
                 XCTAssertTrue(issues.contains { $0.hasPrefix(needle) }, "missing \(needle) in \(issues)")

@@ -6,22 +6,22 @@ import GLMapCore
 /// Buckets: valid indices, one circle instance per position, one outline quad per ring edge.
 final class BucketTests: XCTestCase {
     func testCircleInstancePerPositionWithItsAttributes() {
-        let a = EvaluatedCircle(centers: [0.5, 0.5, 0.25, 0.75, 0.1, 0.2], radius: 6, color: Color(r: 1, g: 0, b: 0),
+        let a = EvaluatedCircle(centers: [4096, 4096, 2048, 6144, 800, 1600], radius: 6, color: Color(r: 1, g: 0, b: 0),
                                 blur: 0.5, opacity: 0.8, strokeWidth: 2, strokeColor: .black, strokeOpacity: 1)
         var b = a
-        b.centers = [0.9, 0.9]
+        b.centers = [7000, 7000]
         b.radius = 3
         let layer = EvaluatedCircleLayer(id: "c", translate: (0, 0), translateAnchor: .map, pitchScale: .map,
                                          pitchAlignment: .viewport, features: [a, b])
-        let bucket = CircleBucket(layer, origin: (0.5, 0.5))
+        let bucket = CircleBucket(layer)
         XCTAssertEqual(bucket.instanceCount, 4, "a MultiPoint of three positions plus one point")
         // Only the radius differs between the features: it is the one instance attribute, the
         // rest of the paint is uniforms.
         XCTAssertEqual(bucket.paint.vertexProperties.map(\.name), ["circle-radius"])
         let stride = bucket.stride
         XCTAssertEqual(stride, VertexLayout.circle + 1)
-        XCTAssertEqual(bucket.instances[0], 0)                       // relative to the origin
-        XCTAssertEqual(bucket.instances[stride], -0.25)
+        XCTAssertEqual(bucket.instances[0], 4096)                    // tile units
+        XCTAssertEqual(bucket.instances[stride], 2048)
         XCTAssertEqual(bucket.instances[2], 6)                       // radius
         XCTAssertEqual(bucket.instances[3 * stride + 2], 3)          // the second feature's radius
         let uniforms = Dictionary(uniqueKeysWithValues: bucket.paint.uniforms.map { ($0.binding.uniform, $0.value) })
@@ -29,16 +29,15 @@ final class BucketTests: XCTestCase {
         XCTAssertEqual(uniforms["u_stroke_width"], [2])
         XCTAssertEqual(uniforms["u_color"], [1, 0, 0, 1])
         XCTAssertNil(uniforms["u_radius"])
-        XCTAssertEqual(bucket.bounds, WorldBounds(minX: 0.1, minY: 0.2, maxX: 0.9, maxY: 0.9))
     }
 
     func testFillTrianglesAndOutlineQuads() {
         // A square with a square hole: 8 vertices, 8 triangles, 8 outline edges.
         let coords: [Double] = [0, 0, 10, 0, 10, 10, 0, 10, 3, 3, 3, 7, 7, 7, 7, 3]
-        let poly = ProjectedPolygon(coords: coords, holeIndices: [4])
+        let poly = FlatPolygon(coords: coords, holeIndices: [4])
         let f = EvaluatedFill(polygons: [poly], color: .black, opacity: 1, outlineColor: .white)
         let layer = EvaluatedFillLayer(id: "f", antialias: true, translate: (0, 0), translateAnchor: .map, features: [f])
-        let bucket = FillBucket(layer, origin: (5, 5))
+        let bucket = FillBucket(layer)
         XCTAssertEqual(bucket.stride, VertexLayout.fill, "one feature: its paint is uniforms only")
         let n = bucket.vertices.count / VertexLayout.fill
         XCTAssertEqual(n, 8)
@@ -55,27 +54,22 @@ final class BucketTests: XCTestCase {
         XCTAssertEqual(bucket.outlineVertices.count / bucket.outlineStride, 8 * 4, "four vertices per ring edge")
         XCTAssertEqual(bucket.outlineIndices.count, 8 * 6)
         // Without antialiasing there is no outline.
-        let plain = FillBucket(EvaluatedFillLayer(id: "f", antialias: false, translate: (0, 0), translateAnchor: .map, features: [f]), origin: (0, 0))
+        let plain = FillBucket(EvaluatedFillLayer(id: "f", antialias: false, translate: (0, 0), translateAnchor: .map, features: [f]))
         XCTAssertTrue(plain.outlineIndices.isEmpty)
     }
 
-    /// A layer large enough to be tessellated in runs of polygons on all cores gives the same
-    /// arrays as one run over all its polygons: tiled and untiled features, and a MultiPolygon
-    /// split between runs.
+    /// A tile layer large enough to be tessellated in runs of features on all cores gives the
+    /// same arrays as one run over all its features.
     func testFillBucketBuiltInPartsEqualsOneRun() {
         var features: [EvaluatedFill] = []
         for i in 0..<400 {
             // A 16-gon with a square hole, with its own colour (so the paint is per vertex).
-            let cx = Double(i % 20) / 20 + 0.02, cy = Double(i / 20) / 20 + 0.02, r = 0.015
+            let cx = (Double(i % 20) / 20 + 0.02) * 8192, cy = (Double(i / 20) / 20 + 0.02) * 8192, r = 0.015 * 8192
             var coords: [Double] = []
             for k in 0..<16 { let a = Double(k) * .pi / 8; coords += [cx + r * cos(a), cy + r * sin(a)] }
             coords += [cx - r / 3, cy - r / 3, cx - r / 3, cy + r / 3, cx + r / 3, cy + r / 3, cx + r / 3, cy - r / 3]
-            let poly = ProjectedPolygon(coords: coords, holeIndices: [16])
-            var f = EvaluatedFill(polygons: [poly], color: Color(r: Double(i % 7) / 7, g: 0.5, b: 0), opacity: 1, outlineColor: .white)
-            if i % 3 == 0 {   // every third feature as a tile piece (tile units, cut to its square)
-                let snapped = coords.map { ($0 * 8192).rounded() / 8192 }
-                f.tiles = [FillTile(x: 0, y: 0, zoom: 0, clipped: true, polygons: [ProjectedPolygon(coords: snapped, holeIndices: [16])])]
-            }
+            let poly = FlatPolygon(coords: coords, holeIndices: [16])
+            let f = EvaluatedFill(polygons: [poly], color: Color(r: Double(i % 7) / 7, g: 0.5, b: 0), opacity: 1, outlineColor: .white)
             features.append(f)
         }
         // One MultiPolygon of 300 of those polygons, larger than a run.
@@ -86,32 +80,27 @@ final class BucketTests: XCTestCase {
         let layer = EvaluatedFillLayer(id: "f", antialias: true, translate: (0, 0), translateAnchor: .map, features: features)
         let parts = FillBucket.parts(features)
         XCTAssertGreaterThan(parts.count, 2, "the layer is built in parts")
-        var k = 0, multiStart = 0
-        for f in features { if f.polygons.count == 300 { multiStart = k; break }; k += FillBucket.polygonCount(f) }
-        XCTAssertGreaterThan(multiStart, 0)
-        XCTAssertTrue(parts.contains { $0.lowerBound > multiStart && $0.lowerBound < multiStart + 300 }, "a run starts inside the MultiPolygon")
-        let bucket = FillBucket(layer, origin: (0.5, 0.5))
+        let bucket = FillBucket(layer)
         var one = bucket
-        one.vertices = []; one.indices = []; one.outlineVertices = []; one.outlineIndices = []; one.bounds = .empty
-        one.add(0..<Int.max, next: nil, EarcutTriangulator(flavor: .mapLibre, emulation: []))
+        one.vertices = []; one.indices = []; one.outlineVertices = []; one.outlineIndices = []
+        one.add(features.indices, next: nil, EarcutTriangulator(flavor: .mapLibre))
         XCTAssertFalse(bucket.indices.isEmpty)
         XCTAssertTrue(bucket.vertices == one.vertices, "vertices differ")   // (no dump of the arrays)
         XCTAssertTrue(bucket.indices == one.indices, "indices differ")   // (no dump of the arrays)
         XCTAssertTrue(bucket.outlineVertices == one.outlineVertices, "outlineVertices differ")   // (no dump of the arrays)
         XCTAssertTrue(bucket.outlineIndices == one.outlineIndices, "outlineIndices differ")   // (no dump of the arrays)
-        XCTAssertEqual(bucket.bounds, one.bounds)
         XCTAssertGreaterThan(bucket.stride, VertexLayout.fill, "the colour is a vertex attribute")
     }
 
     func testNonFiniteGeometryIsDropped() {
-        let poly = ProjectedPolygon(coords: [0, 0, .nan, 0, 1, 1], holeIndices: [])
+        let poly = FlatPolygon(coords: [0, 0, .nan, 0, 1, 1], holeIndices: [])
         let f = EvaluatedFill(polygons: [poly], color: .black, opacity: 1, outlineColor: .black)
-        let bucket = FillBucket(EvaluatedFillLayer(id: "f", antialias: true, translate: (0, 0), translateAnchor: .map, features: [f]), origin: (0, 0))
+        let bucket = FillBucket(EvaluatedFillLayer(id: "f", antialias: true, translate: (0, 0), translateAnchor: .map, features: [f]))
         XCTAssertTrue(bucket.indices.isEmpty)
         XCTAssertTrue(bucket.vertices.allSatisfy { $0.isFinite })
         let c = EvaluatedCircle(centers: [.infinity, 0, 0.5, 0.5], radius: 1, color: .black, blur: 0, opacity: 1,
                                 strokeWidth: 0, strokeColor: .black, strokeOpacity: 1)
-        let cb = CircleBucket(EvaluatedCircleLayer(id: "c", translate: (0, 0), translateAnchor: .map, pitchScale: .map, pitchAlignment: .viewport, features: [c]), origin: (0, 0))
+        let cb = CircleBucket(EvaluatedCircleLayer(id: "c", translate: (0, 0), translateAnchor: .map, pitchScale: .map, pitchAlignment: .viewport, features: [c]))
         XCTAssertEqual(cb.instanceCount, 1)
     }
 

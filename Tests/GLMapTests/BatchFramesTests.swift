@@ -112,23 +112,17 @@ final class BatchFramesTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(), ["frames.jsonl", "style.json"])
     }
 
-    func testEvaluationKeyFollowsZoomDependence() throws {
-        func scene(_ layers: String) throws -> Scene {
-            try Scene(style: StyleDocument.parse(Array(##"{"version":8,"sources":{"p":{"type":"geojson","data":{"type":"Point","coordinates":[0,0]}}},"layers":[\##(layers)]}"##.utf8), file: nil))
-        }
-        let constant = try BatchRenderer(scene: scene(##"{"id":"c","type":"circle","source":"p","paint":{"circle-radius":4}}"##), backend: .cpu)
-        XCTAssertTrue(constant.keysByIntegerZoom)
-        XCTAssertEqual(constant.evaluationKey(zoom: 3.7), 3)
-        let zoomed = try BatchRenderer(scene: scene(##"{"id":"c","type":"circle","source":"p","paint":{"circle-radius":["interpolate",["linear"],["zoom"],0,1,10,10]}}"##), backend: .cpu)
-        XCTAssertFalse(zoomed.keysByIntegerZoom)
-        XCTAssertEqual(zoomed.evaluationKey(zoom: 3.7), 3.7)
-        let fractionalMinzoom = try BatchRenderer(scene: scene(##"{"id":"c","type":"circle","source":"p","minzoom":2.5}"##), backend: .cpu)
-        XCTAssertFalse(fractionalMinzoom.keysByIntegerZoom)
-        // Frames at zooms 3.1 and 3.9 share one evaluation when nothing depends on the fraction.
-        _ = try constant.render(RenderOptions(width: 8, height: 8, zoom: 3.1))
-        _ = try constant.render(RenderOptions(width: 8, height: 8, zoom: 3.9))
-        XCTAssertEqual(constant.evaluations, 1)
-        _ = try constant.render(RenderOptions(width: 8, height: 8, zoom: 4))
-        XCTAssertEqual(constant.evaluations, 2)
+    func testTileBucketsAreBuiltOncePerTileAndTileZoom() throws {
+        let style = ##"{"version":8,"sources":{"p":{"type":"geojson","data":{"type":"Point","coordinates":[0.5,0.5]}}},"layers":[{"id":"c","type":"circle","source":"p","paint":{"circle-radius":["interpolate",["linear"],["zoom"],0,1,10,10]}}]}"##
+        let scene = try Scene(style: StyleDocument.parse(Array(style.utf8), file: nil))
+        let gpu = try BatchRenderer(scene: scene, backend: .gpu)
+        // An 8-px view at zooms 3.1 and 3.9 around (0.5°, 0.5°) shows the same z3 tile: one bucket;
+        // the zoom curve is a uniform.
+        _ = try gpu.render(RenderOptions(width: 8, height: 8, longitude: 0.5, latitude: 0.5, zoom: 3.1))
+        _ = try gpu.render(RenderOptions(width: 8, height: 8, longitude: 0.5, latitude: 0.5, zoom: 3.9))
+        XCTAssertEqual(gpu.evaluations, 1)
+        // Zoom 4 covers the view with a z4 tile: built anew.
+        _ = try gpu.render(RenderOptions(width: 8, height: 8, longitude: 0.5, latitude: 0.5, zoom: 4))
+        XCTAssertEqual(gpu.evaluations, 2)
     }
 }

@@ -171,12 +171,12 @@ final class InvalidGeometryTests: XCTestCase {
         let style = try StyleDocument.parse(Array(#"{"version":8,"sources":{"s":{"type":"geojson","data":{"type":"FeatureCollection","features":[]}}},"layers":[{"id":"f","type":"fill","source":"s"}]}"#.utf8))
         let good = Feature(geometry: .point(Position(1, 2)))
         let bad = Feature(id: 7, geometry: .polygon([[Position(0, 0), Position(.nan, 1), Position(1, 1), Position(0, 0)]]))
-        XCTAssertThrowsError(try ProjectedFeature.project(FeatureCollection(features: [good, bad]))) { e in
+        XCTAssertThrowsError(try Scene(style: style, preloaded: ["s": FeatureCollection(features: [good, bad])], strict: true)) { e in
             XCTAssertTrue("\(e)".contains("feature 1 (id 7)"), "\(e)")
             XCTAssertTrue("\(e)".contains("nan"), "\(e)")
         }
-        XCTAssertThrowsError(try ProjectedFeature.project(FeatureCollection(features: [Feature(geometry: .lineString([Position(1e300, 0), Position(0, 0)]))])))
-        XCTAssertEqual(try ProjectedFeature.project(FeatureCollection(features: [good])).count, 1)
-        _ = style
+        XCTAssertThrowsError(try Scene(style: style, preloaded: ["s": FeatureCollection(features: [Feature(geometry: .lineString([Position(1e300, 0), Position(0, 0)]))])], strict: true))
+        let scene = try Scene(style: style, preloaded: ["s": FeatureCollection(features: [good])], strict: true)
+        XCTAssertTrue(scene.warnings.isEmpty)
     }
 }

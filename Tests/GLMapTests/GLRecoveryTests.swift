@@ -148,9 +148,8 @@ final class GLRecoveryTests: XCTestCase {
     /// with the same text; errors that leave GL intact do not.
     func testUnusableRendererRefusesFurtherCalls() throws {
         let gl = try GLRenderer()
-        let layers = try scene().evaluatedLayers(zoom: 11)
-        let uploaded = try gl.upload(layers.map { Bucket.make($0) })
         let view = ViewTransform(camera: Camera(longitude: -77.0362, latitude: 38.9349, zoom: 11), width: 64, height: 64)
+        let uploaded = try gl.upload(scene().framePlan(view: view))
         try gl.draw(uploaded, view: view, ratio: 1)
         XCTAssertTrue(gl.isUsable)
 
@@ -174,7 +173,7 @@ final class GLRecoveryTests: XCTestCase {
         }
         XCTAssertThrowsError(try gl.readback()) { XCTAssertEqual("\($0)", "GLRenderer.readback failed: " + expected) }
         XCTAssertThrowsError(try gl.beginReadback()) { XCTAssertEqual("\($0)", "GLRenderer.beginReadback failed: " + expected) }
-        XCTAssertThrowsError(try gl.upload([])) { XCTAssertEqual("\($0)", "GLRenderer.upload failed: " + expected) }
+        XCTAssertThrowsError(try gl.upload(FramePlan())) { XCTAssertEqual("\($0)", "GLRenderer.upload failed: " + expected) }
         XCTAssertEqual(gl.unusableReason, reason, "the first reason is kept")
     }
 

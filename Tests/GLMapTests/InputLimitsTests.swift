@@ -4,6 +4,7 @@ import XCTest
 import GLMapCore
 import GLMapGeoJSON
 import GLMapStyle
+import GLMapReference
 
 /// Every input limit (`InputLimits`) and the MapLibre-compatible handling of odd but valid
 /// geometry, each with its exact message.
@@ -125,9 +126,9 @@ final class InputLimitsTests: XCTestCase {
         let expected = "source \"s\": \(data): file is 36 bytes, more than 35 bytes (limit InputLimits.maxGeoJSONFileBytes)"
         let scene = try Scene(styleFile: stylePath, limits: limits)
         XCTAssertEqual(scene.warnings.map(\.description), [expected])
-        XCTAssertEqual(scene.features["s"]?.count, 0, "the source is empty")
+        XCTAssertEqual(scene.sourceBounds["s"]?.isEmpty, true, "the source is empty")
         XCTAssertEqual(message { try Scene(styleFile: stylePath, strict: true, limits: limits) }, expected)
-        XCTAssertEqual(try Scene(styleFile: stylePath, limits: InputLimits(maxGeoJSONFileBytes: 36)).features["s"]?.count, 1)
+        XCTAssertEqual(try Scene(styleFile: stylePath, limits: InputLimits(maxGeoJSONFileBytes: 36)).sourceBounds["s"]?.isEmpty, false)
     }
 
     // MARK: Feature and position counts
@@ -277,11 +278,17 @@ final class InputLimitsTests: XCTestCase {
         XCTAssertEqual(coveredPixels(try render(data: point, layers: fillLayer).image), 0)
         XCTAssertEqual(coveredPixels(try render(data: point, layers: lineLayer).image), 0)
         // A circle layer draws one circle per polygon vertex (the closing repeat included, as in MapLibre).
+        let view = ViewTransform(camera: Camera(longitude: 0, latitude: 0, zoom: 5), width: 64, height: 64)
         let scene = try render(data: polygon, layers: circleLayer).scene
-        guard case .circle(let circles)? = scene.evaluatedLayers(zoom: 5).first else { return XCTFail("no circle layer") }
-        XCTAssertEqual(circles.features.reduce(0) { $0 + $1.centers.count / 2 }, 5)
+        guard case .tiled(let circleTiles)? = scene.referenceFrame(view: view).first else { return XCTFail("no circle layer") }
+        let centres = circleTiles.reduce(0) { n, t in
+            guard case .circle(let c) = t else { return n }
+            return n + c.features.reduce(0) { $0 + $1.centers.count / 2 }
+        }
+        XCTAssertEqual(centres, 5, "each vertex drawn by the one tile that holds it")
         // A line layer strokes the polygon's rings as closed lines.
-        guard case .line(let lines)? = try render(data: polygon, layers: lineLayer).scene.evaluatedLayers(zoom: 5).first else {
+        guard case .tiled(let lineTiles)? = try render(data: polygon, layers: lineLayer).scene.referenceFrame(view: view).first,
+              case .line(let lines)? = lineTiles.first else {
             return XCTFail("no line layer")
         }
         XCTAssertEqual(lines.features.first?.parts.map(\.closed), [true])

@@ -16,7 +16,7 @@ final class RenderInterruptionTests: XCTestCase {
         let scene = try Scene(styleFile: SharedData.exampleStyle)
         let camera = scene.style.camera
         let view = ViewTransform(camera: camera, width: 256, height: 256)
-        let uploaded = try gl.upload(scene.gpuBuckets(zoom: camera.zoom))
+        let uploaded = try gl.upload(scene.framePlan(view: view))
         try gl.draw(uploaded, view: view, ratio: 1)
         let reference = try gl.readback()
 

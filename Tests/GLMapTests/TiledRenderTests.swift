@@ -189,7 +189,7 @@ final class TiledRenderTests: XCTestCase {
         gl.sizeLimits.viewportHeight = 100
         let camera = options.camera(default: scene.style.camera)
         let view = ViewTransform(camera: camera, width: Double(options.width), height: Double(options.height))
-        try gl.draw(try gl.upload(scene.evaluatedLayers(zoom: camera.zoom).map { Bucket.make($0) }), view: view, ratio: options.ratio)
+        try gl.draw(try gl.upload(scene.framePlan(view: view)), view: view, ratio: options.ratio)
         XCTAssertTrue(gl.lastFrameWasTiled)
         try assertSame(whole, try gl.readback(), "background past the world edge, clip-fold tiles of 100")
     }
@@ -209,7 +209,7 @@ final class TiledRenderTests: XCTestCase {
         XCTAssertEqual(gl.tileSize(width: 500, height: 340)?.width, 100)
         let camera = options.camera(default: scene.style.camera)
         let view = ViewTransform(camera: camera, width: Double(options.width), height: Double(options.height))
-        let gpu = try gl.upload(scene.evaluatedLayers(zoom: camera.zoom).map { Bucket.make($0) })
+        let gpu = try gl.upload(scene.framePlan(view: view))
         try gl.draw(gpu, view: view, ratio: options.ratio)
         XCTAssertTrue(gl.lastFrameWasTiled)
         try assertSame(whole, try gl.readback(), "clip-fold tiles of 100, bearing 20")

@@ -27,6 +27,12 @@ final class TypedStyleAPITests: XCTestCase {
         case .fill: return rows(FillLayer.self)
         case .line: return rows(LineLayer.self)
         case .circle: return rows(CircleLayer.self)
+        case .symbol: return rows(SymbolLayer.self)
+        case .heatmap: return rows(HeatmapLayer.self)
+        case .fillExtrusion: return rows(FillExtrusionLayer.self)
+        case .raster: return rows(RasterLayer.self)
+        case .hillshade: return rows(HillshadeLayer.self)
+        case .colorRelief: return rows(ColorReliefLayer.self)
         }
     }
 
@@ -53,8 +59,12 @@ final class TypedStyleAPITests: XCTestCase {
         case .string: return "x"
         case .color: return "red"
         case .enum(let values): return .string(values.last!)
-        case .array(_, let length): return .array(Array(repeating: 1, count: length ?? 1))
+        case .array(let item, let length): return .array(Array(repeating: sample(item), count: length ?? 1))
         case .value: return 1
+        case .formatted, .resolvedImage: return "x"
+        case .padding, .numberArray: return [1, 2]
+        case .colorArray: return ["red", "blue"]
+        case .variableAnchorOffsetCollection: return ["top", [0, 1]]
         }
     }
 
@@ -115,14 +125,16 @@ final class TypedStyleAPITests: XCTestCase {
         l.visibility = .constant(.none)
         l.backgroundColor = .constant(StyleColor(red: 10, green: 20, blue: 30, alpha: 0.5)!)
         l.backgroundOpacity = .constant(0.25)
+        l.backgroundPattern = .constant("stripes")
         let (json, parsed) = try roundTrip(l)
-        XCTAssertEqual(json, #"{"id":"b","type":"background","minzoom":2,"maxzoom":20,"layout":{"visibility":"none"},"paint":{"background-color":"rgba(10, 20, 30, 0.5)","background-opacity":0.25}}"#)
+        XCTAssertEqual(json, #"{"id":"b","type":"background","minzoom":2,"maxzoom":20,"layout":{"visibility":"none"},"paint":{"background-color":"rgba(10, 20, 30, 0.5)","background-pattern":"stripes","background-opacity":0.25}}"#)
         try assertAllSet(json, .background)
         XCTAssertFalse(parsed.isVisible)
         XCTAssertEqual(parsed.minzoom, 2)
         XCTAssertEqual(parsed.maxzoom, 20)
         XCTAssertEqual(evaluate(BackgroundProperties.color, parsed), .color(Color(r: 10 / 255, g: 20 / 255, b: 30 / 255, a: 0.5)))
         XCTAssertEqual(evaluate(BackgroundProperties.opacity, parsed), .number(0.25))
+        XCTAssertEqual(evaluate(BackgroundProperties.pattern, parsed), .string("stripes"))
     }
 
     func testFillLayerEveryProperty() throws {
@@ -136,8 +148,9 @@ final class TypedStyleAPITests: XCTestCase {
         l.fillOutlineColor = .constant(StyleColor("#00ff00")!)
         l.fillTranslate = .constant([1, 2])
         l.fillTranslateAnchor = .constant(.viewport)
+        l.fillPattern = .constant("stripes")
         let (json, parsed) = try roundTrip(l)
-        XCTAssertEqual(json, ##"{"id":"f","type":"fill","source":"s","filter":["==","$type","Polygon"],"layout":{"visibility":"visible","fill-sort-key":3},"paint":{"fill-antialias":false,"fill-opacity":0.5,"fill-color":"rgba(68, 105, 247, 1)","fill-outline-color":"#00ff00","fill-translate":[1,2],"fill-translate-anchor":"viewport"}}"##)
+        XCTAssertEqual(json, ##"{"id":"f","type":"fill","source":"s","filter":["==","$type","Polygon"],"layout":{"visibility":"visible","fill-sort-key":3},"paint":{"fill-antialias":false,"fill-opacity":0.5,"fill-color":"rgba(68, 105, 247, 1)","fill-outline-color":"#00ff00","fill-translate":[1,2],"fill-translate-anchor":"viewport","fill-pattern":"stripes"}}"##)
         try assertAllSet(json, .fill)
         XCTAssertTrue(parsed.isVisible)
         XCTAssertNotNil(parsed.filter)
@@ -148,6 +161,7 @@ final class TypedStyleAPITests: XCTestCase {
         XCTAssertEqual(evaluate(FillProperties.outlineColor, parsed), color("#00ff00"))
         XCTAssertEqual(evaluate(FillProperties.translate, parsed), .array([.number(1), .number(2)]))
         XCTAssertEqual(evaluate(FillProperties.translateAnchor, parsed), .string("viewport"))
+        XCTAssertEqual(evaluate(FillProperties.pattern, parsed), .string("stripes"))
     }
 
     func testLineLayerEveryProperty() throws {
@@ -168,9 +182,10 @@ final class TypedStyleAPITests: XCTestCase {
         l.lineOffset = .constant(-2)
         l.lineBlur = .constant(0.5)
         l.lineDasharray = .constant([2, 1])
+        l.linePattern = .constant("dots")
         l.lineGradient = .expression(Exp(.interpolate) { Exp(.linear); Exp(.lineProgress); 0; StyleColor(.red); 1; StyleColor(.blue) })
         let (json, parsed) = try roundTrip(l, lineMetrics: true)
-        XCTAssertEqual(json, #"{"id":"l","type":"line","source":"s","filter":["==","$type","LineString"],"layout":{"visibility":"visible","line-cap":"round","line-join":"bevel","line-miter-limit":3,"line-round-limit":1.5,"line-sort-key":2},"paint":{"line-opacity":0.8,"line-color":"rgba(0, 0, 255, 1)","line-translate":[3,4],"line-translate-anchor":"viewport","line-width":["interpolate",["linear"],["zoom"],5,1,15,11],"line-gap-width":1,"line-offset":-2,"line-blur":0.5,"line-dasharray":[2,1],"line-gradient":["interpolate",["linear"],["line-progress"],0,"rgba(255, 0, 0, 1)",1,"rgba(0, 0, 255, 1)"]}}"#)
+        XCTAssertEqual(json, #"{"id":"l","type":"line","source":"s","filter":["==","$type","LineString"],"layout":{"visibility":"visible","line-cap":"round","line-join":"bevel","line-miter-limit":3,"line-round-limit":1.5,"line-sort-key":2},"paint":{"line-opacity":0.8,"line-color":"rgba(0, 0, 255, 1)","line-translate":[3,4],"line-translate-anchor":"viewport","line-width":["interpolate",["linear"],["zoom"],5,1,15,11],"line-gap-width":1,"line-offset":-2,"line-blur":0.5,"line-dasharray":[2,1],"line-pattern":"dots","line-gradient":["interpolate",["linear"],["line-progress"],0,"rgba(255, 0, 0, 1)",1,"rgba(0, 0, 255, 1)"]}}"#)
         try assertAllSet(json, .line)
         XCTAssertEqual(evaluate(LineProperties.cap, parsed), .string("round"))
         XCTAssertEqual(evaluate(LineProperties.join, parsed), .string("bevel"))
@@ -187,6 +202,7 @@ final class TypedStyleAPITests: XCTestCase {
         XCTAssertEqual(evaluate(LineProperties.offset, parsed), .number(-2))
         XCTAssertEqual(evaluate(LineProperties.blur, parsed), .number(0.5))
         XCTAssertEqual(evaluate(LineProperties.dasharray, parsed), .array([.number(2), .number(1)]))
+        XCTAssertEqual(evaluate(LineProperties.pattern, parsed), .string("dots"))
         let gradient = try XCTUnwrap(parsed.values["line-gradient"]).expression
         XCTAssertEqual(try gradient.evaluate(EvaluationContext(zoom: 10, lineProgress: 0)), color("red"))
         XCTAssertEqual(try gradient.evaluate(EvaluationContext(zoom: 10, lineProgress: 1)), color("blue"))

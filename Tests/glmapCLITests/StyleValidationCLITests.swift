@@ -77,12 +77,12 @@ final class StyleValidationCLITests: FolderTestCase {
 
     func testUnknownLayerTypeIsAnErrorNotASkip() {
         assertError(style(#"{"id": "c", "type": "symbl", "source": "s"}"#),
-                    #"layers[0].type: unknown layer type "symbl" (the style spec's layer types are background, fill, line, symbol, circle, heatmap, fill-extrusion, raster, hillshade, color-relief) (did you mean "symbol"?)"#)
+                    #"layers[0].type: unknown layer type "symbl" (the style spec's layer types are fill, line, symbol, circle, heatmap, fill-extrusion, raster, hillshade, color-relief, background) (did you mean "symbol"?)"#)
     }
 
     func testUnknownSourceTypeIsAnErrorNotASkip() {
         assertError(style(#"{"id": "c", "type": "circle", "source": "s"}"#, sources: #", "t": {"type": "geojsn", "data": {}}"#),
-                    #"sources.t.type: unknown source type "geojsn" (the style spec's source types are vector, raster, raster-dem, geojson, image, video) (did you mean "geojson"?)"#)
+                    #"sources.t.type: unknown source type "geojsn" (the style spec's source types are vector, raster, raster-dem, geojson, video, image) (did you mean "geojson"?)"#)
     }
 
     // MARK: unusable source data: a warning and an empty source; --strict exits 2

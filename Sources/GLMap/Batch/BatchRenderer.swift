@@ -1,15 +1,11 @@
 // Batch rendering — contract
 // Input: one `Scene` and a sequence of frames (render options, each with a delivery for its PNG).
 // Output: every frame rendered, PNG-encoded on an `EncoderPool` and delivered, in any order.
-// Work done once: parsing and projection (the scene), and — per evaluation key — evaluation,
-// tessellation and GPU upload. On the GPU the key is `Scene.gpuKey`: the tile zoom floor(zoom)
-// (plus the dash cross-fade direction and fractional layer zoom ranges), because buckets hold
-// geometry and per-feature paint at the tile zoom only, and everything that follows the exact
-// zoom (camera values, composite mix factors) is a uniform set per frame — a fly-through with
-// fractional zooms re-tessellates once per integer zoom. On the CPU the key is the frame's zoom,
-// or floor(zoom) when nothing in the style depends on fractional zoom (no zoom expressions or
-// filters, integer min/maxzoom, no line-dasharray). A small LRU keeps `cacheCapacity` keys, so
-// memory stays flat whatever the zoom mix.
+// Work done once: parsing and tiling (the scene); per tile and layer, evaluation and tessellation
+// (the scene's tile bucket cache) and GPU upload (the renderer's upload cache), reused by every
+// later frame that shows the same tile at the same tile zoom — everything that follows the exact
+// camera (matrices, camera values, composite mix factors) is a uniform set per frame, so a
+// fly-through tessellates only the tiles it has not drawn yet.
 // Pipeline (GPU): draw frame n+1 while frame n's pixels travel through a pixel buffer object
 // (`GLRenderer.beginReadback`/`endReadback`), then hand frame n to the encoder pool, whose
 // bounded queue blocks the GL thread when encoding falls behind. The CPU backend renders each
@@ -37,14 +33,11 @@ public final class BatchRenderer {
     public let activeBackend: Backend
     /// Why `auto` fell back to the CPU, if it did.
     public let fallbackReason: String?
-    /// Whether evaluations are shared per floor(zoom) (else per exact zoom).
-    public let keysByIntegerZoom: Bool
-    /// How many evaluation keys (evaluated layers + GPU buffers) are kept.
-    public var cacheCapacity = 3
     /// The format frame `i` is encoded in, when it differs from the pool's (nil: the pool's).
     public var frameFormat: (@Sendable (Int) -> ImageFormat?)?
-    /// How many times the scene was evaluated and tessellated (cache misses).
-    public private(set) var evaluations = 0
+    /// How many tile buckets were evaluated and tessellated for this batch's frames (cache misses).
+    public var evaluations: Int { scene.tileBucketsBuilt - bucketsBefore }
+    private let bucketsBefore: Int
     /// How many times an unusable GL renderer was replaced by a new one (new context).
     public internal(set) var replacements = 0
     /// False once a GL failure (error, reset, lost context) broke the GPU renderer; the next
@@ -53,15 +46,13 @@ public final class BatchRenderer {
 
     /// The GL renderer (replaced after a GL failure; nil on the CPU).
     var gl: GLRenderer?
-    struct Entry { let key: String; let layers: [EvaluatedLayer]; let gpu: GPUScene? }
-    var cache: [Entry] = []
     /// Called before each GPU frame is drawn, with its index (-1 from `render`; tests cause GL failures here).
     var testHookBeforeDraw: ((Int, GLRenderer) -> Void)?
 
     /// Prepares a renderer for `scene` on `backend` (creating the GL context for the GPU).
     public init(scene: Scene, backend: Backend = .auto) throws {
         self.scene = scene
-        keysByIntegerZoom = !BatchRenderer.dependsOnFractionalZoom(scene.style)
+        bucketsBefore = scene.tileBucketsBuilt
         switch backend {
         case .cpu:
             gl = nil; activeBackend = .cpu; fallbackReason = nil
@@ -80,51 +71,11 @@ public final class BatchRenderer {
         }
     }
 
-    /// Whether any layer's output can change between two zooms with the same integer part.
-    public static func dependsOnFractionalZoom(_ style: StyleDocument) -> Bool {
-        for layer in style.layers {
-            if layer.minzoom.isFinite && layer.minzoom != layer.minzoom.rounded(.down) { return true }
-            if layer.maxzoom.isFinite && layer.maxzoom != layer.maxzoom.rounded(.down) { return true }
-            if let f = layer.filter, !f.isZoomConstant { return true }
-            for (name, value) in layer.values {
-                if !value.expression.isZoomConstant || name == "line-dasharray" { return true }
-            }
-        }
-        return false
-    }
-
-    /// The CPU backend's cache key of a camera zoom.
-    public func evaluationKey(zoom: Double) -> Double {
-        let z = max(0, zoom)
-        return keysByIntegerZoom ? z.rounded(.down) : z
-    }
-
-    /// The cache key of a camera zoom on the backend in use.
-    public func cacheKey(zoom: Double) -> String {
-        activeBackend == .gpu ? scene.gpuKey(zoom: max(0, zoom)) : "\(evaluationKey(zoom: zoom))"
-    }
-
-    func entry(zoom: Double) throws -> Entry {
-        let key = cacheKey(zoom: zoom)
-        if let i = cache.firstIndex(where: { $0.key == key }) {
-            let e = cache.remove(at: i)
-            cache.append(e)
-            return e
-        }
-        evaluations += 1
-        var layers: [EvaluatedLayer] = []
-        var gpu: GPUScene?
-        if let gl {
-            if cache.count >= max(1, cacheCapacity) { cache.removeFirst() }  // free GPU memory first
-            gpu = try gl.upload(scene.gpuBuckets(zoom: max(0, zoom)))
-        } else {
-            if cache.count >= max(1, cacheCapacity) { cache.removeFirst() }
-            layers = scene.evaluatedLayers(zoom: max(0, zoom))
-        }
-        // The GPU path keeps only the uploaded buffers; the CPU path keeps the evaluated layers.
-        let e = Entry(key: key, layers: gpu == nil ? layers : [], gpu: gpu)
-        cache.append(e)
-        return e
+    /// The frame for a view: on the GPU its plan uploaded (tiles drawn before are reused), on the
+    /// CPU the layers evaluated per tile.
+    func frame(_ view: ViewTransform) throws -> (gpu: GPUScene?, layers: [ReferenceLayer]) {
+        if let gl { return (try gl.upload(scene.framePlan(view: view)), []) }
+        return (nil, scene.referenceFrame(view: view))
     }
 
     func view(_ o: RenderOptions) -> ViewTransform {
@@ -146,7 +97,7 @@ public final class BatchRenderer {
         if activeBackend == .gpu && !(gl?.isUsable ?? false) { try replaceRenderer() }  // an earlier GL failure broke it
         if let shouldStop, shouldStop() { throw RenderInterrupted(stage: "before it started") }
         let v = view(options)
-        let e = try entry(zoom: v.camera.zoom)
+        let e = try frame(v)
         guard let gl, let gpu = e.gpu else {
             return ReferenceRenderer().render(e.layers, view: v, ratio: options.ratio)
         }

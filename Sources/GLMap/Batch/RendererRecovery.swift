@@ -25,7 +25,6 @@ extension BatchRenderer {
     /// Drops the unusable renderer and its GPU scenes, then creates a new one. Throws the creation
     /// error (a GL failure too: the caller counts it).
     func replaceRenderer() throws {
-        cache.removeAll()   // scenes first: they delete their buffers in their own (old) context
         let tileSize = gl?.maxTileSize
         gl = nil
         gl = try GLRenderer()
@@ -73,7 +72,7 @@ extension BatchRenderer {
                     let v = view(o)
                     culprit = i
                     guard let gl else { throw GLError(call: "GLRenderer", message: "no renderer (a bug in glmap)") }
-                    let e = try entry(zoom: v.camera.zoom)
+                    let e = try frame(v)
                     testHookBeforeDraw?(i, gl)
                     try gl.draw(e.gpu!, view: v, ratio: o.ratio)
                     if gl.lastFrameWasTiled {   // larger than one framebuffer: read it back synchronously
@@ -116,7 +115,6 @@ extension BatchRenderer {
                 while true {
                     failuresInARow += 1
                     if failuresInARow > BatchRenderer.maxFailedRecreations {
-                        cache.removeAll()   // the renderer stays unusable (or absent): the next run replaces it
                         summary.retried = retried.sorted()
                         summary.failed.sort { $0.index < $1.index }
                         throw BatchGPUFailure(attempts: BatchRenderer.maxFailedRecreations, reason: lastReason, summary: summary, noun: noun)

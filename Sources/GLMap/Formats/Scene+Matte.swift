@@ -8,10 +8,9 @@ extension Scene {
     public func matte(zoom: Double) -> Color {
         let evaluator = StyleEvaluator(zoom: max(0, zoom), globalState: style.globalState, sources: style.sources)
         for layer in style.layers where layer.type == .background && layer.isDrawn(atZoom: max(0, zoom)) {
-            if case .background(let b) = evaluator.evaluate(layer, features: []) {
-                guard b.color.a > 0 else { return .white }
-                return Color(r: b.color.r / b.color.a, g: b.color.g / b.color.a, b: b.color.b / b.color.a, a: 1)
-            }
+            let b = evaluator.evaluateBackground(layer)
+            guard b.color.a > 0 else { return .white }
+            return Color(r: b.color.r / b.color.a, g: b.color.g / b.color.a, b: b.color.b / b.color.a, a: 1)
         }
         return .white
     }

@@ -24,7 +24,7 @@ extension Exp {
         case geometryType = "geometry-type"
         /// `global-state`: a value of the style's `state`.
         case globalState = "global-state"
-        /// `feature-state`: a value of the feature's state (`Snapshotter.setFeatureState`).
+        /// `["feature-state", key]`: the feature's runtime state (`Snapshotter.setFeatureState`).
         case featureState = "feature-state"
         /// `within`: whether the feature lies in a polygon.
         case within

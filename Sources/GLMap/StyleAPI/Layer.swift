@@ -1,8 +1,10 @@
-// Layer — the typed style layers (BackgroundLayer, FillLayer, LineLayer, CircleLayer).
-// Each layer type lists its typed properties with the property-table row each stands for
-// (`properties`); encoding to style JSON and decoding from it go through that list, so the JSON
-// names, paint/layout placement and defaults come from glmap's property tables. A test checks
-// that every table row has exactly one typed property named by its lowerCamelCase spec name.
+// Layer — the typed style layers (FillLayer, LineLayer, SymbolLayer, … one per layer type of the
+// spec, generated into Generated/ by glmap-codegen) and the typed root objects (Light, Sky).
+// Each type lists its typed properties with the property-table row each stands for
+// (`properties`); encoding to style JSON and decoding from it (also through Codable) go through
+// that list, so the JSON names, paint/layout placement and defaults come from glmap's property
+// tables. A test checks that every table row has exactly one typed property named by its
+// lowerCamelCase spec name.
 import GLMapCore
 import GLMapStyle
 
@@ -10,10 +12,12 @@ import GLMapStyle
 public protocol Layer: Sendable {
     /// The layer's unique id in the style.
     var id: String { get set }
-    /// The layer type (`background`, `fill`, `line`, `circle`).
+    /// The layer type (`fill`, `line`, `symbol`, …).
     var type: LayerType { get }
     /// The source id (nil for background layers).
     var source: String? { get set }
+    /// The layer of a vector source to draw (`source-layer`; nil for GeoJSON sources and background layers).
+    var sourceLayer: String? { get set }
     /// Which features are drawn.
     var filter: Exp? { get set }
     /// The lowest zoom at which the layer is drawn (inclusive).
@@ -28,19 +32,24 @@ public protocol Layer: Sendable {
     static var properties: [LayerPropertyBinding<Self>] { get }
 }
 
-/// A typed layer property bound to its row of glmap's property table.
-public struct LayerPropertyBinding<L: Layer> {
+/// A typed property of a layer (or of a root object such as `Light`) bound to its row of
+/// glmap's property table.
+public struct LayerPropertyBinding<L> {
     /// The table row: spec name, paint or layout, type, default.
     public let property: StyleProperty
     let encode: (L) -> JSONValue?
     let decode: (inout L, JSONValue) -> Bool
     let clear: (inout L) -> Void
 
-    /// Binds the typed property at `keyPath` to the table row `property`.
-    public init<T>(_ keyPath: WritableKeyPath<L, Value<T>?>, _ property: StyleProperty) {
+    /// Binds the typed property at `keyPath` to the table row `property`. With `scalarAsArray`,
+    /// a single value in style JSON reads as an array of one (the spec's `padding`,
+    /// `numberArray` and `colorArray` take either form).
+    public init<T>(_ keyPath: WritableKeyPath<L, Value<T>?>, _ property: StyleProperty, scalarAsArray: Bool = false) {
         self.property = property
         encode = { $0[keyPath: keyPath]?.json }
         decode = { layer, json in
+            var json = json
+            if scalarAsArray, Value<T>(json: json) == nil, json.arrayValue == nil { json = .array([json]) }
             guard let v = Value<T>(json: json) else { return false }
             layer[keyPath: keyPath] = v
             return true
@@ -60,6 +69,8 @@ extension Layer {
     public func visibility(_ visibility: Visibility) -> Self { var l = self; l.visibility = .constant(visibility); return l }
     /// A copy with `source` set.
     public func source(_ source: String) -> Self { var l = self; l.source = source; return l }
+    /// A copy with `sourceLayer` (`source-layer`) set.
+    public func sourceLayer(_ sourceLayer: String) -> Self { var l = self; l.sourceLayer = sourceLayer; return l }
 
     /// The layer as a style JSON object (`id`, `type`, `source`, `filter`, zooms, `layout`, `paint`).
     var styleJSONObject: JSONObject {
@@ -67,6 +78,7 @@ extension Layer {
         o["id"] = .string(id)
         o["type"] = .string(type.rawValue)
         if let source { o["source"] = .string(source) }
+        if let sourceLayer { o["source-layer"] = .string(sourceLayer) }
         if let filter { o["filter"] = filter.json }
         if let minZoom { o["minzoom"] = .number(minZoom) }
         if let maxZoom { o["maxzoom"] = .number(maxZoom) }
@@ -94,6 +106,7 @@ extension Layer {
         }
         var layer = Self(id: id)
         if case .string(let s)? = o["source"] { layer.source = s }
+        if case .string(let s)? = o["source-layer"] { layer.sourceLayer = s }
         if let f = o["filter"] {
             guard let e = Exp(json: f) else { throw fail("filter", "a filter of \(f.shortText) is not representable as Exp") }
             layer.filter = e
@@ -115,6 +128,25 @@ extension Layer {
         }
         return layer
     }
+}
+
+extension Layer {
+    /// Reads the layer from a decoder holding its style-JSON object (`Codable` conformance of the
+    /// generated layer types).
+    static func decodeLayer(from decoder: any Decoder) throws -> Self {
+        let json = try JSONValue(from: decoder)
+        guard case .object(let o) = json else {
+            throw DecodingError.typeMismatch(JSONObject.self, .init(codingPath: decoder.codingPath, debugDescription: "a style layer is a JSON object, found \(json.shortText)"))
+        }
+        do {
+            return try decode(o, path: decoder.codingPath.map(\.stringValue).joined(separator: "."))
+        } catch let e as StyleError {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: e.description, underlyingError: e))
+        }
+    }
+
+    /// Writes the layer's style-JSON object to an encoder.
+    func encodeLayer(to encoder: any Encoder) throws { try JSONValue.object(styleJSONObject).encode(to: encoder) }
 }
 
 extension JSONValue {

@@ -111,10 +111,18 @@ public final class StyleExpression: Sendable {
             }
         }
         var expected: ExpressionType?
-        if let spec, spec.type != .value { expected = ExpressionType(spec.type) }
-        let context = ParsingContext(expectedType: expected)
-        let annotation: TypeAnnotation? = spec?.type == .string ? .coerce : nil
-        guard let root = context.parseHere(expressionJSON, annotation: annotation) else {
+        if let spec, case let t = ExpressionType(spec.type), t != .value { expected = t }
+        if spec?.type == .colorArray { expected = .color }
+        var context = ParsingContext(expectedType: expected)
+        let coerced = spec.map { [.string, .formatted, .resolvedImage].contains($0.type) } ?? false
+        let annotation: TypeAnnotation? = coerced ? .coerce : nil
+        var parsed = context.parseHere(expressionJSON, annotation: annotation)
+        if parsed == nil && spec?.type == .colorArray {
+            // A colour (strings read as colours, zoom curves between colours) or else an array of them.
+            let array = ParsingContext(expectedType: nil)
+            if let root = array.parseHere(expressionJSON, annotation: nil) { context = array; parsed = root }
+        }
+        guard let root = parsed else {
             return .failure(ExpressionErrors(context.errors.list))
         }
 

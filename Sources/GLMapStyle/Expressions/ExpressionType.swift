@@ -80,18 +80,23 @@ public indirect enum ExpressionType: Equatable, Sendable, CustomStringConvertibl
         }
     }
 
-    /// The expected type of an expression compiled for a property of this type.
+    /// The expected type of an expression compiled for a property of this type. glmap has no
+    /// `formatted` or `resolvedImage` types: their properties expect strings (which MapLibre
+    /// coerces to them); `padding`, `numberArray`, `colorArray` and
+    /// `variableAnchorOffsetCollection` (a value or an array) expect any value, their constants
+    /// checked by the parser.
     init(_ propertyType: PropertyType) {
         switch propertyType {
         case .number: self = .number
-        case .string, .enum: self = .string
+        case .string, .enum, .formatted, .resolvedImage: self = .string
+        case .padding, .numberArray, .colorArray, .variableAnchorOffsetCollection: self = .value
         case .boolean: self = .boolean
         case .color: self = .color
         case .array(let item, let n):
             let itemType: ExpressionType
             switch item {
             case .number: itemType = .number
-            case .string: itemType = .string
+            case .string, .enum: itemType = .string
             case .boolean: itemType = .boolean
             default: itemType = .value
             }

@@ -1,4 +1,5 @@
 import GLMapCore
+import GLMapGeoJSON
 
 /// A layer filter: a legacy filter (`["==", "$type", "Polygon"]`, `["in", "class", "a", "b"]`, …)
 /// or an expression filter, told apart by MapLibre's `isExpressionFilter` rule.
@@ -20,6 +21,9 @@ public struct FeatureFilter: Sendable {
     public let isFeatureConstant: Bool
     /// True when the result does not depend on zoom.
     public let isZoomConstant: Bool
+    /// For a legacy filter that reads nothing of the feature but its `$type`: its result for
+    /// Point, LineString and Polygon (in that order), so tiles can filter without a context.
+    let typeOnlyResults: [Bool]?
 
     /// The filter that accepts every feature (a layer without `filter`).
     public static let passAll = FeatureFilter(kind: .legacy(.constant(true)), needsGeometry: false,
@@ -30,6 +34,25 @@ public struct FeatureFilter: Sendable {
         self.needsGeometry = needsGeometry
         self.isFeatureConstant = isFeatureConstant
         self.isZoomConstant = isZoomConstant
+        if case .legacy(let f) = kind, f.readsTypeOnly {
+            typeOnlyResults = [FeatureGeometryType.point, .lineString, .polygon].map {
+                f.evaluate(EvaluationContext(feature: FeatureContext(geometryType: $0.rawValue)))
+            }
+        } else {
+            typeOnlyResults = nil
+        }
+    }
+
+    /// The filter's result for a feature of type `t` when it reads nothing else of the feature
+    /// (a legacy `$type` filter); nil when it must be evaluated with the feature.
+    @inline(__always)
+    public func result(forTypeOnly t: FeatureGeometryType) -> Bool? {
+        guard let r = typeOnlyResults else { return nil }
+        switch t {
+        case .point: return r[0]
+        case .lineString: return r[1]
+        case .polygon: return r[2]
+        }
     }
 
     /// Legacy filter or expression filter (MapLibre's isExpressionFilter rule decides which).
@@ -64,16 +87,17 @@ public struct FeatureFilter: Sendable {
         if !ExpressionAnalysis.isStateConstant(root) {
             return .failure(ExpressionErrors("\"feature-state\" data expressions are not supported with filters."))
         }
-        return .success(FeatureFilter(kind: .expression(root), needsGeometry: usesWithin(root),
+        return .success(FeatureFilter(kind: .expression(root), needsGeometry: readsGeometry(root),
                                       isFeatureConstant: ExpressionAnalysis.isFeatureConstant(root),
                                       isZoomConstant: ExpressionAnalysis.isGlobalPropertyConstant(root, zoom: true, lineProgress: false)))
     }
 
-    private static func usesWithin(_ node: ExprNode) -> Bool {
+    /// Whether an expression reads the feature's geometry (`within`).
+    static func readsGeometry(_ node: ExprNode) -> Bool {
         if case .within = node.op { return true }
-        if case .varRef(_, let bound) = node.op { return usesWithin(bound) }
+        if case .varRef(_, let bound) = node.op { return readsGeometry(bound) }
         var found = false
-        node.forEachChild { if !found && usesWithin($0) { found = true } }
+        node.forEachChild { if !found && readsGeometry($0) { found = true } }
         return found
     }
 
@@ -237,6 +261,18 @@ indirect enum LegacyFilter: Sendable {
         case .not(let f): return f.isFeatureConstant
         case .all(let fs), .any(let fs): return fs.allSatisfy { $0.isFeatureConstant }
         default: return false
+        }
+    }
+
+    /// Whether the filter reads nothing of the feature but `$type`.
+    var readsTypeOnly: Bool {
+        switch self {
+        case .constant: return true
+        case .compare(_, let s, _), .isIn(let s, _), .has(let s):
+            if case .type = s { return true }
+            return false
+        case .not(let f): return f.readsTypeOnly
+        case .all(let fs), .any(let fs): return fs.allSatisfy { $0.readsTypeOnly }
         }
     }
 

@@ -66,7 +66,7 @@ enum LegacyFunction {
             return ["to-color", get, literal(defaultValue)]
         case .number:
             return ["number", get, literal(defaultValue)]
-        case .string:
+        case .string, .formatted, .resolvedImage:
             return ["string", get, literal(defaultValue)]
         case .boolean:
             return ["boolean", get, literal(defaultValue)]
@@ -79,7 +79,7 @@ enum LegacyFunction {
             default: throw fail("An identity function with a default needs an array property of numbers, strings or booleans.")
             }
             return ["array", .string(itemName), length.map { .number(Double($0)) } ?? .null, get, literal(defaultValue)]
-        case .value:
+        case .value, .padding, .numberArray, .colorArray, .variableAnchorOffsetCollection:
             throw fail("An identity function with a default needs a property type.")
         }
     }

@@ -1,0 +1,191 @@
+import Foundation
+import GLMapCore
+import GLMapReference
+import GLMapStyle
+import GLMapTessellation
+import GLMapTiles
+
+/// Tile buckets and tile data built for earlier frames, kept while frames keep using them.
+struct TileBucketCache {
+    /// What a tile bucket depends on: the source's tile (its data and the zoom it is laid out at;
+    /// not its world copy: every copy draws the same bucket), the layer (its index in the style),
+    /// and for dashed lines the frame zoom (the dash patterns are read at it).
+    struct Key: Hashable {
+        var canonical: CanonicalTileID
+        var overscaledZ: Int
+        var layer: Int
+        var zoomKey: Double
+    }
+
+    /// A source's tile.
+    struct DataKey: Hashable {
+        var source: String
+        var tile: CanonicalTileID
+    }
+
+    var entries: [Key: (bucket: TileBucket?, used: Int)] = [:]
+    /// Decoded tiles by source, with the generation that last used each.
+    var data: [DataKey: (tile: VectorTileData?, used: Int)] = [:]
+    var generation = 0
+    /// Buckets built since the scene was made (cache misses).
+    var built = 0
+
+    /// A key no other bucket of this process has (renderers cache uploads by it, across scenes).
+    static func uniqueKey() -> UInt64 {
+        lastKey.withLock { k in k += 1; return k }
+    }
+    private static let lastKey = Locked<UInt64>(0)
+}
+
+extension Scene {
+    /// The layers drawn at `zoom` with their indices in the style, in draw order.
+    func drawnLayers(zoom: Double) -> [(index: Int, layer: GLMapStyle.Layer)] {
+        style.layers.enumerated().filter { $0.element.isDrawn(atZoom: zoom) }.map { ($0.offset, $0.element) }
+    }
+
+    /// The tiles MapLibre shows of each source the drawn layers use, in its tile order
+    /// (`OverscaledTileID.<`), for `view`.
+    func visibleTiles(view: ViewTransform, layers: [(index: Int, layer: GLMapStyle.Layer)]) -> [String: [OverscaledTileID]] {
+        let cover = TileCover(view: view)
+        var result: [String: [OverscaledTileID]] = [:]
+        for (_, layer) in layers {
+            guard let id = layer.source, result[id] == nil, let index = geojson[id] else { continue }
+            result[id] = cover.tiles(tileSize: 512, maxzoom: index.options.maxZoom).sorted()
+        }
+        return result
+    }
+
+    /// The features one tile hands a layer (its source-layer, or a GeoJSON tile's only layer),
+    /// from tiles decoded once per frame plan (and kept while plans use them).
+    func features(_ layer: GLMapStyle.Layer, tile: OverscaledTileID) -> [TileFeature] {
+        guard let id = layer.source else { return [] }
+        let key = TileBucketCache.DataKey(source: id, tile: tile.canonical)
+        if let hit = buckets.withLock({ $0.data[key]?.tile }) {
+            return hit.layer(layer.sourceLayer)?.features ?? []
+        }
+        guard let index = geojson[id] else { return [] }
+        let data = index.vectorTile(tile.canonical)
+        buckets.withLock { cache in cache.data[key] = (data, cache.generation) }
+        return data?.layer(layer.sourceLayer)?.features ?? []
+    }
+
+    /// Whether a layer is cut to each tile's square with the stencil (MapLibre's `isTileClipped`).
+    static func isTileClipped(_ type: LayerType) -> Bool {
+        switch type {
+        case .fill, .line: return true
+        case .background, .circle, .symbol, .heatmap, .fillExtrusion, .raster, .hillshade, .colorRelief: return false
+        }
+    }
+
+    /// What the GPU draws for `view`: per drawn layer, one bucket per tile of its source that
+    /// has something to draw, tiles in MapLibre's drawing order (the reverse of its tile order:
+    /// deeper zooms first, then rows and columns from the north-west). Buckets are built at the
+    /// tile's zoom as MapLibre's are (composite paint at the tile zoom and the next) and reused
+    /// by later plans while frames keep using them.
+    public func framePlan(view: ViewTransform) -> FramePlan {
+        let zoom = max(0, view.camera.zoom)
+        let layers = drawnLayers(zoom: zoom)
+        let tiles = visibleTiles(view: view, layers: layers)
+        var evaluator = StyleEvaluator(zoom: zoom, globalState: style.globalState, sources: style.sources)
+        evaluator.featureStates = style.featureStates
+        // Jobs: the (layer, tile) pairs without a cached bucket.
+        struct Job: Sendable { let key: TileBucketCache.Key; let layer: GLMapStyle.Layer; let tile: OverscaledTileID }
+        var jobs: [Job] = []
+        var keys: [[(key: TileBucketCache.Key, tile: OverscaledTileID)]] = []
+        var queued: Set<TileBucketCache.Key> = []
+        let cached: Set<TileBucketCache.Key> = buckets.withLock { cache in
+            cache.generation += 1
+            return Set(cache.entries.keys)
+        }
+        for (index, layer) in layers {
+            guard layer.type != .background, let source = layer.source, let ids = tiles[source] else { keys.append([]); continue }
+            let dashed = layer.values[LineProperties.dasharray.name] != nil
+            var layerKeys: [(key: TileBucketCache.Key, tile: OverscaledTileID)] = []
+            for tile in ids.reversed() {
+                let key = TileBucketCache.Key(canonical: tile.canonical, overscaledZ: tile.overscaledZ, layer: index, zoomKey: dashed ? zoom : -1)
+                layerKeys.append((key, tile))
+                if !cached.contains(key) && queued.insert(key).inserted { jobs.append(Job(key: key, layer: layer, tile: tile.unwrapped)) }
+            }
+            keys.append(layerKeys)
+        }
+        evaluator.compositeZoom = nil
+        let built: [Bucket?] = concurrentMap(jobs) { [self, evaluator] job in
+            let features = self.features(job.layer, tile: job.tile)
+            if features.isEmpty { return nil }
+            var lower = evaluator, upper = evaluator
+            lower.compositeZoom = Double(job.tile.overscaledZ)
+            upper.compositeZoom = Double(job.tile.overscaledZ + 1)
+            let composite = job.layer.type.properties.contains { p in
+                guard p.gpu != nil, let e = job.layer.values[p.name]?.expression else { return false }
+                return !e.isFeatureConstant && !e.isZoomConstant
+            }
+            let evaluated = lower.evaluate(job.layer, tile: job.tile, features: features)
+            let next = composite ? upper.evaluate(job.layer, tile: job.tile, features: features) : nil
+            let bucket = Bucket.make(evaluated, next: next)
+            return bucket.isEmpty ? nil : bucket
+        }
+        return buckets.withLock { cache in
+            for (job, bucket) in zip(jobs, built) {
+                cache.built += 1
+                guard let bucket else {
+                    cache.entries[job.key] = (nil, cache.generation)   // nothing to draw there
+                    continue
+                }
+                cache.entries[job.key] = (TileBucket(tile: job.tile, bucket: bucket, key: TileBucketCache.uniqueKey()), cache.generation)
+            }
+            var planned: [PlannedLayer] = []
+            for ((_, layer), layerKeys) in zip(layers, keys) {
+                if layer.type == .background {
+                    planned.append(.background(evaluator.evaluateBackground(layer)))
+                    continue
+                }
+                var list: [TileBucket] = []
+                for (key, tile) in layerKeys {
+                    guard let e = cache.entries[key] else { continue }
+                    cache.entries[key] = (e.bucket, cache.generation)
+                    // Every world copy draws the same bucket (one upload), with its own matrix.
+                    if let b = e.bucket { list.append(TileBucket(tile: tile, bucket: b.bucket, key: b.key)) }
+                }
+                planned.append(.tiled(source: layer.source ?? "", clipped: Scene.isTileClipped(layer.type), buckets: list))
+            }
+            // Forget buckets the last two plans did not use.
+            let keep = cache.generation - 1
+            cache.entries = cache.entries.filter { $0.value.used >= keep }
+            cache.data = cache.data.filter { $0.value.used >= keep }
+            return FramePlan(layers: planned, sourceTiles: tiles)
+        }
+    }
+
+    /// Tile buckets built since the scene was made (cache misses of `framePlan`).
+    public var tileBucketsBuilt: Int { buckets.withLock { $0.built } }
+
+    /// What the CPU reference renderer draws for `view`: per drawn layer, the layer evaluated
+    /// over each tile of its source at the frame zoom (composite paint mixed there), in
+    /// MapLibre's drawing order.
+    public func referenceFrame(view: ViewTransform) -> [ReferenceLayer] {
+        let zoom = max(0, view.camera.zoom)
+        let layers = drawnLayers(zoom: zoom)
+        let tiles = visibleTiles(view: view, layers: layers)
+        var evaluator = StyleEvaluator(zoom: zoom, globalState: style.globalState, sources: style.sources)
+        evaluator.featureStates = style.featureStates
+        buckets.withLock { $0.generation += 1 }
+        defer {
+            buckets.withLock { cache in
+                let keep = cache.generation - 1
+                cache.data = cache.data.filter { $0.value.used >= keep }
+            }
+        }
+        return concurrentMap(layers.map(\.layer)) { [self, evaluator] layer -> ReferenceLayer in
+            guard layer.type != .background, let source = layer.source else {
+                return .background(evaluator.evaluateBackground(layer))
+            }
+            var list: [EvaluatedLayer] = []
+            for tile in (tiles[source] ?? []).reversed() {
+                let features = self.features(layer, tile: tile)
+                if features.isEmpty { continue }
+                list.append(evaluator.evaluate(layer, tile: tile, features: features))
+            }
+            return .tiled(list)
+        }
+    }
+}

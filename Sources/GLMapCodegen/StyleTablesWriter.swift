@@ -1,0 +1,273 @@
+import GLMapCore
+
+/// Writes `Sources/GLMapStyle/Generated/`: the layer types, one property table per layer type,
+/// the tables of sources and root objects, and the enums.
+struct StyleTablesWriter {
+    let spec: SpecModel
+    let enums: EnumRegistry
+
+    static let folder = "Sources/GLMapStyle/Generated"
+
+    func files() throws -> [GeneratedFile] {
+        var out: [GeneratedFile] = []
+        out.append(GeneratedFile(path: "\(Self.folder)/LayerType.swift", contents: try layerTypeFile()))
+        out.append(GeneratedFile(path: "\(Self.folder)/StyleProperty+Visibility.swift", contents: try visibilityFile()))
+        for layer in spec.layers {
+            let name = Self.tableName(layer.type)
+            out.append(GeneratedFile(path: "\(Self.folder)/\(name).swift", contents: try layerTable(layer)))
+        }
+        out.append(GeneratedFile(path: "\(Self.folder)/SourceType.swift", contents: try sourceTypeFile()))
+        for (type, object) in spec.sources {
+            let name = Self.sourceTableName(type)
+            out.append(GeneratedFile(path: "\(Self.folder)/\(name).swift",
+                                     contents: try objectTable(object, name: name, owner: "source_\(type)",
+                                                               title: "The keys of `\(type)` sources")))
+        }
+        for object in spec.roots {
+            let name = SwiftNames.upperCamel(object.key) + "Properties"
+            out.append(GeneratedFile(path: "\(Self.folder)/\(name).swift",
+                                     contents: try objectTable(object, name: name, owner: object.key,
+                                                               title: "The keys of the style's root `\(object.key)` object")))
+        }
+        out.append(GeneratedFile(path: "\(Self.folder)/StyleEnums.swift", contents: enumsFile()))
+        out.append(GeneratedFile(path: "\(Self.folder)/StyleSpecification.swift", contents: specificationFile()))
+        return out
+    }
+
+    static func tableName(_ layerType: String) -> String { SwiftNames.upperCamel(layerType) + "Properties" }
+    static func sourceTableName(_ sourceType: String) -> String { SwiftNames.upperCamel(sourceType) + "SourceProperties" }
+
+    /// The table member of a layer property: the layer prefix dropped (`line-gap-width` → `gapWidth`;
+    /// `icon-size` in a symbol layer keeps `iconSize`).
+    static func memberName(_ property: String, layerType: String) -> String {
+        let prefix = layerType + "-"
+        let rest = property.hasPrefix(prefix) ? String(property.dropFirst(prefix.count)) : property
+        return SwiftNames.lowerCamel(rest)
+    }
+
+    // MARK: Files
+
+    func layerTypeFile() throws -> String {
+        var s = Codegen.header + "\n"
+        s += """
+        /// The style spec's layer types, in spec order. A layer type touches a known list of places
+        /// (DESIGN.md rule 1): switches over `LayerType` have no `default:`, so the compiler lists them.
+        /// Its properties are generated (`properties`); whether glmap draws it is `isDrawn`.
+        public enum LayerType: String, CaseIterable, Sendable {
+
+        """
+        for layer in spec.layers {
+            s += "    /// \(SwiftNames.docText(layer.summary))\n"
+            s += "    case \(caseDeclaration(layer.type))\n"
+        }
+        s += "\n    /// The property table of this layer type: every layout and paint property of the spec.\n"
+        s += "    public var properties: [StyleProperty] {\n        switch self {\n"
+        for layer in spec.layers {
+            s += "        case .\(SwiftNames.member(SwiftNames.lowerCamel(layer.type))): return \(Self.tableName(layer.type)).all\n"
+        }
+        s += "        }\n    }\n}\n"
+        return s
+    }
+
+    func caseDeclaration(_ value: String) -> String {
+        let name = SwiftNames.member(SwiftNames.lowerCamel(value))
+        return name == value ? name : "\(name) = \(SwiftNames.stringLiteral(value))"
+    }
+
+    func visibilityFile() throws -> String {
+        let rows = spec.layers.compactMap { $0.properties.first { $0.name == "visibility" } }
+        guard rows.count == spec.layers.count, let first = rows.first else {
+            throw CodegenError("v8.json: not every layer type has a visibility property")
+        }
+        func essence(_ p: SpecModel.Property) -> [String] {
+            [p.type, p.propertyType, p.defaultValue?.jsonText ?? "", p.enumValues.map(\.value).joined(separator: ",")]
+        }
+        for r in rows where essence(r) != essence(first) { throw CodegenError("v8.json: layer types define visibility differently") }
+        var s = Codegen.header + "import GLMapCore\n\n"
+        s += "extension StyleProperty {\n"
+        s += try row(first, member: "visibility", owner: spec.layers[0].type, indent: "    ")
+        s += "}\n"
+        return s
+    }
+
+    func layerTable(_ layer: SpecModel.LayerSpec) throws -> String {
+        let name = Self.tableName(layer.type)
+        var s = Codegen.header + "import GLMapCore\n\n"
+        s += "/// The property table of `\(layer.type)` layers (\(SwiftNames.docText(layer.summary.trimmingTrailingPeriod))): every layout and\n"
+        s += "/// paint property the style spec defines for them, as typed keys (`PropertyKey<T>`).\n"
+        s += "public enum \(name) {\n"
+        var members: [String] = []
+        for p in layer.properties where p.name != "visibility" {
+            let member = Self.memberName(p.name, layerType: layer.type)
+            guard !members.contains(member), member != "all" else {
+                throw CodegenError("v8.json: \(p.name) gives \(name).\(member) twice")
+            }
+            members.append(member)
+            s += try row(p, member: member, owner: layer.type, indent: "    ")
+        }
+        s += "\n    /// Every row of the table: `visibility` first, then the layout and the paint properties in spec order.\n"
+        s += "    public static let all: [StyleProperty] = [\n        StyleProperty.visibility,\n"
+        for m in members { s += "        \(SwiftNames.member(m)),\n" }
+        s += "    ]\n}\n"
+        return s
+    }
+
+    func sourceTypeFile() throws -> String {
+        var s = Codegen.header + "\n"
+        s += "/// The style spec's source types, in spec order, with the tables of their keys.\n"
+        s += "public enum SourceType: String, CaseIterable, Sendable {\n"
+        for (type, object) in spec.sources {
+            s += "    /// A `\(type)` source (`\(object.key)` in the spec).\n"
+            s += "    case \(caseDeclaration(type))\n"
+        }
+        s += "\n    /// The keys a source of this type may have (`type` first).\n"
+        s += "    public var properties: [StyleProperty] {\n        switch self {\n"
+        for (type, _) in spec.sources {
+            s += "        case .\(SwiftNames.member(SwiftNames.lowerCamel(type))): return \(Self.sourceTableName(type)).all\n"
+        }
+        s += "        }\n    }\n\n"
+        s += "    /// Whether the spec allows keys it does not list (`\"*\"`: vector and raster sources).\n"
+        s += "    public var allowsOtherKeys: Bool {\n        switch self {\n"
+        for (type, object) in spec.sources {
+            s += "        case .\(SwiftNames.member(SwiftNames.lowerCamel(type))): return \(object.allowsOtherKeys)\n"
+        }
+        s += "        }\n    }\n}\n"
+        return s
+    }
+
+    func objectTable(_ object: SpecModel.ObjectSpec, name: String, owner: String, title: String) throws -> String {
+        var s = Codegen.header + "import GLMapCore\n\n"
+        s += "/// \(title): every key the style spec defines, as typed keys (`PropertyKey<T>`).\n"
+        s += "public enum \(name) {\n"
+        var members: [String] = []
+        for p in object.properties {
+            let member = SwiftNames.lowerCamel(p.name)
+            guard !members.contains(member), member != "all" else { throw CodegenError("v8.json: \(p.name) gives \(name).\(member) twice") }
+            members.append(member)
+            s += try row(p, member: member, owner: owner, indent: "    ")
+        }
+        s += "\n    /// Every key, in spec order.\n"
+        s += "    public static let all: [StyleProperty] = [\n"
+        for m in members { s += "        \(SwiftNames.member(m)),\n" }
+        s += "    ]\n"
+        s += "\n    /// Whether the spec allows keys it does not list (`\"*\"`).\n"
+        s += "    public static let allowsOtherKeys = \(object.allowsOtherKeys)\n"
+        s += "}\n"
+        return s
+    }
+
+    func enumsFile() -> String {
+        var s = Codegen.header
+        s += "// The style spec's enum values as Swift enums, shared by the style stage (typed keys) and the\n"
+        s += "// typed Swift API. Naming rules: see EnumRegistry in Sources/GLMapCodegen.\n\n"
+        for e in enums.enums {
+            let used = e.properties.map { "`\($0)`" }.joined(separator: ", ")
+            if e.properties.count == 1 {
+                s += "/// \(SwiftNames.docText(e.summary.trimmingTrailingPeriod)) (\(used)).\n"
+            } else {
+                s += "/// The values of \(used).\n"
+            }
+            s += "public enum \(e.name): String, PropertyEnum {\n"
+            for v in e.values {
+                var doc = v.doc.isEmpty ? "`\(v.value)`." : SwiftNames.firstSentence(v.doc)
+                if e.properties.count > 1 && !v.doc.isEmpty { doc = "`\(v.value)` (`\(e.properties[0])`: \(doc))" }
+                s += "    /// \(SwiftNames.docText(doc))\n"
+                s += "    case \(caseDeclaration(v.value))\n"
+            }
+            s += "}\n\n"
+        }
+        s.removeLast()
+        return s
+    }
+
+    func specificationFile() -> String {
+        var s = Codegen.header + "\n"
+        s += "/// Facts of the style specification the parser checks against, besides the property tables.\n"
+        s += "public enum StyleSpecification {\n"
+        s += "    /// The keys a layer object may have, in spec order.\n"
+        s += "    public static let layerKeys: [String] = [" + spec.layerKeys.map(SwiftNames.stringLiteral).joined(separator: ", ") + "]\n"
+        s += "    /// The expression operators of the spec, in spec order.\n"
+        s += "    public static let expressionOperators: [String] = [\n"
+        var line = "       "
+        for op in spec.expressionOperators.map(SwiftNames.stringLiteral) {
+            if line.count + op.count + 2 > 110 { s += line + "\n"; line = "       " }
+            line += " \(op),"
+        }
+        s += line + "\n    ]\n"
+        s += "}\n"
+        return s
+    }
+
+    // MARK: Rows
+
+    /// One `public static let member = PropertyKey<T>(…)` with its documentation.
+    func row(_ p: SpecModel.Property, member: String, owner: String, indent: String) throws -> String {
+        let types = try PropertyTypes(p, enumName: enums.name(owner: owner, p))
+        var s = "\(indent)/// \(SwiftNames.docText(p.summary.isEmpty ? "`\(p.name)`." : p.summary))\n"
+        s += "\(indent)///\n\(indent)/// \(facts(p))\n"
+        s += "\(indent)public static let \(SwiftNames.member(member)) = PropertyKey<\(types.keyType)>(\n"
+        s += "\(indent)    \(SwiftNames.stringLiteral(p.name))\(p.isLayout ? ", layout: true" : ""),\n"
+        s += "\(indent)    PropertySpec(" + (try specArguments(p, types)).joined(separator: ",\n\(indent)                 ") + "))\n"
+        return s
+    }
+
+    /// "`line-width`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default 1; minimum 0; pixels."
+    func facts(_ p: SpecModel.Property) -> String {
+        var parts: [String] = []
+        var head = "`\(p.name)`: \(p.isLayout ? "layout" : (p.hasExpression ? "paint" : "key")), \(p.propertyType)"
+        if !p.parameters.isEmpty { head += " (\(p.parameters.joined(separator: ", ")))" }
+        if p.interpolated { head += ", interpolated" }
+        if p.json["transition"]?.boolValue == true { head += ", transition" }
+        parts.append(head)
+        if let d = p.defaultValue { parts.append("default `\(d.jsonText)`") } else { parts.append("no default") }
+        if p.json["required"]?.boolValue == true { parts.append("required") }
+        if let m = p.json["minimum"]?.numberValue { parts.append("minimum \(JSONValue.formatNumber(m))") }
+        if let m = p.json["maximum"]?.numberValue { parts.append("maximum \(JSONValue.formatNumber(m))") }
+        if let u = p.json["units"]?.stringValue { parts.append(u) }
+        return parts.joined(separator: "; ") + "."
+    }
+
+    func specArguments(_ p: SpecModel.Property, _ types: PropertyTypes) throws -> [String] {
+        var args = ["type: \(types.styleType)", "kind: .\(SwiftNames.lowerCamel(p.propertyType))",
+                    "parameters: [" + p.parameters.map { "." + SwiftNames.lowerCamel($0) }.joined(separator: ", ") + "]"]
+        if p.interpolated { args.append("interpolated: true") }
+        if let d = p.defaultValue { args.append("defaultValue: \(SwiftNames.jsonLiteral(d))") }
+        if let m = p.json["minimum"]?.numberValue { args.append("minimum: \(JSONValue.formatNumber(m))") }
+        if let m = p.json["maximum"]?.numberValue { args.append("maximum: \(JSONValue.formatNumber(m))") }
+        if let u = p.json["units"]?.stringValue { args.append("units: \(SwiftNames.stringLiteral(u))") }
+        if let period = p.json["period"]?.numberValue { args.append("period: \(JSONValue.formatNumber(period))") }
+        if let r = p.json["requires"]?.arrayValue, !r.isEmpty {
+            args.append("requires: [" + (try r.map { try requirement($0, p) }).joined(separator: ", ") + "]")
+        }
+        if p.json["tokens"]?.boolValue == true { args.append("tokens: true") }
+        if p.json["overridable"]?.boolValue == true { args.append("overridable: true") }
+        if p.json["transition"]?.boolValue == true { args.append("transition: true") }
+        if p.json["required"]?.boolValue == true { args.append("required: true") }
+        return args
+    }
+
+    /// A `requires` entry as a `PropertyRequirement` literal.
+    func requirement(_ r: JSONValue, _ p: SpecModel.Property) throws -> String {
+        switch r {
+        case .string(let name): return ".present(\(SwiftNames.stringLiteral(name)))"
+        case .object(let o):
+            if o.count == 1, let absent = o["!"]?.stringValue { return ".absent(\(SwiftNames.stringLiteral(absent)))" }
+            if let source = o["source"]?.stringValue {
+                let has = o["has"]?.objectValue ?? JSONObject()
+                return ".source(\(SwiftNames.stringLiteral(source)), has: \(SwiftNames.jsonLiteral(.object(has))))"
+            }
+            if o.count == 1, let (name, value) = o.pairs.first {
+                let values: [JSONValue] = value.arrayValue ?? [value]
+                return ".oneOf(\(SwiftNames.stringLiteral(name)), \(SwiftNames.jsonLiteral(.array(values))))"
+            }
+            throw CodegenError("v8.json: \(p.name): unknown requires entry \(r.jsonText)")
+        default:
+            throw CodegenError("v8.json: \(p.name): unknown requires entry \(r.jsonText)")
+        }
+    }
+}
+
+extension String {
+    /// The text without one trailing period.
+    var trimmingTrailingPeriod: String { hasSuffix(".") ? String(dropLast()) : self }
+}

@@ -1,0 +1,44 @@
+import GLMapCore
+import GLMapStyle
+import GLMapTiles
+
+/// One layer's bucket on one tile: geometry in the tile's units (8192 a side), ready to upload.
+public struct TileBucket: Sendable {
+    /// The tile the bucket was built for (its canonical data shown at its overscaled zoom, in its world copy).
+    public let tile: OverscaledTileID
+    /// The tessellated layer over that tile.
+    public let bucket: Bucket
+    /// Identifies the bucket across frames (the GPU keeps an upload per key); unique per built bucket.
+    public let key: UInt64
+
+    /// A bucket of `tile` with its cache key.
+    public init(tile: OverscaledTileID, bucket: Bucket, key: UInt64) {
+        self.tile = tile
+        self.bucket = bucket
+        self.key = key
+    }
+}
+
+/// One layer of a frame as the GPU draws it.
+public enum PlannedLayer: Sendable {
+    /// A background layer: its paint alone.
+    case background(EvaluatedBackground)
+    /// A layer drawn tile by tile: `buckets` in MapLibre's drawing order; `clipped` layers (fill,
+    /// line) are cut to each tile's square with the stencil, drawn from `source`'s tile masks.
+    case tiled(source: String, clipped: Bool, buckets: [TileBucket])
+}
+
+/// What the GPU draws for one frame: the layers in order and, per source, every tile the frame
+/// shows of it (the tile clipping masks are drawn from these).
+public struct FramePlan: Sendable {
+    /// Layers in draw order (hidden and out-of-range layers left out).
+    public var layers: [PlannedLayer]
+    /// The visible tiles of each source, in MapLibre's order (`OverscaledTileID.<`).
+    public var sourceTiles: [String: [OverscaledTileID]]
+
+    /// A plan of `layers` over the tiles of `sourceTiles`.
+    public init(layers: [PlannedLayer] = [], sourceTiles: [String: [OverscaledTileID]] = [:]) {
+        self.layers = layers
+        self.sourceTiles = sourceTiles
+    }
+}

@@ -1,0 +1,319 @@
+import Foundation
+import GLMapCore
+import GLMapGeoJSON
+
+/// geojson-vt's projected line or ring: x, y (0…1 world units) and importance, three doubles a
+/// position; `size` is the whole line's length or ring's absolute area (kept through clipping),
+/// `start`/`end` the piece's distance range along the whole line (line metrics).
+struct VTLine: Sendable {
+    var c: [Double]
+    var size: Double
+    var start: Double
+    var end: Double
+
+    /// An empty piece of `line` (same size, start and end), as geojson-vt's `newSlice`.
+    init(sliceOf line: VTLine) {
+        c = []
+        size = line.size
+        start = line.start
+        end = line.end
+    }
+
+    init(c: [Double], size: Double, start: Double, end: Double) {
+        self.c = c
+        self.size = size
+        self.start = start
+        self.end = end
+    }
+}
+
+/// A projected geometry by geojson-vt's type names; points are flat x, y, importance triples.
+enum VTGeometry: Sendable {
+    case point([Double])
+    case multiPoint([Double])
+    case lineString(VTLine)
+    case multiLineString([VTLine])
+    case polygon([VTLine])
+    case multiPolygon([[VTLine]])
+}
+
+/// A projected feature with its bounding box (geojson-vt's `createFeature`: polygons by their
+/// outer rings only).
+struct VTFeature: Sendable {
+    var id: JSONValue?
+    var geometry: VTGeometry
+    var tags: JSONObject
+    var minX = Double.infinity, minY = Double.infinity
+    var maxX = -Double.infinity, maxY = -Double.infinity
+
+    init(id: JSONValue?, geometry: VTGeometry, tags: JSONObject) {
+        self.id = id
+        self.geometry = geometry
+        self.tags = tags
+        switch geometry {
+        case .point(let c), .multiPoint(let c): extend(c)
+        case .lineString(let l): extend(l.c)
+        case .multiLineString(let lines): for l in lines { extend(l.c) }
+        case .polygon(let rings): if let outer = rings.first { extend(outer.c) }
+        case .multiPolygon(let polygons): for p in polygons { if let outer = p.first { extend(outer.c) } }
+        }
+    }
+
+    private mutating func extend(_ c: [Double]) {
+        var i = 0
+        while i < c.count {
+            minX = Swift.min(minX, c[i])
+            minY = Swift.min(minY, c[i + 1])
+            maxX = Swift.max(maxX, c[i])
+            maxY = Swift.max(maxY, c[i + 1])
+            i += 3
+        }
+    }
+}
+
+extension GeoJSONTileIndex {
+    // MARK: GL JS's steps before geojson-vt
+
+    /// GL JS's worker before geojson-vt: polygon rings rewound (`rewind(data, true)`) when asked,
+    /// then the source filter.
+    static func prepare(_ features: [Feature], rewind: Bool, filter: ((Feature) -> Bool)?) -> [Feature] {
+        var out = features
+        if rewind {
+            for i in out.indices {
+                if let g = out[i].geometry, let r = rewound(g) { out[i].geometry = r }
+            }
+        }
+        if let filter { out = out.filter(filter) }
+        return out
+    }
+
+    /// `geometry` with its polygon rings wound as geojson-rewind winds them (outer rings clockwise
+    /// with y up, holes counter-clockwise); nil when nothing changes.
+    static func rewound(_ geometry: Geometry) -> Geometry? {
+        func rings(_ rs: [[Position]]) -> [[Position]]? {
+            var out = rs
+            var changed = false
+            for i in out.indices where needsReversal(out[i], clockwise: i == 0) {
+                out[i].reverse()
+                changed = true
+            }
+            return changed ? out : nil
+        }
+        switch geometry {
+        case .polygon(let rs): return rings(rs).map { .polygon($0) }
+        case .multiPolygon(let ps):
+            var out = ps
+            var changed = false
+            for i in out.indices { if let r = rings(out[i]) { out[i] = r; changed = true } }
+            return changed ? .multiPolygon(out) : nil
+        case .geometryCollection(let gs):
+            var out = gs
+            var changed = false
+            for i in out.indices { if let r = rewound(out[i]) { out[i] = r; changed = true } }
+            return changed ? .geometryCollection(out) : nil
+        case .point, .multiPoint, .lineString, .multiLineString: return nil
+        }
+    }
+
+    /// geojson-rewind's test: the shoelace sum (x_i − x_j)(y_j + y_i) with a compensated sum of its
+    /// rounding errors, reversed when its sign (≥ 0 counting as clockwise) is not the wanted one.
+    static func needsReversal(_ ring: [Position], clockwise: Bool) -> Bool {
+        var area = 0.0, err = 0.0
+        var j = ring.count - 1
+        for i in ring.indices {
+            let k = (ring[i].lon - ring[j].lon) * (ring[j].lat + ring[i].lat)
+            let m = area + k
+            err += abs(area) >= abs(k) ? area - m + k : k - m + area
+            area = m
+            j = i
+        }
+        return (area + err >= 0) != clockwise
+    }
+
+    // MARK: geojson-vt's convert
+
+    /// Projects every feature (geojson-vt's `convert`), in order; large collections on all cores.
+    static func convert(_ features: [Feature], options: GeoJSONTileOptions) throws -> [VTFeature] {
+        let t = options.tolerance / (Double(1 << options.maxZoom) * Double(options.extent))
+        let sqTolerance = t * t
+        let runs = contiguousRuns(weights: features.lazy.map { ($0.geometry?.vertexCount ?? 0) + 1 }, target: 50_000)
+        let parts = concurrentMap(runs) { run -> Result<[VTFeature], GeoJSONTilingError> in
+            var out: [VTFeature] = []
+            for i in run {
+                do {
+                    try convertFeature(features[i], index: i, options: options, sqTolerance: sqTolerance, into: &out)
+                } catch let e as GeoJSONTilingError {
+                    return .failure(e)
+                } catch {
+                    return .failure(GeoJSONTilingError("\(error)"))
+                }
+            }
+            return .success(out)
+        }
+        var out: [VTFeature] = []
+        out.reserveCapacity(features.count)
+        for p in parts { out += try p.get() }
+        return out
+    }
+
+    /// One feature's projected features (several for a GeometryCollection, or a MultiLineString
+    /// with line metrics; none without geometry or with empty coordinates).
+    static func convertFeature(_ feature: Feature, index: Int, options: GeoJSONTileOptions,
+                               sqTolerance: Double, into out: inout [VTFeature]) throws {
+        guard let geometry = feature.geometry else { return }
+        var id = feature.id
+        if let key = options.promoteId {
+            id = feature.properties[key]
+        } else if options.generateId {
+            id = .number(Double(index))
+        }
+        if id == .null { id = nil }
+        try convertGeometry(geometry, id: id, tags: feature.properties, index: index, options: options,
+                            sqTolerance: sqTolerance, into: &out)
+    }
+
+    private static func convertGeometry(_ geometry: Geometry, id: JSONValue?, tags: JSONObject, index: Int,
+                                        options: GeoJSONTileOptions, sqTolerance: Double,
+                                        into out: inout [VTFeature]) throws {
+        func add(_ g: VTGeometry) { out.append(VTFeature(id: id, geometry: g, tags: tags)) }
+        switch geometry {
+        case .point(let p):
+            add(.point([projectX(p.lon), projectY(p.lat), 0]))
+        case .multiPoint(let ps):
+            guard !ps.isEmpty else { return }
+            var c: [Double] = []
+            c.reserveCapacity(ps.count * 3)
+            for p in ps { c.append(projectX(p.lon)); c.append(projectY(p.lat)); c.append(0) }
+            add(.multiPoint(c))
+        case .lineString(let ps):
+            guard let line = convertLine(ps, sqTolerance: sqTolerance, isPolygon: false) else { return }
+            add(.lineString(line))
+        case .multiLineString(let lines):
+            guard !lines.isEmpty else { return }
+            let converted = lines.compactMap { convertLine($0, sqTolerance: sqTolerance, isPolygon: false) }
+            if options.lineMetrics {
+                for l in converted { add(.lineString(l)) }   // one feature per line, to keep its metrics
+            } else if !converted.isEmpty {
+                add(.multiLineString(converted))
+            }
+        case .polygon(let rings):
+            guard !rings.isEmpty else { return }
+            let converted = rings.compactMap { convertLine($0, sqTolerance: sqTolerance, isPolygon: true) }
+            if !converted.isEmpty { add(.polygon(converted)) }
+        case .multiPolygon(let polygons):
+            guard !polygons.isEmpty else { return }
+            var converted: [[VTLine]] = []
+            for (k, polygon) in polygons.enumerated() {
+                guard !polygon.isEmpty else {
+                    throw GeoJSONTilingError("feature \(index): MultiPolygon member \(k) has no rings (geojson-vt throws on it, so GL JS fails the whole source)")
+                }
+                let rings = polygon.compactMap { convertLine($0, sqTolerance: sqTolerance, isPolygon: true) }
+                if !rings.isEmpty { converted.append(rings) }
+            }
+            if !converted.isEmpty { add(.multiPolygon(converted)) }
+        case .geometryCollection(let members):
+            for g in members {
+                try convertGeometry(g, id: id, tags: tags, index: index, options: options,
+                                    sqTolerance: sqTolerance, into: &out)
+            }
+        }
+    }
+
+    /// A projected line or ring with Douglas–Peucker importances and its size (length, or
+    /// absolute shoelace area for rings); nil for no positions.
+    static func convertLine(_ ring: [Position], sqTolerance: Double, isPolygon: Bool) -> VTLine? {
+        guard !ring.isEmpty else { return nil }
+        var c = [Double]()
+        c.reserveCapacity(ring.count * 3)
+        var x0 = 0.0, y0 = 0.0, size = 0.0
+        for (j, p) in ring.enumerated() {
+            let x = projectX(p.lon), y = projectY(p.lat)
+            c.append(x)
+            c.append(y)
+            c.append(0)
+            if j > 0 {
+                if isPolygon {
+                    size += (x0 * y - x * y0) / 2
+                } else {
+                    let dx = x - x0, dy = y - y0
+                    size += (dx * dx + dy * dy).squareRoot()
+                }
+            }
+            x0 = x
+            y0 = y
+        }
+        let last = c.count - 3
+        c[2] = 1
+        simplify(&c, first: 0, last: last, sqTolerance: sqTolerance)
+        c[last + 2] = 1
+        let s = abs(size)
+        return VTLine(c: c, size: s, start: 0, end: s)
+    }
+
+    /// geojson-vt's Douglas–Peucker pass: each position that would be a pivot gets its squared
+    /// distance as importance (ties go to the pivot nearest the middle). An explicit stack stands
+    /// for the recursion; the ranges it visits are disjoint, so the order does not matter.
+    static func simplify(_ c: inout [Double], first: Int, last: Int, sqTolerance: Double) {
+        var stack = [(first, last)]
+        while let (first, last) = stack.popLast() {
+            var maxSqDist = sqTolerance
+            let mid = first + ((last - first) >> 1)
+            var minPosToMid = last - first
+            var index = -1
+            let ax = c[first], ay = c[first + 1], bx = c[last], by = c[last + 1]
+            var i = first + 3
+            while i < last {
+                let d = sqSegDist(c[i], c[i + 1], ax, ay, bx, by)
+                if d > maxSqDist {
+                    index = i
+                    maxSqDist = d
+                } else if d == maxSqDist {
+                    let posToMid = abs(i - mid)
+                    if posToMid < minPosToMid {
+                        index = i
+                        minPosToMid = posToMid
+                    }
+                }
+                i += 3
+            }
+            if maxSqDist > sqTolerance {
+                if index - first > 3 { stack.append((first, index)) }
+                c[index + 2] = maxSqDist
+                if last - index > 3 { stack.append((index, last)) }
+            }
+        }
+    }
+
+    /// Squared distance from p to the segment a–b (geojson-vt's arithmetic, operation for operation).
+    @inline(__always)
+    static func sqSegDist(_ px: Double, _ py: Double, _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) -> Double {
+        var x = ax, y = ay
+        var dx = bx - x, dy = by - y
+        if dx != 0 || dy != 0 {
+            let t = ((px - x) * dx + (py - y) * dy) / (dx * dx + dy * dy)
+            if t > 1 {
+                x = bx
+                y = by
+            } else if t > 0 {
+                x += dx * t
+                y += dy * t
+            }
+        }
+        dx = px - x
+        dy = py - y
+        return dx * dx + dy * dy
+    }
+
+    /// Longitude to world x (0…1 on the primary world; past ±180° it lies on a neighbour).
+    @inline(__always)
+    static func projectX(_ lon: Double) -> Double { lon / 360 + 0.5 }
+
+    /// Latitude to world y (0 north … 1 south), clamped to the Web Mercator square; `Math.sin` and
+    /// `Math.log` as V8 computes them.
+    @inline(__always)
+    static func projectY(_ lat: Double) -> Double {
+        let s = JavaScriptMath.sin(lat * Double.pi / 180)
+        let y = 0.5 - 0.25 * JavaScriptMath.log((1 + s) / (1 - s)) / Double.pi
+        return y < 0 ? 0 : y > 1 ? 1 : y
+    }
+}

@@ -1,0 +1,167 @@
+// GeoJSON tiler — contract
+// What MapLibre GL JS's worker does with a GeoJSON source that is not clustered, ported from
+// geojson-vt 4.0.2 (the version GL JS 5 depends on) behaviour for behaviour, in its order:
+// - input: a decoded `FeatureCollection`, `GeoJSONTileOptions` (GL JS's values: extent 8192,
+//   buffer 2048, tolerance 6, maxZoom = source maxzoom, indexMaxZoom 5, indexMaxPoints 100000)
+//   and the source's `filter` as a closure (GLMapTiles does not evaluate style expressions);
+// - polygon rings rewound as GL JS's `@mapbox/geojson-rewind` call does (outer clockwise), then the
+//   filter (a feature kept when it returns true), then geojson-vt: convert (Web Mercator in 0…1,
+//   latitudes clamped to the world square, Douglas–Peucker importance per position at maxZoom's
+//   tolerance, each line's length / ring's area as `size`, start/end for line metrics; ids from
+//   the feature, `promoteId` or `generateId`; GeometryCollections become one feature per member;
+//   MultiLineStrings one feature per line with `lineMetrics`), wrap (the parts within the buffer
+//   of ±180° copied one world over), the index down to `indexMaxZoom` while a tile holds more than
+//   `indexMaxPoints` points, and `tile(_:)`'s drill-down from the nearest cut ancestor, each tile
+//   cut from its parent's features with the buffered square (k1 = ½·buffer/extent) and cached.
+// - output: `GeoJSONTile` (geojson-vt's tile: integer tile units rounded as `Math.round` rounds,
+//   rings rewound per tile, simplified below maxZoom; `mapbox_clip_start`/`mapbox_clip_end` on
+//   line pieces with lineMetrics), and `vectorTile(_:)`: the same as `VectorTileData` shaped as
+//   GL JS's GeoJSON wrapper hands it to buckets (see `GeoJSONTile.vectorTileData`).
+// Invariants: every coordinate of a tile lies within its square widened by the buffer (clipping
+// is exact in doubles; rounding moves a point by at most ½ unit); polygon rings that were closed
+// stay closed; no tile deeper than `maxZoom` is built or returned (nil: GL JS over-scales the
+// maxZoom tile); the same input gives the same tiles whatever order tiles are asked in.
+// Departures, all for input GL JS turns into NaN coordinates: empty lines and rings (`[]` inside a
+// MultiLineString, Polygon or MultiPolygon) are dropped. A MultiPolygon member with no rings throws
+// `GeoJSONTilingError`, as geojson-vt throws on it (GL JS then fails the source).
+// Limits: the whole collection is held projected (3 doubles a position) plus the tiles asked for.
+// Threads: `tile(_:)` and `vectorTile(_:)` may be called from any thread (one lock around the
+// cache and drill-down); building converts large collections on all cores.
+import Foundation
+import GLMapCore
+import GLMapGeoJSON
+
+/// A GeoJSON source cut into tiles as MapLibre GL JS cuts it (a geojson-vt port).
+///
+/// ```swift
+/// let index = try GeoJSONTileIndex(collection, options: .mapLibre(maxzoom: 14, buffer: 64))
+/// if let data = index.vectorTile(CanonicalTileID(3, 4, 2)) { … data.layer(nil)?.features … }
+/// ```
+public final class GeoJSONTileIndex: @unchecked Sendable {
+    /// The options the index was built with.
+    public let options: GeoJSONTileOptions
+    private let lock = NSLock()
+    /// Tiles built so far by their `tileKey` (geojson-vt's `tiles`), under `lock`.
+    private var tiles: [Int: VTTile] = [:]
+    /// The tiles built so far in build order (geojson-vt's `tileCoords`), under `lock`.
+    private var built: [CanonicalTileID] = []
+
+    /// Tiles `collection` with `options`; `filter` (the source's `filter`, evaluated at zoom 0)
+    /// keeps the features it returns true for. Throws `GeoJSONTilingError` for options geojson-vt
+    /// rejects (maxZoom outside 0…24, both promoteId and generateId) and for a MultiPolygon member
+    /// without rings.
+    public init(_ collection: FeatureCollection, options: GeoJSONTileOptions = GeoJSONTileOptions(),
+                filter: (@Sendable (Feature) -> Bool)? = nil) throws {
+        guard (0...24).contains(options.maxZoom) else {
+            throw GeoJSONTilingError("maxZoom \(options.maxZoom) is outside 0…24 (geojson-vt's range; a GeoJSON source's maxzoom must be 0…24)")
+        }
+        if options.promoteId != nil && options.generateId {
+            throw GeoJSONTilingError("promoteId and generateId cannot be used together")
+        }
+        self.options = options
+        let features = GeoJSONTileIndex.prepare(collection.features, rewind: options.rewind, filter: filter)
+        var projected = try GeoJSONTileIndex.convert(features, options: options)
+        projected = GeoJSONTileIndex.wrap(projected, options: options)
+        if !projected.isEmpty { splitTile(projected, 0, 0, 0, target: nil) }
+    }
+
+    /// geojson-vt's `getTile`: the tile's features, or nil where geojson-vt returns null (no
+    /// feature reaches the tile, or the tile is deeper than `maxZoom`).
+    public func tile(_ id: CanonicalTileID) -> GeoJSONTile? {
+        lock.lock()
+        defer { lock.unlock() }
+        return getTile(id)
+    }
+
+    /// The tile as GL JS's GeoJSON worker hands it to buckets (nil where it hands none).
+    public func vectorTile(_ id: CanonicalTileID) -> VectorTileData? { tile(id)?.vectorTileData() }
+
+    /// The tiles built so far (up front and by drill-downs), in build order.
+    public var builtTiles: [CanonicalTileID] {
+        lock.lock()
+        defer { lock.unlock() }
+        return built
+    }
+
+    /// geojson-vt's tile id: unique per z/x/y for z ≤ 24.
+    static func tileKey(_ z: Int, _ x: Int, _ y: Int) -> Int { (((1 << z) * y + x) * 32) + z }
+
+    /// The cached tile (transformed once), or a drill-down from the nearest ancestor that kept its
+    /// features. Called under `lock`.
+    private func getTile(_ id: CanonicalTileID) -> GeoJSONTile? {
+        let (z, x, y) = (id.z, id.x, id.y)
+        // geojson-vt answers up to z24; past maxZoom its drill-down stops at maxZoom and finds nothing.
+        guard z <= 24, z <= options.maxZoom else { return nil }
+        if let tile = tiles[GeoJSONTileIndex.tileKey(z, x, y)] { return transform(tile) }
+        var (z0, x0, y0) = (z, x, y)
+        var parent: VTTile?
+        while parent == nil && z0 > 0 {
+            z0 -= 1
+            x0 >>= 1
+            y0 >>= 1
+            parent = tiles[GeoJSONTileIndex.tileKey(z0, x0, y0)]
+        }
+        guard let parent, let source = parent.source else { return nil }
+        splitTile(source, z0, x0, y0, target: (z, x, y))
+        return tiles[GeoJSONTileIndex.tileKey(z, x, y)].map(transform)
+    }
+
+    /// geojson-vt's `splitTile`: builds the tile z/x/y from `features` and cuts it into its four
+    /// children, depth first — up front (no target) until `indexMaxZoom` (and never past
+    /// `maxZoom`) or a tile of at most `indexMaxPoints` points; towards `target` only along its
+    /// ancestors, stopping at it or at `maxZoom`. A tile that stops keeps its features (`source`)
+    /// for later drill-downs. Called under `lock` (or from init).
+    private func splitTile(_ features: [VTFeature], _ z: Int, _ x: Int, _ y: Int, target: (z: Int, x: Int, y: Int)?) {
+        var stack: [([VTFeature], Int, Int, Int)] = [(features, z, x, y)]
+        let k1 = 0.5 * options.buffer / Double(options.extent)
+        let k2 = 0.5 - k1, k3 = 0.5 + k1, k4 = 1 + k1
+        let lineMetrics = options.lineMetrics
+        while let (features, z, x, y) = stack.popLast() {
+            let key = GeoJSONTileIndex.tileKey(z, x, y)
+            let tile: VTTile
+            if let existing = tiles[key] {
+                tile = existing
+            } else {
+                tile = VTTile(features, z: z, x: x, y: y, options: options)
+                tiles[key] = tile
+                built.append(CanonicalTileID(z, x, y))
+            }
+            tile.source = features
+            if let target {
+                if z == options.maxZoom || z == target.z { continue }
+                let steps = target.z - z
+                if x != target.x >> steps || y != target.y >> steps { continue }
+            } else if z == options.indexMaxZoom || z >= options.maxZoom || tile.numPoints <= options.indexMaxPoints {
+                continue
+            }
+            tile.source = nil
+            if features.isEmpty { continue }
+
+            let z2 = Double(1 << z), fx = Double(x), fy = Double(y)
+            let left = GeoJSONTileIndex.clip(features, scale: z2, fx - k1, fx + k3, axis: 0, minAll: tile.minX, maxAll: tile.maxX, lineMetrics: lineMetrics)
+            let right = GeoJSONTileIndex.clip(features, scale: z2, fx + k2, fx + k4, axis: 0, minAll: tile.minX, maxAll: tile.maxX, lineMetrics: lineMetrics)
+            var tl: [VTFeature]?, bl: [VTFeature]?, tr: [VTFeature]?, br: [VTFeature]?
+            if let left {
+                tl = GeoJSONTileIndex.clip(left, scale: z2, fy - k1, fy + k3, axis: 1, minAll: tile.minY, maxAll: tile.maxY, lineMetrics: lineMetrics)
+                bl = GeoJSONTileIndex.clip(left, scale: z2, fy + k2, fy + k4, axis: 1, minAll: tile.minY, maxAll: tile.maxY, lineMetrics: lineMetrics)
+            }
+            if let right {
+                tr = GeoJSONTileIndex.clip(right, scale: z2, fy - k1, fy + k3, axis: 1, minAll: tile.minY, maxAll: tile.maxY, lineMetrics: lineMetrics)
+                br = GeoJSONTileIndex.clip(right, scale: z2, fy + k2, fy + k4, axis: 1, minAll: tile.minY, maxAll: tile.maxY, lineMetrics: lineMetrics)
+            }
+            stack.append((tl ?? [], z + 1, x * 2, y * 2))
+            stack.append((bl ?? [], z + 1, x * 2, y * 2 + 1))
+            stack.append((tr ?? [], z + 1, x * 2 + 1, y * 2))
+            stack.append((br ?? [], z + 1, x * 2 + 1, y * 2 + 1))
+        }
+    }
+
+    /// The tile in integer tile units (computed once, then cached in the tile).
+    private func transform(_ tile: VTTile) -> GeoJSONTile {
+        if let done = tile.transformed { return done }
+        let out = tile.transformedTile(extent: options.extent)
+        tile.transformed = out
+        tile.features = []
+        return out
+    }
+}
