@@ -7,6 +7,8 @@ struct StyleParser {
     var skipped: [SkippedFeature] = []
     /// Sources skipped for their type: id → their index in `skipped`.
     var skippedSources: [String: Int] = [:]
+    /// Vector, raster, raster-dem and image sources: loaded tile by tile by the scene.
+    var tileSources: [String: TileSourceSpec] = [:]
 
     /// The style spec's layer types, in spec order (glmap draws those with `LayerType.isDrawn`).
     static let specLayerTypes = LayerType.allCases.map(\.rawValue)
@@ -133,6 +135,7 @@ struct StyleParser {
         var doc = StyleDocument(center: center, zoom: zoom, bearing: bearing, pitch: pitch, sources: sources,
                                 layers: layers, globalState: globalState, file: file)
         doc.allLayers = allLayers
+        doc.tileSources = tileSources
         doc.rootObjects = rootObjects
         doc.name = root["name"]?.stringValue
         doc.hasCenter = root["center"] != nil
@@ -162,7 +165,10 @@ struct StyleParser {
         let errorsBefore = issues.count
         sourceKeys(o, type: sourceType, path: path)
         guard sourceType == .geojson else {
-            if issues.count == errorsBefore {
+            if issues.count == errorsBefore && sourceType != .video {
+                // Loaded from tiles (files, archives, TileJSON, http) by the scene.
+                tileSources[id] = TileSourceSpec(id: id, type: sourceType, json: o)
+            } else if issues.count == errorsBefore {
                 skippedSources[id] = skipped.count
                 skipped.append(SkippedFeature(kind: "source", id: id, path: path, reason: "\(type) sources are not drawn by glmap (it draws geojson sources)"))
             }
@@ -186,6 +192,7 @@ struct StyleParser {
         let buffer = number(o["buffer"], path: "\(path).buffer", default: 128, min: 0, max: 512)
         var source = Source(id: id, data: data, maxzoom: maxzoom, lineMetrics: lineMetrics, tolerance: tolerance, buffer: buffer)
         source.attribution = o["attribution"]?.stringValue
+        clusterOptions(o, path: path, into: &source)
         switch o["promoteId"] {
         case nil, .null?: break
         case .string(let name)?: source.promoteId = name
@@ -195,6 +202,41 @@ struct StyleParser {
         case let other?: fail("\(path).promoteId", "expected a string or an object of strings, found \(other.shortDescription)")
         }
         return source
+    }
+
+    /// `generateId`, `cluster` and its options, and the source's `filter`.
+    mutating func clusterOptions(_ o: JSONObject, path: String, into source: inout Source) {
+        func bool(_ key: String) -> Bool {
+            guard let v = o[key] else { return false }
+            guard let b = v.boolValue else { fail("\(path).\(key)", "expected boolean, found \(v.shortDescription)"); return false }
+            return b
+        }
+        source.generateId = bool("generateId")
+        source.cluster = bool("cluster")
+        if let v = o["clusterRadius"] { source.clusterRadius = number(v, path: "\(path).clusterRadius", default: 50, min: 0) }
+        if let v = o["clusterMaxZoom"] { source.clusterMaxZoom = number(v, path: "\(path).clusterMaxZoom", default: 0) }
+        if let v = o["clusterMinPoints"] { source.clusterMinPoints = number(v, path: "\(path).clusterMinPoints", default: 2) }
+        if let f = o["filter"] {
+            switch FeatureFilter.compile(f) {
+            case .success(let ff): source.filter = ff
+            case .failure(let errs): for e in errs.errors { fail("\(path).filter\(e.key)", e.message) }
+            }
+        }
+        if let cp = o["clusterProperties"] {
+            guard let props = cp.objectValue else { fail("\(path).clusterProperties", "expected an object, found \(cp.shortDescription)"); return }
+            let anySpec = PropertySpec(type: .value, kind: .dataDriven, zoomAllowed: false, interpolated: false)
+            for (name, v) in props.pairs {
+                let p = "\(path).clusterProperties.\(name)"
+                guard case .array(let pair) = v, pair.count == 2 else { fail(p, "expected [operator, map expression]"); continue }
+                // The reduce step is an operator name (applied to the accumulated value and the
+                // mapped one) or an expression reading ["accumulated"] and ["get", name].
+                let reduceJSON: JSONValue
+                if case .string(let op) = pair[0] { reduceJSON = .array([.string(op), ["accumulated"], ["get", .string(name)]]) } else { reduceJSON = pair[0] }
+                guard case .success(let map) = StyleExpression.compile(pair[1], spec: anySpec) else { fail("\(p)[1]", "invalid map expression"); continue }
+                guard case .success(let reduce) = StyleExpression.compile(reduceJSON, spec: anySpec) else { fail("\(p)[0]", "invalid reduce expression"); continue }
+                source.clusterProperties.append((name, map, reduce))
+            }
+        }
     }
 
     /// A layer and whether it is drawn, or nil when it is invalid (the problems are recorded) or

@@ -14,11 +14,15 @@ import Foundation
 import GLMapCore
 import GLMapGeoJSON
 import GLMapStyle
+import GLMapTiles
 
 /// Draws maps headlessly from a style built in Swift (or set as JSON), one image per call.
 public final class Snapshotter {
     /// Image size and pixel ratio.
     public var options: MapSnapshotOptions
+    /// How the style's URLs are fetched (tiles, TileJSON, glyphs, sprites): rewrite rules, an
+    /// HTTP cache folder, offline mode (nil: relative to the style file, no cache).
+    public var resourceOptions: ResourceLoaderOptions? { didSet { scene = nil } }
 
     enum StoredSource {
         case typed(GeoJSONSource)
@@ -395,6 +399,6 @@ public final class Snapshotter {
         guard var document else { throw SnapshotError.renderFailed("internal: no validated style") }
         document.featureStates = featureStates
         for (name, value) in globalStateValues.pairs { document.globalState[name] = value }
-        return try Scene(style: document, preloaded: preloaded)
+        return try Scene(style: document, preloaded: preloaded, resources: resourceOptions)
     }
 }
