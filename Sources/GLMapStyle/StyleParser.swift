@@ -192,7 +192,7 @@ struct StyleParser {
         case .object(let byLayer)?:
             // A GeoJSON source has one layer, which MapLibre names "_geojsonTileLayer".
             source.promoteId = byLayer["_geojsonTileLayer"]?.stringValue
-        case let other?: fail("\(path).promoteId", "expected a string or an object of strings, found \(other.shortDescription)")
+        default: break   // checked with the other keys (`sourceKeys`)
         }
         return source
     }
@@ -464,7 +464,7 @@ struct StyleParser {
             if key == "promoteId" {
                 let ok: Bool
                 switch value {
-                case .string: ok = true
+                case .string, .null: ok = true
                 case .object(let ids): ok = ids.pairs.allSatisfy { $0.value.stringValue != nil }
                 default: ok = false
                 }
