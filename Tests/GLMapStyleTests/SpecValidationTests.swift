@@ -136,7 +136,6 @@ final class SpecValidationTests: XCTestCase {
         XCTAssertEqual(root("terrain", ["source": "dem", "exaggeration": 2], sources: JSONObject([("dem", dem)])), [])
         XCTAssertEqual(root("terrain", ["exaggeration": -1], sources: JSONObject([("dem", dem)])),
                        ["terrain.exaggeration: -1 is less than the minimum value 0", "terrain.source: missing required property"])
-        XCTAssertEqual(root("terrain", ["source": "s"]), [#"terrain.source: terrain needs a raster-dem source; "s" is a geojson source"#])
         XCTAssertEqual(root("terrain", ["source": "x"]), [#"terrain.source: source "x" not found"#])
         var o = style(layers: []).objectValue!
         o["light"] = ["anchor": "map", "intensity": 0.25]
