@@ -199,7 +199,7 @@ struct StyleParser {
         case .object(let byLayer)?:
             // A GeoJSON source has one layer, which MapLibre names "_geojsonTileLayer".
             source.promoteId = byLayer["_geojsonTileLayer"]?.stringValue
-        case let other?: fail("\(path).promoteId", "expected a string or an object of strings, found \(other.shortDescription)")
+        default: break   // checked with the other keys (`sourceKeys`)
         }
         return source
     }
@@ -506,7 +506,7 @@ struct StyleParser {
             if key == "promoteId" {
                 let ok: Bool
                 switch value {
-                case .string: ok = true
+                case .string, .null: ok = true
                 case .object(let ids): ok = ids.pairs.allSatisfy { $0.value.stringValue != nil }
                 default: ok = false
                 }
@@ -529,7 +529,7 @@ struct StyleParser {
     /// A root object (`light`, `sky`, `terrain`, `projection`, `transition`): unknown keys are
     /// errors (as MapLibre's validator reports them), values are compiled for their rows (literals
     /// only where the spec takes no expressions), required keys must be there, and `terrain`'s
-    /// source must be a raster-dem source of the style. `projection.type` (a projection
+    /// source must be a source of the style. `projection.type` (a projection
     /// definition, which may interpolate between projections) is kept as written, unchecked.
     mutating func rootObject(_ v: JSONValue, key: String, table: [StyleProperty], sources: JSONObject?) -> [String: PropertyValue] {
         guard let o = object(v, path: key) else { return [:] }
@@ -553,12 +553,9 @@ struct StyleParser {
         for row in table where row.spec.required && o[row.name] == nil {
             fail("\(key).\(row.name)", "missing required property")
         }
-        if key == "terrain", let s = o["source"]?.stringValue {
-            if let type = sources?[s]?["type"]?.stringValue {
-                if type != "raster-dem" { fail("terrain.source", "terrain needs a raster-dem source; \"\(s)\" is a \(type) source") }
-            } else {
-                fail("terrain.source", "source \"\(s)\" not found")
-            }
+        if key == "terrain", let s = o["source"]?.stringValue, sources?[s] == nil {
+            // GL JS's setTerrain refuses it ("cannot load terrain, because there exists no source").
+            fail("terrain.source", "source \"\(s)\" not found")
         }
         return values
     }
