@@ -73,8 +73,6 @@ extension Exp {
         case zoom
         /// `line-progress`: position along the line in 0…1 (`line-gradient` only).
         case lineProgress = "line-progress"
-        /// `feature-state`: a value of the feature's state set at run time (paint properties only).
-        case featureState = "feature-state"
         /// `error`: fails evaluation with a message.
         case error
         // Legacy filter syntax only
