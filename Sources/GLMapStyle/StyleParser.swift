@@ -78,7 +78,7 @@ struct StyleParser {
                 fail("center", "expected an array of two numbers [longitude, latitude], found \(c.shortDescription)")
             }
         }
-        let zoom = number(root["zoom"], path: "zoom", default: 0, min: 0, max: 24)
+        let zoom = number(root["zoom"], path: "zoom", default: 0)   // no range in the spec (GL JS clamps the camera to −2…24)
         let bearing = number(root["bearing"], path: "bearing", default: 0)
         let pitch = number(root["pitch"], path: "pitch", default: 0, min: 0, max: 85)
 

@@ -464,7 +464,7 @@ final class SnapshotterTests: XCTestCase {
         s.options = MapSnapshotOptions(size: CGSize(width: 10, height: 10))
         s.setCamera(to: CameraOptions(zoom: 30))
         XCTAssertThrowsError(try s.snapshot()) { e in
-            XCTAssertEqual("\(e)", "zoom must be between 0 and 24, got 30.0")
+            XCTAssertEqual("\(e)", "zoom must be between -2 and 24, got 30.0")
         }
     }
 }
