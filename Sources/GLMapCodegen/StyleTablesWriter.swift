@@ -21,7 +21,7 @@ struct StyleTablesWriter {
             let name = Self.sourceTableName(type)
             out.append(GeneratedFile(path: "\(Self.folder)/\(name).swift",
                                      contents: try objectTable(object, name: name, owner: "source_\(type)",
-                                                               title: "The keys of `\(type)` sources")))
+                                                               title: "The keys of `\(type)` sources", sourceType: type)))
         }
         for object in spec.roots {
             let name = SwiftNames.upperCamel(object.key) + "Properties"
@@ -132,10 +132,16 @@ struct StyleTablesWriter {
         return s
     }
 
-    func objectTable(_ object: SpecModel.ObjectSpec, name: String, owner: String, title: String) throws -> String {
+    func objectTable(_ object: SpecModel.ObjectSpec, name: String, owner: String, title: String, sourceType: String? = nil) throws -> String {
         var s = Codegen.header + "import GLMapCore\n\n"
         s += "/// \(title): every key the style spec defines, as typed keys (`PropertyKey<T>`).\n"
-        s += "public enum \(name): PropertyTable {\n"
+        if let sourceType {
+            s += "public enum \(name): SourcePropertyTable {\n"
+            s += "    /// The source type of the table.\n"
+            s += "    public static let sourceType = SourceType.\(SwiftNames.member(SwiftNames.lowerCamel(sourceType)))\n"
+        } else {
+            s += "public enum \(name): PropertyTable {\n"
+        }
         var members: [String] = []
         for p in object.properties {
             let member = Self.memberName(p.name)
@@ -162,14 +168,15 @@ struct StyleTablesWriter {
             } else {
                 s += "/// The values of \(used).\n"
             }
-            s += "public enum \(e.name): String, PropertyEnum {\n"
+            // The values with their docs as a list; the cases on one line (the enum reads as the
+            // spec's list of values).
+            s += "///\n"
             for v in e.values {
-                var doc = v.doc.isEmpty ? "`\(v.value)`." : SwiftNames.firstSentence(v.doc)
-                if e.properties.count > 1 && !v.doc.isEmpty { doc = "`\(v.value)` (`\(e.properties[0])`: \(doc))" }
-                s += "    /// \(SwiftNames.docText(doc))\n"
-                s += "    case \(caseDeclaration(v.value))\n"
+                var doc = v.doc.isEmpty ? "" : ": " + SwiftNames.firstSentence(v.doc)
+                if e.properties.count > 1 && !v.doc.isEmpty { doc = " (`\(e.properties[0])`\(doc))" }
+                s += "/// - `\(v.value)`\(SwiftNames.docText(doc))\n"
             }
-            s += "}\n\n"
+            s += "public enum \(e.name): String, PropertyEnum { case \(e.values.map { caseDeclaration($0.value) }.joined(separator: ", ")) }\n\n"
         }
         s.removeLast()
         return s

@@ -3,7 +3,9 @@
 import GLMapCore
 
 /// The keys of `geojson` sources: every key the style spec defines, as typed keys (`PropertyKey<T>`).
-public enum GeoJSONSourceProperties: PropertyTable {
+public enum GeoJSONSourceProperties: SourcePropertyTable {
+    /// The source type of the table.
+    public static let sourceType = SourceType.geojson
     /// The data type of the GeoJSON source.
     ///
     /// `type`: key, constant; no default; required.

@@ -3,7 +3,9 @@
 import GLMapCore
 
 /// The keys of `image` sources: every key the style spec defines, as typed keys (`PropertyKey<T>`).
-public enum ImageSourceProperties: PropertyTable {
+public enum ImageSourceProperties: SourcePropertyTable {
+    /// The source type of the table.
+    public static let sourceType = SourceType.image
     /// The data type of the image source.
     ///
     /// `type`: key, constant; no default; required.

@@ -3,7 +3,9 @@
 import GLMapCore
 
 /// The keys of `raster-dem` sources: every key the style spec defines, as typed keys (`PropertyKey<T>`).
-public enum RasterDEMSourceProperties: PropertyTable {
+public enum RasterDEMSourceProperties: SourcePropertyTable {
+    /// The source type of the table.
+    public static let sourceType = SourceType.rasterDEM
     /// The type of the source.
     ///
     /// `type`: key, constant; no default; required.

@@ -3,7 +3,9 @@
 import GLMapCore
 
 /// The keys of `raster` sources: every key the style spec defines, as typed keys (`PropertyKey<T>`).
-public enum RasterSourceProperties: PropertyTable {
+public enum RasterSourceProperties: SourcePropertyTable {
+    /// The source type of the table.
+    public static let sourceType = SourceType.raster
     /// The type of the source.
     ///
     /// `type`: key, constant; no default; required.

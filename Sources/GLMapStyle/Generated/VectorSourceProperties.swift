@@ -3,7 +3,9 @@
 import GLMapCore
 
 /// The keys of `vector` sources: every key the style spec defines, as typed keys (`PropertyKey<T>`).
-public enum VectorSourceProperties: PropertyTable {
+public enum VectorSourceProperties: SourcePropertyTable {
+    /// The source type of the table.
+    public static let sourceType = SourceType.vector
     /// The type of the source.
     ///
     /// `type`: key, constant; no default; required.

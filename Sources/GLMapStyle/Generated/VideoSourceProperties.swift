@@ -3,7 +3,9 @@
 import GLMapCore
 
 /// The keys of `video` sources: every key the style spec defines, as typed keys (`PropertyKey<T>`).
-public enum VideoSourceProperties: PropertyTable {
+public enum VideoSourceProperties: SourcePropertyTable {
+    /// The source type of the table.
+    public static let sourceType = SourceType.video
     /// The data type of the video source.
     ///
     /// `type`: key, constant; no default; required.
