@@ -18,10 +18,8 @@ public enum GeoJSONSourceProperties: SourcePropertyTable {
     ///
     /// `maxzoom`: key, constant; default `18`.
     public static let maxzoom = PropertyKey<Double>("maxzoom", PropertySpec(type: .number, kind: .constant, parameters: [], defaultValue: 18))
-    /// Contains an attribution to be displayed when the map is shown to a user.
-    ///
-    /// `attribution`: key, constant; no default.
-    public static let attribution = PropertyKey<String?>("attribution", PropertySpec(type: .string, kind: .constant, parameters: []))
+    /// Contains an attribution to be displayed when the map is shown to a user. (The same key as `VectorSourceProperties`'s.)
+    public static let attribution = VectorSourceProperties.attribution
     /// Size of the tile buffer on each side.
     ///
     /// `buffer`: key, constant; default `128`; minimum 0; maximum 512.
