@@ -137,13 +137,7 @@ struct StyleTablesWriter {
                      shared: [String: String] = [:]) throws -> String {
         var s = Codegen.header + "import GLMapCore\n\n"
         s += "/// \(title): every key the style spec defines, as typed keys (`PropertyKey<T>`).\n"
-        if let sourceType {
-            s += "public enum \(name): SourcePropertyTable {\n"
-            s += "    /// The source type of the table.\n"
-            s += "    public static let sourceType = SourceType.\(SwiftNames.member(SwiftNames.lowerCamel(sourceType)))\n"
-        } else {
-            s += "public enum \(name): PropertyTable {\n"
-        }
+        s += "public enum \(name): \(sourceType == nil ? "PropertyTable" : "SourcePropertyTable") {\n"
         var members: [String] = []
         for p in object.properties {
             let member = Self.memberName(p.name)
@@ -160,6 +154,10 @@ struct StyleTablesWriter {
         s += "    public static let all: [StyleProperty] = [\n" + wrapped(members.map(SwiftNames.member)) + "    ]\n"
         s += "\n    /// Whether the spec allows keys it does not list (`\"*\"`).\n"
         s += "    public static let allowsOtherKeys = \(object.allowsOtherKeys)\n"
+        if let sourceType {
+            s += "    /// The source type of the table.\n"
+            s += "    public static let sourceType = SourceType.\(SwiftNames.member(SwiftNames.lowerCamel(sourceType)))\n"
+        }
         s += "}\n"
         return s
     }

@@ -4,8 +4,6 @@ import GLMapCore
 
 /// The keys of `geojson` sources: every key the style spec defines, as typed keys (`PropertyKey<T>`).
 public enum GeoJSONSourceProperties: SourcePropertyTable {
-    /// The source type of the table.
-    public static let sourceType = SourceType.geojson
     /// The data type of the GeoJSON source.
     ///
     /// `type`: key, constant; no default; required.
@@ -73,4 +71,6 @@ public enum GeoJSONSourceProperties: SourcePropertyTable {
 
     /// Whether the spec allows keys it does not list (`"*"`).
     public static let allowsOtherKeys = false
+    /// The source type of the table.
+    public static let sourceType = SourceType.geojson
 }

@@ -4,8 +4,6 @@ import GLMapCore
 
 /// The keys of `image` sources: every key the style spec defines, as typed keys (`PropertyKey<T>`).
 public enum ImageSourceProperties: SourcePropertyTable {
-    /// The source type of the table.
-    public static let sourceType = SourceType.image
     /// The data type of the image source.
     ///
     /// `type`: key, constant; no default; required.
@@ -26,4 +24,6 @@ public enum ImageSourceProperties: SourcePropertyTable {
 
     /// Whether the spec allows keys it does not list (`"*"`).
     public static let allowsOtherKeys = false
+    /// The source type of the table.
+    public static let sourceType = SourceType.image
 }

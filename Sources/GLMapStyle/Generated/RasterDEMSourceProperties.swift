@@ -4,8 +4,6 @@ import GLMapCore
 
 /// The keys of `raster-dem` sources: every key the style spec defines, as typed keys (`PropertyKey<T>`).
 public enum RasterDEMSourceProperties: SourcePropertyTable {
-    /// The source type of the table.
-    public static let sourceType = SourceType.rasterDEM
     /// The type of the source.
     ///
     /// `type`: key, constant; no default; required.
@@ -55,4 +53,6 @@ public enum RasterDEMSourceProperties: SourcePropertyTable {
 
     /// Whether the spec allows keys it does not list (`"*"`).
     public static let allowsOtherKeys = true
+    /// The source type of the table.
+    public static let sourceType = SourceType.rasterDEM
 }

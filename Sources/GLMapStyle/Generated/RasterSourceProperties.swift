@@ -4,8 +4,6 @@ import GLMapCore
 
 /// The keys of `raster` sources: every key the style spec defines, as typed keys (`PropertyKey<T>`).
 public enum RasterSourceProperties: SourcePropertyTable {
-    /// The source type of the table.
-    public static let sourceType = SourceType.raster
     /// The type of the source.
     ///
     /// `type`: key, constant; no default; required.
@@ -38,4 +36,6 @@ public enum RasterSourceProperties: SourcePropertyTable {
 
     /// Whether the spec allows keys it does not list (`"*"`).
     public static let allowsOtherKeys = true
+    /// The source type of the table.
+    public static let sourceType = SourceType.raster
 }
