@@ -16,6 +16,11 @@ let package = Package(
     name: "glmap",
     products: [
         .library(name: "GLMap", targets: ["GLMap"]),
+        // Beside `import GLMap`: many frames, tile pyramids, image files, tile archives.
+        .library(name: "GLMapBatch", targets: ["GLMapBatch"]),
+        .library(name: "GLMapPyramid", targets: ["GLMapPyramid"]),
+        .library(name: "GLMapImageFormats", targets: ["GLMapImageFormats"]),
+        .library(name: "GLMapArchives", targets: ["GLMapArchives"]),
         // For Tests/Fuzz only: the libFuzzer entry points (not part of the GLMap API).
         .library(name: "GLMapFuzzing", targets: ["GLMapFuzzing"]),
         // Golden-image testing of styles (the runner behind `glmap test`), for CI users.
@@ -73,17 +78,25 @@ let package = Package(
                                "CEGL", "CGLES3"]),
         .target(name: "GLMapReference", dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTiles"]),
         .target(name: "GLMapPNG", dependencies: ["GLMapCore", "CPNG", "CDeflate", "CISAL"]),
+        // `import GLMap`: style, sources, the Snapshotter and the renderer.
         .target(name: "GLMap",
                 dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation",
-                               "GLMapGLES", "GLMapReference", "GLMapPNG", "GLMapArchives", "CSQLite",
-                               "CTurboJPEG", "CWebP"]),
+                               "GLMapGLES", "GLMapReference", "GLMapPNG", "GLMapTiles"]),
+        // Image files: PNG, JPEG (libjpeg-turbo) and WebP (libwebp) from a rendered frame.
+        .target(name: "GLMapImageFormats", dependencies: ["GLMapCore", "GLMapPNG", "CTurboJPEG", "CWebP"]),
+        // Many frames: the batch renderer (GPU with CPU recovery), frames files, the encoder pool.
+        .target(name: "GLMapBatch", dependencies: ["GLMap", "GLMapCore", "GLMapStyle", "GLMapTessellation", "GLMapGLES",
+                                                   "GLMapReference", "GLMapPNG", "GLMapImageFormats"]),
+        // Tile pyramids: addresses, scheduling, spooling and writing MBTiles, PMTiles or z/x/y folders.
+        .target(name: "GLMapPyramid", dependencies: ["GLMap", "GLMapBatch", "GLMapCore", "GLMapStyle", "GLMapArchives",
+                                                     "GLMapPNG", "GLMapImageFormats"]),
         // Golden-image testing: render-test cases, the pixelmatch rule, runner, JUnit and HTML reports.
         .target(name: "GLMapTesting", dependencies: ["GLMap", "GLMapCore", "GLMapPNG"]),
         // `glmap serve`: HTTP on libmicrohttpd, a pool of renderers, the encoded tile cache.
-        .target(name: "GLMapServer", dependencies: ["GLMap", "GLMapCore", "GLMapStyle", "GLMapPNG", "CMicroHTTPD"]),
+        .target(name: "GLMapServer", dependencies: ["GLMap", "GLMapArchives", "GLMapBatch", "GLMapPyramid", "GLMapImageFormats", "GLMapCore", "GLMapStyle", "GLMapPNG", "CMicroHTTPD"]),
         // The command line (one file per subcommand) and the fuzz entry points sit outside the
         // GLMap product, so a library user sees neither.
-        .target(name: "GLMapCLI", dependencies: ["GLMap", "GLMapCore", "GLMapStyle", "GLMapPNG", "GLMapTesting", "GLMapServer"]),
+        .target(name: "GLMapCLI", dependencies: ["GLMap", "GLMapArchives", "GLMapBatch", "GLMapPyramid", "GLMapImageFormats", "GLMapCore", "GLMapStyle", "GLMapPNG", "GLMapTesting", "GLMapServer"]),
         .target(name: "GLMapFuzzing",
                 dependencies: ["GLMap", "GLMapCLI", "GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation", "GLMapTiles", "GLMapText", "GLMapArchives"]),
         .executableTarget(name: "glmap", dependencies: ["GLMapCLI"]),
@@ -91,7 +104,7 @@ let package = Package(
         // writes Sources/GLMapStyle/Generated and Sources/GLMap/StyleAPI/Generated. Not in the product.
         .target(name: "GLMapCodegen", dependencies: ["GLMapCore"]),
         .executableTarget(name: "glmap-codegen", dependencies: ["GLMapCodegen"]),
-        .executableTarget(name: "glmap-bench", dependencies: ["GLMap", "GLMapTesting", "GLMapTessellation", "GLMapTiles", "GLMapArchives"], path: "Benchmarks/glmap-bench"),
+        .executableTarget(name: "glmap-bench", dependencies: ["GLMap", "GLMapBatch", "GLMapPyramid", "GLMapImageFormats", "GLMapTesting", "GLMapTessellation", "GLMapTiles", "GLMapArchives"], path: "Benchmarks/glmap-bench"),
         // Depends on the GLMap product's target only: what a library user imports.
         .executableTarget(name: "MultipleGeometries", dependencies: ["GLMap"], path: "examples/multiple-geometries",
                           exclude: ["dc.geojson", "style.json"]),
@@ -111,12 +124,12 @@ let package = Package(
         .testTarget(name: "GLMapGLESTests", dependencies: ["GLMapGLES", "GLMapPNG", "GLMapTiles"]),
         .testTarget(name: "GLMapReferenceTests", dependencies: ["GLMapReference", "GLMapPNG", "GLMapTiles"]),
         .testTarget(name: "GLMapPNGTests", dependencies: ["GLMapPNG", "GLMapTestSupport"]),
-        .testTarget(name: "GLMapTests", dependencies: ["GLMap", "GLMapCLI", "GLMapFuzzing", "GLMapTesting", "GLMapTestSupport"],
+        .testTarget(name: "GLMapTests", dependencies: ["GLMapArchives", "GLMapBatch", "GLMapPyramid", "GLMapImageFormats", "GLMap", "GLMapCLI", "GLMapFuzzing", "GLMapTesting", "GLMapTestSupport"],
                     exclude: ["RenderConformance-known-failures.txt", "ReferenceConformance-known-failures.txt", "BackendAgreement-known-differences.txt",
                               "MapLibreNativeCases", "Differential-known-failures.txt", "RenderSuite-known-failures.txt"]),
-        .testTarget(name: "GLMapServerTests", dependencies: ["GLMapServer", "GLMap", "GLMapCLI", "GLMapPNG", "GLMapGLES", "GLMapTestSupport"]),
-        .testTarget(name: "GLMapTestingTests", dependencies: ["GLMapTesting", "GLMap", "GLMapCore", "GLMapPNG", "GLMapTestSupport"]),
-        .testTarget(name: "glmapCLITests", dependencies: ["GLMapCLI", "GLMap", "GLMapCore", "GLMapTesting", "GLMapTestSupport"]),
+        .testTarget(name: "GLMapServerTests", dependencies: ["GLMapArchives", "GLMapBatch", "GLMapPyramid", "GLMapImageFormats", "GLMapServer", "GLMap", "GLMapCLI", "GLMapPNG", "GLMapGLES", "GLMapTestSupport"]),
+        .testTarget(name: "GLMapTestingTests", dependencies: ["GLMapArchives", "GLMapBatch", "GLMapPyramid", "GLMapImageFormats", "GLMapTesting", "GLMap", "GLMapCore", "GLMapPNG", "GLMapTestSupport"]),
+        .testTarget(name: "glmapCLITests", dependencies: ["GLMapArchives", "GLMapBatch", "GLMapPyramid", "GLMapImageFormats", "GLMapCLI", "GLMap", "GLMapCore", "GLMapTesting", "GLMapTestSupport"]),
         // The Swift API as a library user sees it: these tests import GLMap and nothing else.
         .testTarget(name: "GLMapAPITests", dependencies: ["GLMap"]),
     ],

@@ -1,5 +1,7 @@
 import GLMap
+import GLMapBatch
 import Foundation
+import GLMapImageFormats
 import GLMapCore
 import GLMapPNG
 import GLMapStyle

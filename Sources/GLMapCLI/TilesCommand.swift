@@ -1,5 +1,9 @@
 import GLMap
+import GLMapArchives
+import GLMapPyramid
+import GLMapBatch
 import Foundation
+import GLMapImageFormats
 import GLMapCore
 import GLMapPNG
 

@@ -2,6 +2,8 @@
 // for 256-px tiles (a 256-px tile at z is the 512-px world at z − 1, as tileserver-gl renders it).
 // The camera draws everything in the tile's viewport, so features crossing its edges are drawn
 // on both sides, never cut.
+import GLMap
+import GLMapBatch
 import Foundation
 import GLMapArchives
 import GLMapCore

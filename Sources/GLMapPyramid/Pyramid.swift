@@ -1,3 +1,5 @@
+import GLMap
+import GLMapBatch
 import Foundation
 import GLMapArchives
 import GLMapCore

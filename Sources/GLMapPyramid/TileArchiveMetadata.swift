@@ -1,4 +1,7 @@
+import GLMap
+import GLMapBatch
 import Foundation
+import GLMapImageFormats
 import GLMapArchives
 import GLMapCore
 import GLMapStyle

@@ -1,3 +1,4 @@
+import GLMap
 import Foundation
 
 /// Progress of a batch on stderr: a redrawn bar (frames done, rate, ETA) when stderr is a terminal,

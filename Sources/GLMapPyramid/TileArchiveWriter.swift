@@ -7,6 +7,8 @@
 // journal: identical tiles are stored once in both formats (PMTiles: shared offsets and run
 // lengths; MBTiles: the map/images layout). Invariants: `path` only ever holds a complete archive;
 // a tile is in the journal at most once.
+import GLMap
+import GLMapBatch
 import Foundation
 import GLMapArchives
 import GLMapCore

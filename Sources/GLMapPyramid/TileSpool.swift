@@ -8,6 +8,8 @@
 // A tile already in the journal is never appended twice (the caller skips it). The archive is
 // built from the journal when the run is complete (TileArchiveWriter), then the journal is
 // deleted. Threading: `append` from any thread; `records`/`read` after appends are done.
+import GLMap
+import GLMapBatch
 import Foundation
 import GLMapArchives
 import GLMapCore

@@ -1,3 +1,4 @@
+import GLMap
 import GLMapCore
 
 /// What a batch did: frames delivered, frames re-rendered after a GL failure, frames that failed.

@@ -1,4 +1,7 @@
+import GLMap
+import GLMapBatch
 import GLMapArchives
+import GLMapImageFormats
 
 extension PMTiles {
     /// The PMTiles tile type code of an image format.

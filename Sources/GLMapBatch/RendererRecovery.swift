@@ -14,6 +14,7 @@
 // with `BatchGPUFailure`. A frame larger than one framebuffer is drawn in tiles and read back
 // synchronously (it never enters the ring). Errors that are not GL failures (input errors, encoder/IO failures, an
 // image over the GL limit) are rethrown unchanged. Threading: the GL thread of the BatchRenderer.
+import GLMap
 import GLMapCore
 import GLMapGLES
 import GLMapTessellation

@@ -17,7 +17,9 @@
 // drawn again; a frame failing twice is reported in the returned `BatchSummary`, not thrown.
 // Limits: zooms below 0 (256-px tiles at z0) are drawn by the camera at that zoom and evaluated
 // at zoom 0. Threading: use one BatchRenderer from one thread (it owns a GL context).
+import GLMap
 import Foundation
+import GLMapImageFormats
 import GLMapCore
 import GLMapGLES
 import GLMapPNG

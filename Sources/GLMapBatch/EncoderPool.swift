@@ -14,7 +14,9 @@
 // thread and they get the cores. A 1024² fly-through on 2 cores ran 10–26 % more frames a second
 // (montreal, nyc_boroughs, world), 256² the same within the noise (Benchmarks/README.md, session 6).
 // Threading: `submit` and `finish` from one producer thread; deliveries run concurrently.
+import GLMap
 import Foundation
+import GLMapImageFormats
 import GLMapCore
 import GLMapPNG
 

@@ -5,6 +5,7 @@
 // `RenderOptions`. Invariants: every frame passes `RenderOptions.validate()`; outputs are unique
 // and their directories exist. Errors: `FramesFileError` naming the file, the 1-based line and
 // the field, thrown before anything is rendered (so a bad line never leaves half the frames).
+import GLMap
 import Foundation
 import GLMapCore
 

@@ -1,3 +1,5 @@
+import GLMap
+import GLMapBatch
 import GLMapCore
 
 /// `--shard` values: "I/N", or "auto" / "auto/N" reading the index (and count) that batch

@@ -6,6 +6,8 @@
 // zooms and bounds widened to cover every input and a shard's "shard I/N" description dropped.
 // Refused (invalid input, nothing written): an input that is not an archive, inputs of different
 // tile formats, and a tile two inputs hold with different bytes (identical overlaps are fine).
+import GLMap
+import GLMapBatch
 import Foundation
 import GLMapArchives
 import GLMapCore

@@ -6,6 +6,8 @@
 // refused unless `--overwrite` says to replace it (room for a future `--resume`). All refusals
 // are invalid input (exit 2). During the run DIR/z/x is created when its first tile is written,
 // so no per-tile state exists before rendering; failures there are I/O failures (exit 1).
+import GLMap
+import GLMapBatch
 import Foundation
 import GLMapArchives
 import GLMapCore
