@@ -10,6 +10,8 @@ let shaderFiles = [
     "line.vert", "line.frag",
     "circle.vert", "circle.frag",
     "clipping_mask.vert", "clipping_mask.frag",
+    "fill_extrusion.vert", "fill_extrusion.frag",
+    "fill_extrusion_pattern.vert", "fill_extrusion_pattern.frag",
 ]
 
 let package = Package(
@@ -70,7 +72,7 @@ let package = Package(
         .target(name: "GLMapPNG", dependencies: ["GLMapCore", "CPNG", "CDeflate", "CISAL"]),
         .target(name: "GLMap",
                 dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation",
-                               "GLMapGLES", "GLMapReference", "GLMapPNG", "CSQLite",
+                               "GLMapGLES", "GLMapReference", "GLMapPNG", "GLMapText", "CSQLite",
                                "CTurboJPEG", "CWebP"]),
         // Golden-image testing: render-test cases, the pixelmatch rule, runner, JUnit and HTML reports.
         .target(name: "GLMapTesting", dependencies: ["GLMap", "GLMapCore", "GLMapPNG"]),

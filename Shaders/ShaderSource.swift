@@ -37,7 +37,7 @@ public enum ShaderSource {
     }
 
     /// Every program, background first.
-    public static let all: [Program] = [background, fill, fillOutline, line, circle, clippingMask]
+    public static let all: [Program] = [background, fill, fillOutline, line, circle, clippingMask, fillExtrusion, fillExtrusionPattern]
 
     /// The `#pragma glmap: define` inputs of a shader source.
     static func paintInputs(_ source: String) -> [PaintInput] {
@@ -67,6 +67,12 @@ public enum ShaderSource {
 
     /// The `clipping_mask` program: a tile's square, into the stencil buffer only.
     public static let clippingMask = Program(name: "clipping_mask", vertex: text(PackageResources.clipping_mask_vert), fragment: text(PackageResources.clipping_mask_frag))
+
+    /// The `fill_extrusion` program: lit walls and roofs, depth-tested.
+    public static let fillExtrusion = Program(name: "fill_extrusion", vertex: text(PackageResources.fill_extrusion_vert), fragment: text(PackageResources.fill_extrusion_frag))
+    /// The `fill_extrusion_pattern` program: walls and roofs textured with `fill-extrusion-pattern`.
+    public static let fillExtrusionPattern = Program(name: "fill_extrusion_pattern", vertex: text(PackageResources.fill_extrusion_pattern_vert),
+                                                     fragment: text(PackageResources.fill_extrusion_pattern_frag))
 
     static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }

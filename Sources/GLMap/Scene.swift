@@ -34,6 +34,9 @@ public final class Scene: Sendable {
     public let warnings: [SourceWarning]
     /// Tile buckets built for earlier frames.
     let buckets = Locked(TileBucketCache())
+    /// Sprites and the pattern atlas by sprite scale (Scene+Images.swift), loaded by the first
+    /// frame that needs them.
+    let images = Locked(SceneImageCache())
 
     /// Loads the style's sources; `preloaded` gives features already decoded (the Swift API's
     /// `GeoJSONSource` data) by source id, used instead of the source's own `data`.
@@ -75,7 +78,7 @@ public final class Scene: Sendable {
     /// Every warning to show, one line each: what of the style glmap skips (one line per reason,
     /// naming the layers or sources), then each source whose data could not be used.
     public var warningMessages: [String] {
-        SkippedFeature.summaries(style.skipped) + warnings.map(\.description)
+        SkippedFeature.summaries(style.skipped) + warnings.map(\.description) + imageWarnings
     }
 
     /// Loads a style file (or "-" for standard input) and its sources.

@@ -26,6 +26,7 @@ public final class GLRenderer {
     let fills = FillDrawer()
     let lines = LineDrawer()
     let circles = CircleDrawer()
+    let extrusions = FillExtrusionDrawer()
     let clipping: TileClipping
     var vao: GLuint = 0
     var maxVertexAttribs: GLint = 0
@@ -53,6 +54,8 @@ public final class GLRenderer {
     /// Uploaded tile buckets by key, with the upload generation that last used each.
     var uploads: [UInt64: (bucket: GPUBucket, used: Int)] = [:]
     var uploadGeneration = 0
+    /// The pattern atlas texture and the atlas key it holds (GLRenderer+Frame.swift).
+    var patternTexture: (key: UInt64, texture: GLuint, width: Int, height: Int)?
 
     /// Compiles the programs on a fresh headless context.
     public init(context: HeadlessContext? = nil) throws {
@@ -69,6 +72,7 @@ public final class GLRenderer {
     deinit {
         uploads = [:]
         guard context.makeCurrentForTeardown() else { return }   // a lost context's objects are gone
+        releaseFrameResources()
         circles.release()
         clipping.release()
         glDeleteVertexArrays(1, &vao)
@@ -112,7 +116,9 @@ public final class GLRenderer {
         let keep = uploadGeneration - 1
         uploads = uploads.filter { $0.value.used >= keep }
         try GLState.check("glBufferData (uploading buckets)")
-        return GPUScene(layers: layers, sourceTiles: plan.sourceTiles)
+        let scene = GPUScene(layers: layers, sourceTiles: plan.sourceTiles)
+        scene.extras = try uploadExtras(plan)
+        return scene
     }
 
     /// One bucket's upload by its layer type's drawer (nil: nothing to draw).
@@ -122,6 +128,7 @@ public final class GLRenderer {
         case .fill(let f): return fills.upload(f, owner: context)
         case .line(let l): return lines.upload(l, owner: context)
         case .circle(let c): return circles.upload(c, owner: context)
+        case .fillExtrusion(let x): return extrusions.upload(x, owner: context)
         }
     }
 
@@ -177,10 +184,13 @@ public final class GLRenderer {
         }
         glClearStencil(0)
         glStencilMask(0xFF)
-        glClear(GLbitfield(GL_COLOR_BUFFER_BIT) | GLbitfield(GL_STENCIL_BUFFER_BIT))
+        glClearDepthf(1)
+        glDepthMask(GLboolean(GL_TRUE))
+        glClear(GLbitfield(GL_COLOR_BUFFER_BIT) | GLbitfield(GL_STENCIL_BUFFER_BIT) | GLbitfield(GL_DEPTH_BUFFER_BIT))
         glBindVertexArray(vao)
-        let frame = FrameState(view: view, ratio: ratio, clipFold: clipFold,
+        var frame = FrameState(view: view, ratio: ratio, clipFold: clipFold,
                                viewport: (Float(Double(w) / clipFold.sx), Float(Double(h) / clipFold.sy)))
+        frame.use(scene.extras)
         clipping.beginFrame()
         var counts = DrawStats()
         defer { trianglesDrawn += counts.triangles; drawCalls += counts.calls }
@@ -192,6 +202,10 @@ public final class GLRenderer {
                 backgrounds.draw(b, band: band, frame: frame)
             case .tiled(let source, let clipped, let tiles):
                 guard !tiles.isEmpty else { continue }
+                if try drawWholeLayer(tiles, frame: frame, stats: &counts) {
+                    try GLState.check("drawing layer")
+                    continue
+                }
                 if clipped {
                     clipping.drawMasks(for: source, tiles: scene.sourceTiles[source] ?? tiles.map(\.tile), frame: frame)
                 } else {
@@ -204,6 +218,7 @@ public final class GLRenderer {
                     case .fill(let f): try fills.draw(f, tile: t, frame: frame, stats: &counts)
                     case .line(let l): try lines.draw(l, tile: t, frame: frame, stats: &counts)
                     case .circle(let c): try circles.draw(c, tile: t, frame: frame, stats: &counts)
+                    case .fillExtrusion: break   // drawn by drawWholeLayer
                     }
                 }
                 glDisable(GLenum(GL_STENCIL_TEST))
@@ -264,6 +279,14 @@ struct FrameState {
             * Matrix4.scale(scale / Double(TileExtent.extent), scale / Double(TileExtent.extent), 1)
         return clipFold.apply(m)
     }
+
+    /// The style's light (fill-extrusion shading).
+    var light = EvaluatedLight.default
+    /// The far end of the depth range extrusions use (`ExtrusionDepth.rangeEnd`).
+    var extrusionDepthEnd = 1.0
+    /// The pattern atlas texture (0: none) and its size in pixels.
+    var patternTexture: GLuint = 0
+    var patternTextureSize = (width: 1, height: 1)
 
     /// The per-tile values drawers need.
     func tile(_ id: OverscaledTileID) -> TileDraw {

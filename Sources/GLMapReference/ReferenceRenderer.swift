@@ -78,6 +78,8 @@ public struct ReferenceRenderer: Sendable {
                         guard let tile = c.tile else { continue }
                         canvas.clip = nil
                         circles.paint(c.inWorld(tile), view: view, ratio: ratio, copies: [0], into: &canvas)
+                    case .fillExtrusion:
+                        break   // the whole layer at once, below
                     }
                     canvas.clip = nil
                 }

@@ -172,4 +172,6 @@ public enum EvaluatedLayer: Sendable {
     case line(EvaluatedLineLayer)
     /// A `circle` layer.
     case circle(EvaluatedCircleLayer)
+    /// A `fill-extrusion` layer.
+    case fillExtrusion(EvaluatedFillExtrusionLayer)
 }

@@ -39,6 +39,11 @@ public struct StyleEvaluator: Sendable {
     public var tileZoomOverride: Double?
     /// Features' runtime state by source (`feature-state` reads it).
     public var featureStates = FeatureStates()
+    /// The style's light at the frame zoom (`fill-extrusion` layers are shaded by it).
+    public var light = EvaluatedLight.default
+    /// The images `*-pattern` values may name, placed in the pattern atlas (a name not here is a
+    /// missing image: MapLibre draws nothing for it).
+    public var patternImages: [String: PatternImage] = [:]
 
     /// MapLibre's tile zoom for this zoom: filters and layout are evaluated there (the tile's
     /// overscaled zoom per tile, else floor(zoom)).

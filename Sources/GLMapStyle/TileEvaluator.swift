@@ -47,7 +47,11 @@ extension StyleEvaluator {
             var c = e.evaluateCircle(layer, tile: input)
             c.tile = tile
             return .circle(c)
-        case .symbol, .heatmap, .fillExtrusion, .raster, .hillshade, .colorRelief:
+        case .fillExtrusion:
+            var x = e.evaluateFillExtrusion(layer, tile: input)
+            x.tile = tile
+            return .fillExtrusion(x)
+        case .symbol, .heatmap, .raster, .hillshade, .colorRelief:
             // Not drawn yet (`LayerType.isDrawn`): such layers are never in `StyleDocument.layers`;
             // evaluated anyway, they draw nothing.
             var f = EvaluatedFillLayer(id: layer.id, antialias: false, translate: (0, 0), translateAnchor: .map, features: [])

@@ -25,6 +25,10 @@ public enum VertexLayout {
     public static let line = 8
     /// circle instance: cx, cy
     public static let circle = 2
+    /// fill-extrusion: x, y, then a_normal_ed (MapLibre's packed normal, top flag and edge distance)
+    public static let fillExtrusion = 6
+    /// pattern inputs (a parallel array): pattern_from (4), pattern_to (4), pixel_ratio_from, pixel_ratio_to
+    public static let pattern = 10
 }
 
 /// A layer's GPU-ready geometry over one tile.
@@ -37,6 +41,8 @@ public enum Bucket: Sendable {
     case line(LineBucket)
     /// A circle layer's instances.
     case circle(CircleBucket)
+    /// A fill-extrusion layer's walls and roofs.
+    case fillExtrusion(FillExtrusionBucket)
 
     /// Tessellates a layer evaluated over one tile. `next`: the same layer evaluated with
     /// `compositeZoom` = tile zoom + 1 (feature for feature), whose composite paint values become
@@ -54,6 +60,9 @@ public enum Bucket: Sendable {
         case .circle(let c):
             if case .circle(let n)? = next { return .circle(CircleBucket(c, next: n)) }
             return .circle(CircleBucket(c))
+        case .fillExtrusion(let x):
+            if case .fillExtrusion(let n)? = next { return .fillExtrusion(FillExtrusionBucket(x, next: n)) }
+            return .fillExtrusion(FillExtrusionBucket(x))
         }
     }
 
@@ -64,6 +73,7 @@ public enum Bucket: Sendable {
         case .fill(let f): return f.indices.isEmpty && f.outlineIndices.isEmpty
         case .line(let l): return l.indices.isEmpty
         case .circle(let c): return c.instanceCount == 0
+        case .fillExtrusion(let x): return x.indices.isEmpty
         }
     }
 

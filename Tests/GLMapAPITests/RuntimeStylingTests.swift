@@ -116,10 +116,11 @@ final class RuntimeStylingTests: XCTestCase {
         try s.setSky(properties: obj(["sky-color": "blue"]))
         try s.setLight(properties: obj(["intensity": 0.5]))
         try s.setProjection(properties: obj(["type": "globe"]))
-        XCTAssertEqual(s.undrawnStyleFeatures.count, 4, "\(s.undrawnStyleFeatures)")
+        XCTAssertEqual(s.undrawnStyleFeatures.count, 3, "terrain, sky, globe (the light is drawn): \(s.undrawnStyleFeatures)")
+        XCTAssertFalse(s.undrawnStyleFeatures.contains { $0.contains("light") }, "the light shades fill-extrusion layers")
         XCTAssertTrue(s.styleJSON.contains(#""terrain""#), "stored in the style")
         try s.setTerrain(properties: nil)
-        XCTAssertEqual(s.undrawnStyleFeatures.count, 3)
+        XCTAssertEqual(s.undrawnStyleFeatures.count, 2)
 
         let pixel = StraightImage(width: 2, height: 2, pixels: Array(repeating: 255, count: 16))
         try s.addImage(StyleImage(image: pixel, pixelRatio: 2), id: "dot")
