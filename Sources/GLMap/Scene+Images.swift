@@ -60,7 +60,7 @@ extension Scene {
             cache.byScale[scale] = made
             return made
         }
-        evaluator.patternImages = loaded.atlas?.images ?? [:]
+        evaluator.patternAtlas = loaded.atlas
         var missing: [String] = []
         for layer in style.layers {
             guard let property = layer.type.properties.first(where: { !$0.isLayout && $0.name.hasSuffix("-pattern") }) else { continue }

@@ -16,6 +16,8 @@
 // framebuffer rounds after each fragment's blend); one "draw" is a fill feature's interior,
 // one outline edge, a line feature (max coverage over its pieces) or one circle.
 // Dashes and gradients follow MapLibre's per-tile measurement (see `LineEffectsPainter`).
+// Extrusions are depth-tested against every extrusion drawn before them in the frame
+// (`FillExtrusionPainter`); 2D layers neither test nor write depth, as in MapLibre.
 // Limits: pixels whose ray misses the map plane (above the horizon) get nothing. Single-threaded; a renderer value
 // holds no state between frames and may be used from any thread.
 import GLMapCore
@@ -51,6 +53,7 @@ public struct ReferenceRenderer: Sendable {
         var lines = LinePainter()
         let circles = CirclePainter()
         let band = view.worldBand
+        var depth: ExtrusionDepth?
         for layer in layers {
             switch layer {
             case .background(let b):
@@ -63,6 +66,12 @@ public struct ReferenceRenderer: Sendable {
                     }
                 }
             case .tiled(let tiles):
+                let extrusions = tiles.compactMap { t -> EvaluatedFillExtrusionLayer? in if case .fillExtrusion(let x) = t { return x }; return nil }
+                if !extrusions.isEmpty {
+                    var d = depth ?? ExtrusionDepth(count: w * h)
+                    FillExtrusionPainter().paint(extrusions, view: view, ratio: ratio, depth: &d, into: &canvas)
+                    depth = d
+                }
                 for tileLayer in tiles {
                     switch tileLayer {
                     case .background: break
@@ -79,7 +88,7 @@ public struct ReferenceRenderer: Sendable {
                         canvas.clip = nil
                         circles.paint(c.inWorld(tile), view: view, ratio: ratio, copies: [0], into: &canvas)
                     case .fillExtrusion:
-                        break   // the whole layer at once, below
+                        break   // the whole layer at once, above
                     }
                     canvas.clip = nil
                 }

@@ -95,6 +95,8 @@ public struct EvaluatedFillExtrusionLayer: Sendable {
     public var light = EvaluatedLight.default
     /// Whether the layer sets `fill-extrusion-pattern` (then a feature without `pattern` is not drawn).
     public var patterned = false
+    /// The atlas the features' patterns are placed in (patterned layers).
+    public var patternAtlas: PatternAtlas?
     /// The bound paint's expressions and tile zoom.
     public var paint = PaintSource()
     /// The tile the layer was evaluated over (geometry in its units).

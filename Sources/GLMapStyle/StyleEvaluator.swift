@@ -41,9 +41,11 @@ public struct StyleEvaluator: Sendable {
     public var featureStates = FeatureStates()
     /// The style's light at the frame zoom (`fill-extrusion` layers are shaded by it).
     public var light = EvaluatedLight.default
-    /// The images `*-pattern` values may name, placed in the pattern atlas (a name not here is a
-    /// missing image: MapLibre draws nothing for it).
-    public var patternImages: [String: PatternImage] = [:]
+    /// The images `*-pattern` values may name, in one atlas (an image not in it is missing:
+    /// MapLibre draws nothing for it); nil: no images.
+    public var patternAtlas: PatternAtlas?
+    /// The atlas's images by name.
+    public var patternImages: [String: PatternImage] { patternAtlas?.images ?? [:] }
 
     /// MapLibre's tile zoom for this zoom: filters and layout are evaluated there (the tile's
     /// overscaled zoom per tile, else floor(zoom)).

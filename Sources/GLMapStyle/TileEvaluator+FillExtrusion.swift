@@ -33,6 +33,7 @@ extension StyleEvaluator {
             verticalGradient: value(P.verticalGradient, layer), features: features)
         result.light = light
         result.patterned = patternOf != nil
+        if result.patterned { result.patternAtlas = patternAtlas }
         result.paint = PaintSource(layer: layer, globalState: globalState, tileZoom: tileZoom)
         return result
     }
