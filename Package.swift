@@ -12,6 +12,8 @@ let shaderFiles = [
     "clipping_mask.vert", "clipping_mask.frag",
     "fill_extrusion.vert", "fill_extrusion.frag",
     "fill_extrusion_pattern.vert", "fill_extrusion_pattern.frag",
+    "heatmap.vert", "heatmap.frag",
+    "heatmap_texture.vert", "heatmap_texture.frag",
 ]
 
 let package = Package(

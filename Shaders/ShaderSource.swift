@@ -37,7 +37,8 @@ public enum ShaderSource {
     }
 
     /// Every program, background first.
-    public static let all: [Program] = [background, fill, fillOutline, line, circle, clippingMask, fillExtrusion, fillExtrusionPattern]
+    public static let all: [Program] = [background, fill, fillOutline, line, circle, clippingMask, fillExtrusion, fillExtrusionPattern,
+                                          heatmap, heatmapTexture]
 
     /// The `#pragma glmap: define` inputs of a shader source.
     static func paintInputs(_ source: String) -> [PaintInput] {
@@ -73,6 +74,12 @@ public enum ShaderSource {
     /// The `fill_extrusion_pattern` program: walls and roofs textured with `fill-extrusion-pattern`.
     public static let fillExtrusionPattern = Program(name: "fill_extrusion_pattern", vertex: text(PackageResources.fill_extrusion_pattern_vert),
                                                      fragment: text(PackageResources.fill_extrusion_pattern_frag))
+
+    /// The `heatmap` program: each point's kernel, added into the density texture.
+    public static let heatmap = Program(name: "heatmap", vertex: text(PackageResources.heatmap_vert), fragment: text(PackageResources.heatmap_frag))
+    /// The `heatmap_texture` program: the density coloured by `heatmap-color` over the frame.
+    public static let heatmapTexture = Program(name: "heatmap_texture", vertex: text(PackageResources.heatmap_texture_vert),
+                                               fragment: text(PackageResources.heatmap_texture_frag))
 
     static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -256,6 +256,8 @@ public enum FuzzEntryPoints {
                 check(x.patternVertices.count / VertexLayout.pattern == x.vertices.count / x.stride,
                       "fill-extrusion pattern: vertex count differs from the extrusion vertices")
             }
+        case .heatmap(let h):
+            buffers("heatmap", h.instances, h.stride, [])
         }
     }
 

@@ -30,7 +30,7 @@ extension GLRenderer {
         var extras = FrameExtras(light: plan.light, extrusionDepthEnd: plan.extrusionDepthEnd)
         if let atlas = plan.patternAtlas {
             if patternTexture?.key != atlas.key {
-                releaseFrameResources()
+                releasePatternTexture()
                 let t = GLDrawing.texture(width: atlas.image.width, height: atlas.image.height, format: GL_RGBA8, pixelFormat: GL_RGBA,
                                           filter: GL_LINEAR, wrap: GL_CLAMP_TO_EDGE, pixels: atlas.image.pixels)
                 try GLState.check("glTexImage2D (pattern atlas \(atlas.image.width)x\(atlas.image.height))")
@@ -45,13 +45,20 @@ extension GLRenderer {
     }
 
     /// Deletes the pattern atlas texture (the context is current).
-    func releaseFrameResources() {
+    func releasePatternTexture() {
         if var t = patternTexture?.texture, t != 0 { glDeleteTextures(1, &t) }
         patternTexture = nil
     }
 
+    /// Deletes what frames share beyond buckets: the pattern atlas, the heatmap density target.
+    func releaseFrameResources() {
+        releasePatternTexture()
+        heatmaps.release()
+    }
+
     /// Draws a layer whose type draws all its tiles at once (fill-extrusion: two passes over
-    /// every tile); false for the layer types drawn tile by tile.
+    /// every tile; heatmap: the density of every tile, then the colour); false for the layer
+    /// types drawn tile by tile.
     func drawWholeLayer(_ tiles: [(tile: OverscaledTileID, bucket: GPUBucket)], frame: FrameState, stats: inout DrawStats) throws -> Bool {
         guard let first = tiles.first else { return false }
         switch first.bucket.content {
@@ -62,6 +69,14 @@ extension GLRenderer {
             }
             glDisable(GLenum(GL_STENCIL_TEST))
             try extrusions.draw(list, frame: frame, clipping: clipping, stats: &stats)
+            return true
+        case .heatmap:
+            let list = tiles.compactMap { t -> (tile: OverscaledTileID, bucket: HeatmapDrawer.Uploaded)? in
+                if case .heatmap(let u) = t.bucket.content { return (t.tile, u) }
+                return nil
+            }
+            glDisable(GLenum(GL_STENCIL_TEST))
+            try heatmaps.draw(list, frame: frame, stats: &stats)
             return true
         case .fill, .line, .circle:
             return false

@@ -27,6 +27,7 @@ public final class GLRenderer {
     let lines = LineDrawer()
     let circles = CircleDrawer()
     let extrusions = FillExtrusionDrawer()
+    let heatmaps = HeatmapDrawer()
     let clipping: TileClipping
     var vao: GLuint = 0
     var maxVertexAttribs: GLint = 0
@@ -66,6 +67,7 @@ public final class GLRenderer {
         glGenVertexArrays(1, &vao)
         glGetIntegerv(GLenum(GL_MAX_VERTEX_ATTRIBS), &maxVertexAttribs)
         try circles.prepare()
+        heatmaps.prepare()
         try GLState.check("creating the renderer")
     }
 
@@ -129,6 +131,7 @@ public final class GLRenderer {
         case .line(let l): return lines.upload(l, owner: context)
         case .circle(let c): return circles.upload(c, owner: context)
         case .fillExtrusion(let x): return extrusions.upload(x, owner: context)
+        case .heatmap(let h): return heatmaps.upload(h, owner: context)
         }
     }
 
@@ -218,7 +221,7 @@ public final class GLRenderer {
                     case .fill(let f): try fills.draw(f, tile: t, frame: frame, stats: &counts)
                     case .line(let l): try lines.draw(l, tile: t, frame: frame, stats: &counts)
                     case .circle(let c): try circles.draw(c, tile: t, frame: frame, stats: &counts)
-                    case .fillExtrusion: break   // drawn by drawWholeLayer
+                    case .fillExtrusion, .heatmap: break   // drawn by drawWholeLayer
                     }
                 }
                 glDisable(GLenum(GL_STENCIL_TEST))

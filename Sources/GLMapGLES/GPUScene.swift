@@ -15,6 +15,7 @@ final class GPUBucket {
         case line(LineDrawer.Uploaded)
         case circle(CircleDrawer.Uploaded)
         case fillExtrusion(FillExtrusionDrawer.Uploaded)
+        case heatmap(HeatmapDrawer.Uploaded)
     }
 
     let content: Content

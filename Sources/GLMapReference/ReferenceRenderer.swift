@@ -72,6 +72,8 @@ public struct ReferenceRenderer: Sendable {
                     FillExtrusionPainter().paint(extrusions, view: view, ratio: ratio, depth: &d, into: &canvas)
                     depth = d
                 }
+                let heatmaps = tiles.compactMap { t -> EvaluatedHeatmapLayer? in if case .heatmap(let h) = t { return h }; return nil }
+                if !heatmaps.isEmpty { HeatmapPainter().paint(heatmaps, view: view, ratio: ratio, into: &canvas) }
                 for tileLayer in tiles {
                     switch tileLayer {
                     case .background: break
@@ -87,7 +89,7 @@ public struct ReferenceRenderer: Sendable {
                         guard let tile = c.tile else { continue }
                         canvas.clip = nil
                         circles.paint(c.inWorld(tile), view: view, ratio: ratio, copies: [0], into: &canvas)
-                    case .fillExtrusion:
+                    case .fillExtrusion, .heatmap:
                         break   // the whole layer at once, above
                     }
                     canvas.clip = nil

@@ -174,4 +174,6 @@ public enum EvaluatedLayer: Sendable {
     case circle(EvaluatedCircleLayer)
     /// A `fill-extrusion` layer.
     case fillExtrusion(EvaluatedFillExtrusionLayer)
+    /// A `heatmap` layer.
+    case heatmap(EvaluatedHeatmapLayer)
 }

@@ -51,7 +51,11 @@ extension StyleEvaluator {
             var x = e.evaluateFillExtrusion(layer, tile: input)
             x.tile = tile
             return .fillExtrusion(x)
-        case .symbol, .heatmap, .raster, .hillshade, .colorRelief:
+        case .heatmap:
+            var h = e.evaluateHeatmap(layer, tile: input)
+            h.tile = tile
+            return .heatmap(h)
+        case .symbol, .raster, .hillshade, .colorRelief:
             // Not drawn yet (`LayerType.isDrawn`): such layers are never in `StyleDocument.layers`;
             // evaluated anyway, they draw nothing.
             var f = EvaluatedFillLayer(id: layer.id, antialias: false, translate: (0, 0), translateAnchor: .map, features: [])

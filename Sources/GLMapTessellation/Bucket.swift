@@ -27,6 +27,8 @@ public enum VertexLayout {
     public static let circle = 2
     /// fill-extrusion: x, y, then a_normal_ed (MapLibre's packed normal, top flag and edge distance)
     public static let fillExtrusion = 6
+    /// heatmap instance: cx, cy
+    public static let heatmap = 2
     /// pattern inputs (a parallel array): pattern_from (4), pattern_to (4), pixel_ratio_from, pixel_ratio_to
     public static let pattern = 10
 }
@@ -43,6 +45,8 @@ public enum Bucket: Sendable {
     case circle(CircleBucket)
     /// A fill-extrusion layer's walls and roofs.
     case fillExtrusion(FillExtrusionBucket)
+    /// A heatmap layer's points.
+    case heatmap(HeatmapBucket)
 
     /// Tessellates a layer evaluated over one tile. `next`: the same layer evaluated with
     /// `compositeZoom` = tile zoom + 1 (feature for feature), whose composite paint values become
@@ -63,6 +67,9 @@ public enum Bucket: Sendable {
         case .fillExtrusion(let x):
             if case .fillExtrusion(let n)? = next { return .fillExtrusion(FillExtrusionBucket(x, next: n)) }
             return .fillExtrusion(FillExtrusionBucket(x))
+        case .heatmap(let h):
+            if case .heatmap(let n)? = next { return .heatmap(HeatmapBucket(h, next: n)) }
+            return .heatmap(HeatmapBucket(h))
         }
     }
 
@@ -74,6 +81,7 @@ public enum Bucket: Sendable {
         case .line(let l): return l.indices.isEmpty
         case .circle(let c): return c.instanceCount == 0
         case .fillExtrusion(let x): return x.indices.isEmpty
+        case .heatmap(let h): return h.instanceCount == 0
         }
     }
 

@@ -31,6 +31,11 @@ func singleTilePlan(_ layer: EvaluatedLayer, zoom: Int = 0) -> FramePlan {
         x.features = x.features.map { var f = $0; f.polygons = f.polygons.map { FlatPolygon(coords: units($0.coords), holeIndices: $0.holeIndices) }; return f }
         bucket = Bucket.make(.fillExtrusion(x))
         clipped = false
+    case .heatmap(var h):
+        h.tile = tile
+        h.features = h.features.map { var f = $0; f.centers = units(f.centers); return f }
+        bucket = Bucket.make(.heatmap(h))
+        clipped = false
     }
     nextTestKey += 1
     return FramePlan(layers: [.tiled(source: "s", clipped: clipped, buckets: [TileBucket(tile: tile, bucket: bucket, key: UInt64.max - nextTestKey)])],
