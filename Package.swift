@@ -14,6 +14,9 @@ let shaderFiles = [
     "fill_extrusion_pattern.vert", "fill_extrusion_pattern.frag",
     "heatmap.vert", "heatmap.frag",
     "heatmap_texture.vert", "heatmap_texture.frag",
+    "fill_pattern.vert", "fill_pattern.frag",
+    "fill_outline_pattern.vert", "fill_outline_pattern.frag",
+    "background_pattern.vert", "background_pattern.frag",
 ]
 
 let package = Package(

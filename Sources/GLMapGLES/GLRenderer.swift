@@ -178,7 +178,7 @@ public final class GLRenderer {
         // background is the polygon of the part that shows the world (WorldBand).
         var layers = scene.layers[...]
         let band = view.worldBand
-        if band.coversView, case .background(let b)? = layers.first {
+        if band.coversView, case .background(let b)? = layers.first, !b.patterned {
             let o = Float(b.opacity)
             glClearColor(Float(b.color.r) * o, Float(b.color.g) * o, Float(b.color.b) * o, Float(b.color.a) * o)
             layers = layers.dropFirst()

@@ -167,6 +167,12 @@ public struct StyleEvaluator: Sendable {
 
     /// A background layer's paint at the zoom.
     public func evaluateBackground(_ layer: Layer) -> EvaluatedBackground {
-        EvaluatedBackground(color: color(BackgroundProperties.color, layer), opacity: number(BackgroundProperties.opacity, layer))
+        var b = EvaluatedBackground(color: color(BackgroundProperties.color, layer), opacity: number(BackgroundProperties.opacity, layer))
+        if let patternOf = patternGetter(BackgroundProperties.pattern, layer, wholeZooms: true) {
+            b.patterned = true
+            b.pattern = patternOf(FeatureContext())
+            b.patternAtlas = patternAtlas
+        }
+        return b
     }
 }

@@ -183,6 +183,7 @@ extension StyleEvaluator {
         var items: [(key: Double?, item: EvaluatedFill)] = []
         let fillColorOf = colorGetter(P.color, layer), opacityOf = numberGetter(P.opacity, layer)
         let outlineOf = layer.values[P.outlineColor.name] == nil ? nil : colorGetter(P.outlineColor, layer)
+        let patternOf = patternGetter(P.pattern, layer)
         let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
         let empty = FeatureContext()
         for f in tile.features {
@@ -192,10 +193,13 @@ extension StyleEvaluator {
             let rings = f.geometry.map(flatCoordinates)
             let polygons = TileRings.classify(rings, maxRings: TileRings.earcutMaxRings)
             if polygons.isEmpty { continue }
+            let pattern = patternOf?(c)
+            if patternOf != nil && pattern == nil { continue }   // a missing image draws nothing
             let fillColor = fillColorOf(c)
             var fill = EvaluatedFill(polygons: polygons, color: fillColor, opacity: opacityOf(c),
                                      outlineColor: outlineOf?(c) ?? fillColor)
             fill.index = f.index
+            fill.pattern = pattern
             items.append((sortKey(P.sortKey, layer, c), fill))
         }
         var result = EvaluatedFillLayer(
@@ -205,6 +209,11 @@ extension StyleEvaluator {
             features: sorted(items))
         result.paint = PaintSource(layer: layer, globalState: globalState, tileZoom: tileZoom)
         if outlineOf == nil { result.paint.expressions[P.outlineColor.name] = result.paint.expressions[P.color.name] }
+        if patternOf != nil {
+            result.patterned = true
+            result.patternOutline = outlineOf == nil
+            result.patternAtlas = patternAtlas
+        }
         return result
     }
 
@@ -272,6 +281,7 @@ extension StyleEvaluator {
         let opacityOf = numberGetter(P.opacity, layer), widthOf = numberGetter(P.width, layer)
         let gapWidthOf = numberGetter(P.gapWidth, layer), offsetOf = numberGetter(P.offset, layer)
         let blurOf = numberGetter(P.blur, layer)
+        let patternOf = patternGetter(P.pattern, layer)
         let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
         let empty = FeatureContext()
         for f in tile.features {
@@ -284,7 +294,12 @@ extension StyleEvaluator {
                 parts: parts, join: LineJoin(rawValue: joinOf(c)) ?? .miter,
                 color: colorOf(c), opacity: opacityOf(c), width: widthOf(c), gapWidth: gapWidthOf(c),
                 offset: offsetOf(c), blur: blurOf(c), dasharray: nil)
-            if dashed, let to = pattern(self, c) {
+            if let patternOf {
+                // MapLibre's line_pattern: no dashes, no gradient; the image scaled to the floor width.
+                guard let p = patternOf(c) else { continue }   // a missing image draws nothing
+                line.pattern = p
+                line.floorWidth = atFloor.number(P.width, layer, c)
+            } else if dashed, let to = pattern(self, c) {
                 line.dasharray = to
                 line.dasharrayFrom = pattern(atFrom, c) ?? to
                 line.floorWidth = atFloor.number(P.width, layer, c)
@@ -308,6 +323,12 @@ extension StyleEvaluator {
         result.sourceMaxzoom = layer.source.flatMap { sources[$0]?.maxzoom } ?? 18
         if let g = gradient, case .step = g.expression.root.op { result.gradientIsStep = true }
         result.dashFromScale = zoomingIn ? 2 : 0.5
+        if patternOf != nil {
+            result.patterned = true
+            result.patternAtlas = patternAtlas
+            result.gradient = nil
+            result.gradientIsStep = false
+        }
         return result
     }
 }
