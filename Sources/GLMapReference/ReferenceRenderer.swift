@@ -56,6 +56,8 @@ public struct ReferenceRenderer: Sendable {
         var depth: ExtrusionDepth?
         for layer in layers {
             switch layer {
+            case .background(let b) where b.patterned:
+                BackgroundPatternPainter.paint(b, view: view, band: band, ratio: ratio, into: &canvas)
             case .background(let b):
                 // only where the view shows the world (a pitched view can see past its edges)
                 if band.coversView {
