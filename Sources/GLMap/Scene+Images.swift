@@ -43,7 +43,8 @@ extension Scene {
         }
     }
 
-    /// Whether a drawn layer sets a `*-pattern` property.
+    /// Whether a drawn layer sets a `*-pattern` property (then the sprite and the images added at
+    /// run time are loaded for the frame).
     var usesPatterns: Bool {
         style.layers.contains { l in l.values.keys.contains { $0.hasSuffix("-pattern") } }
     }
@@ -90,6 +91,15 @@ extension Scene {
         var store = StyleImageStore()
         var warnings = result.warnings.map(\.description)
         warnings += store.add(result).map(\.description)
+        for id in runtimeImages.keys.sorted() {
+            let r = runtimeImages[id]!
+            // Read back through a canvas, as GL JS reads an added image.
+            let image = GLMapText.StyleImage(data: GLMapText.StyleImage.canvasRoundTrip(r.image), pixelRatio: r.pixelRatio, sdf: r.sdf,
+                                             stretchX: r.stretchX.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil },
+                                             stretchY: r.stretchY.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil },
+                                             content: r.content.flatMap { $0.count == 4 ? ($0[0], $0[1], $0[2], $0[3]) : nil })
+            do { try store.add(id, image) } catch { warnings.append("\(error)") }
+        }
         let all = store.images(for: store.ids)
         let atlas = ImageAtlas(icons: [], patterns: all)
         var placed: [String: PatternImage] = [:]

@@ -38,10 +38,15 @@ public final class Scene: Sendable {
     /// frame that needs them.
     let images = Locked(SceneImageCache())
 
+    /// Images added at run time (`Snapshotter.addImage`), beside the sprite's (Scene+Images.swift).
+    let runtimeImages: [String: StyleImage]
+
     /// Loads the style's sources; `preloaded` gives features already decoded (the Swift API's
-    /// `GeoJSONSource` data) by source id, used instead of the source's own `data`.
+    /// `GeoJSONSource` data) by source id, used instead of the source's own `data`; `images` are
+    /// images added at run time (patterns may name them as they name the sprite's).
     public init(style: StyleDocument, preloaded: [String: GLMapGeoJSON.FeatureCollection] = [:], strict: Bool = false,
-                limits: InputLimits = .default) throws {
+                limits: InputLimits = .default, images: [String: StyleImage] = [:]) throws {
+        runtimeImages = images
         // What glmap would skip (symbol layers, vector sources, patterns…) is an error under strict.
         if strict && !style.skipped.isEmpty { throw SkippedFeature.strictError(style.skipped, file: style.file) }
         self.style = style

@@ -395,6 +395,6 @@ public final class Snapshotter {
         guard var document else { throw SnapshotError.renderFailed("internal: no validated style") }
         document.featureStates = featureStates
         for (name, value) in globalStateValues.pairs { document.globalState[name] = value }
-        return try Scene(style: document, preloaded: preloaded)
+        return try Scene(style: document, preloaded: preloaded, images: images)
     }
 }
