@@ -16,8 +16,14 @@ final class ShaderBindingTests: XCTestCase {
     static let programs: [(ShaderSource.Program, [[String]])] = [
         (ShaderSource.fill, [[]]),
         (ShaderSource.fillOutline, [[]]),
-        (ShaderSource.line, [[], ["DASH"], ["GRADIENT"], ["DASH", "GRADIENT"]]),
+        (ShaderSource.line, [[], ["DASH"], ["GRADIENT"], ["DASH", "GRADIENT"], ["PATTERN"]]),
         (ShaderSource.circle, [[]]),
+        (ShaderSource.fillExtrusion, [[]]),
+        (ShaderSource.fillExtrusionPattern, [[]]),
+        (ShaderSource.heatmap, [[]]),
+        (ShaderSource.heatmapTexture, [[]]),
+        (ShaderSource.fillPattern, [[]]),
+        (ShaderSource.fillOutlinePattern, [[], ["AFFINE"]]),
     ]
 
     func testEveryShaderInputHasATableRowAndEveryRowAnInput() throws {
@@ -36,7 +42,7 @@ final class ShaderBindingTests: XCTestCase {
     }
 
     func testEveryShaderInputNamesAPropertyOfItsProgramsLayerType() throws {
-        XCTAssertEqual(ShaderSource.all.map(\.name).sorted(), (Self.programs.map(\.0.name) + ["background", "clipping_mask"]).sorted(),
+        XCTAssertEqual(ShaderSource.all.map(\.name).sorted(), (Self.programs.map(\.0.name) + ["background", "clipping_mask", "background_pattern"]).sorted(),
                        "every program is checked here")
         for program in ShaderSource.all {
             let inputs = try ShaderPragmas.inputs(program.vertex, file: "\(program.name).vert")
