@@ -59,8 +59,13 @@ let package = Package(
         .target(name: "GLMapCore"),
         .target(name: "GLMapGeoJSON", dependencies: ["GLMapCore"]),
         .target(name: "GLMapStyle", dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapTiles", "GLMapShaders"]),
+        // Tile archives: MBTiles and PMTiles reading and writing (the pyramid writer's and the tile sources' one codec).
+        .target(name: "GLMapArchives", dependencies: ["GLMapCore", "CSQLite", "CDeflate"]),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
         // The tile stage: tile ids, the tile model, tile cover, the GeoJSON tiler, vector and raster tile sources.
-        .target(name: "GLMapTiles", dependencies: ["GLMapCore", "GLMapGeoJSON"]),
+        .target(name: "GLMapTiles", dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapArchives", "GLMapPNG", "CCurl",
+                                                   "CDeflate", "CTurboJPEG", "CWebP"]),
         .target(name: "GLMapTessellation", dependencies: ["GLMapCore", "GLMapStyle", "GLMapTiles"]),
         // ICU (Debian libicu-dev) behind a C shim with plain C types: Foundation carries ICU headers of
         // its own, so Swift never imports ICU's types directly.
@@ -77,7 +82,7 @@ let package = Package(
         .target(name: "GLMapPNG", dependencies: ["GLMapCore", "CPNG", "CDeflate", "CISAL"]),
         .target(name: "GLMap",
                 dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation",
-                               "GLMapGLES", "GLMapReference", "GLMapPNG", "GLMapText", "CSQLite",
+                               "GLMapGLES", "GLMapReference", "GLMapPNG", "GLMapArchives", "GLMapText", "CSQLite",
                                "CTurboJPEG", "CWebP"]),
         // Golden-image testing: render-test cases, the pixelmatch rule, runner, JUnit and HTML reports.
         .target(name: "GLMapTesting", dependencies: ["GLMap", "GLMapCore", "GLMapPNG"]),
@@ -87,13 +92,13 @@ let package = Package(
         // GLMap product, so a library user sees neither.
         .target(name: "GLMapCLI", dependencies: ["GLMap", "GLMapCore", "GLMapStyle", "GLMapPNG", "GLMapTesting", "GLMapServer"]),
         .target(name: "GLMapFuzzing",
-                dependencies: ["GLMap", "GLMapCLI", "GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation", "GLMapTiles", "GLMapText"]),
+                dependencies: ["GLMap", "GLMapCLI", "GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation", "GLMapTiles", "GLMapText", "GLMapArchives"]),
         .executableTarget(name: "glmap", dependencies: ["GLMapCLI"]),
         // The style-spec code generator (`swift run glmap-codegen ../shared/style-spec/v8.json`):
         // writes Sources/GLMapStyle/Generated and Sources/GLMap/StyleAPI/Generated. Not in the product.
         .target(name: "GLMapCodegen", dependencies: ["GLMapCore"]),
         .executableTarget(name: "glmap-codegen", dependencies: ["GLMapCodegen"]),
-        .executableTarget(name: "glmap-bench", dependencies: ["GLMap", "GLMapTesting", "GLMapTessellation", "GLMapTiles"], path: "Benchmarks/glmap-bench"),
+        .executableTarget(name: "glmap-bench", dependencies: ["GLMap", "GLMapTesting", "GLMapTessellation", "GLMapTiles", "GLMapArchives"], path: "Benchmarks/glmap-bench"),
         // Depends on the GLMap product's target only: what a library user imports.
         .executableTarget(name: "MultipleGeometries", dependencies: ["GLMap"], path: "examples/multiple-geometries",
                           exclude: ["dc.geojson", "style.json"]),
@@ -104,7 +109,8 @@ let package = Package(
         // Tests mirror the modules.
         .testTarget(name: "GLMapCoreTests", dependencies: ["GLMapCore"]),
         .testTarget(name: "GLMapGeoJSONTests", dependencies: ["GLMapGeoJSON", "GLMapTestSupport"]),
-        .testTarget(name: "GLMapTilesTests", dependencies: ["GLMapTiles", "GLMapTestSupport"]),
+        .testTarget(name: "GLMapArchivesTests", dependencies: ["GLMapArchives", "CDeflate", "GLMapTestSupport"]),
+        .testTarget(name: "GLMapTilesTests", dependencies: ["GLMapTiles", "GLMapArchives", "GLMapTestSupport"]),
         .testTarget(name: "GLMapTextTests", dependencies: ["GLMapText", "GLMapCore", "GLMapPNG", "GLMapTiles", "GLMapTesting", "GLMapTestSupport"]),
         .testTarget(name: "GLMapStyleTests", dependencies: ["GLMapStyle", "GLMapCodegen", "GLMapShaders", "GLMapTestSupport"],
                     exclude: ["SuiteStyleValidation-known-errors.txt"]),

@@ -10,13 +10,14 @@
 //   batch    --style FILE [--frames 100 --width 256 --height 256 --jobs N]  batch frames/s vs the PNG encode floor
 //   flythrough --style FILE [--frames 200 --width 256 --jobs N --path-out F]  pan/zoom/bearing/pitch path vs its stage floors
 //   expressions [--features 20000] [--only LABEL]                           expression/filter evaluation, ns per feature
+//   mvt      (--tiles DIR | --mbtiles FILE) [--runs 20] [--label NAME]           vector tile decoding (Benchmarks/mvt-decode.sh)
 //   differential --cases DIR [--out FILE.tsv --save[-all] DIR --backend gpu|cpu --emulate-native NAMES] agreement with MapLibre Native's expected.png
 import Foundation
 import GLMapCore
 
 AllocatorTuning.keepFrameBuffersInHeap()   // as the glmap executable does
 let args = Array(CommandLine.arguments.dropFirst())
-let benchUsage = "usage: glmap-bench scene|draw|geojson|geojson-tiles|lines|earcut|batch|flythrough|png|soak|expressions|differential [options] (see Benchmarks/README.md)\n"
+let benchUsage = "usage: glmap-bench scene|draw|geojson|geojson-tiles|lines|earcut|batch|flythrough|png|soak|expressions|mvt|differential [options] (see Benchmarks/README.md)\n"
 do {
     switch args.first {
     case "scene": try runSceneBenchmark(Array(args.dropFirst()))
@@ -30,6 +31,7 @@ do {
     case "png": try runPNGBenchmark(Array(args.dropFirst()))
     case "soak": try runSoakBenchmark(Array(args.dropFirst()))
     case "expressions": try runExpressionBenchmark(Array(args.dropFirst()))
+    case "mvt": try runMVTBenchmark(Array(args.dropFirst()))
     case "differential": try runDifferentialBenchmark(Array(args.dropFirst()))
     default:
         FileHandle.standardError.write(Data(benchUsage.utf8))

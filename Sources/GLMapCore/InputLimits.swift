@@ -27,17 +27,25 @@ public struct InputLimits: Equatable, Sendable {
     public var maxPositionsPerSource: Int
     /// Deepest nesting of JSON arrays and objects.
     public var maxNestingDepth: Int
+    /// Largest tile (vector or raster) or archive directory, in bytes, as fetched and again
+    /// after gzip/zlib inflation (the decompression-bomb limit).
+    public var maxTileBytes: Int
+    /// Most pixels in one decoded raster tile or image source.
+    public var maxImagePixels: Int
 
     /// Limits with the given values (each defaults to the production value).
     public init(maxStyleFileBytes: Int = 64 << 20, maxGeoJSONFileBytes: Int = 512 << 20,
                 maxStringBytes: Int = 8 << 20, maxFeaturesPerSource: Int = 2_000_000,
-                maxPositionsPerSource: Int = 20_000_000, maxNestingDepth: Int = 512) {
+                maxPositionsPerSource: Int = 20_000_000, maxNestingDepth: Int = 512,
+                maxTileBytes: Int = 32 << 20, maxImagePixels: Int = 1 << 26) {
         self.maxStyleFileBytes = maxStyleFileBytes
         self.maxGeoJSONFileBytes = maxGeoJSONFileBytes
         self.maxStringBytes = maxStringBytes
         self.maxFeaturesPerSource = maxFeaturesPerSource
         self.maxPositionsPerSource = maxPositionsPerSource
         self.maxNestingDepth = maxNestingDepth
+        self.maxTileBytes = maxTileBytes
+        self.maxImagePixels = maxImagePixels
     }
 
     /// The production limits.
@@ -56,6 +64,12 @@ public struct InputLimits: Equatable, Sendable {
     ///   need up to ~4 GB, what a render host can be expected to have.
     /// - Nesting, 512 levels: MapLibre styles and GeoJSON need fewer than 10 (expressions
     ///   rarely 30); the limit keeps the recursive readers far from the thread's stack end.
+    /// - Tile, 32 MiB (fetched, and again inflated): vector tiles are 10 KB–1 MB inflated
+    ///   (tippecanoe's default cap is 500 KB compressed), raster tiles well under 1 MB; gzip
+    ///   inflates up to ~1000×, so a 1 MB "tile" could otherwise claim 1 GB. Also caps each
+    ///   PMTiles directory.
+    /// - Image pixels, 64 M (256 MiB as RGBA): raster tiles are 256² or 512² (1024² at @2x);
+    ///   image sources are larger pictures, but not larger than a render host's memory allows.
     public static let `default` = InputLimits()
 
     // MARK: Messages (the reader prefixes the place)
@@ -78,6 +92,11 @@ public struct InputLimits: Equatable, Sendable {
     /// "more than 20000000 positions in one source (limit InputLimits.maxPositionsPerSource)".
     public var positionsMessage: String {
         "more than \(maxPositionsPerSource) positions in one source (limit InputLimits.maxPositionsPerSource)"
+    }
+
+    /// "tile inflates past 33554432 bytes (limit InputLimits.maxTileBytes)".
+    public var tileBytesMessage: String {
+        "tile inflates past \(maxTileBytes) bytes (limit InputLimits.maxTileBytes)"
     }
 
     /// "file is 123 bytes, more than 100 bytes (limit InputLimits.maxStyleFileBytes)".

@@ -152,14 +152,14 @@ public enum JSONValue: Equatable, Sendable {
 /// scan of the keys (a dictionary past `KeyTable.indexed` keys).
 public struct JSONObject: Equatable, Sendable {
     /// Keys in document order, each once, with their positions.
-    final class KeyTable: Sendable {
-        let names: [String]
+    package final class KeyTable: Sendable {
+        package let names: [String]
         /// Position by key, for tables too long to scan.
         let index: [String: Int]?
         /// Tables with more keys than this look keys up in a dictionary.
         static let indexed = 12
 
-        init(_ names: [String]) {
+        package init(_ names: [String]) {
             self.names = names
             index = names.count > Self.indexed ? Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a }) : nil
         }
@@ -187,7 +187,7 @@ public struct JSONObject: Equatable, Sendable {
 
     /// An object of `names` and `values` in document order (a repeated key keeps its first
     /// position and its last value), keeping its keys in `shared` when they are the same.
-    init(names: [String], values: [JSONValue], sharing shared: KeyTable? = nil) {
+    package init(names: [String], values: [JSONValue], sharing shared: KeyTable? = nil) {
         if let shared, shared.names == names { self.init(table: shared, items: values); return }   // (its keys are unique)
         guard Self.repeats(names) else { self.init(table: KeyTable(names), items: values); return }
         var keys: [String] = [], items: [JSONValue] = []
@@ -201,14 +201,14 @@ public struct JSONObject: Equatable, Sendable {
     }
 
     /// Whether a key comes twice (pairwise for short lists, hashed for long ones).
-    static func repeats(_ names: [String]) -> Bool {
+    package static func repeats(_ names: [String]) -> Bool {
         if names.count > KeyTable.indexed { return Set(names).count < names.count }
         for i in names.indices where names[(i + 1)...].contains(names[i]) { return true }
         return false
     }
 
     /// An object of `table`'s keys with `items` in their order.
-    init(table: KeyTable, items: [JSONValue]) {
+    package init(table: KeyTable, items: [JSONValue]) {
         precondition(table.names.count == items.count)
         self.table = table; self.items = items
     }

@@ -12,6 +12,7 @@
 // Threads: no shared mutable state; call from any thread.
 import Foundation
 import GLMap
+import GLMapArchives
 import GLMapCLI
 import GLMapCore
 import GLMapGeoJSON
@@ -59,6 +60,26 @@ public enum FuzzEntryPoints {
                           "a tile coordinate lies outside the buffered tile")
                 }
             }
+        }
+    }
+
+    /// Inflates bytes when they are gzip/zlib (under a 4 MiB limit) and decodes them as a Mapbox
+    /// Vector Tile, with and without a `promoteId`; checks that features keep increasing indices
+    /// and a known geometry type, and that the two decodings agree on everything but ids.
+    public static func vectorTile(_ bytes: [UInt8]) throws {
+        guard bytes.count <= maxInputSize else { return }
+        let raw = (try? Decompression.inflateIfCompressed(bytes, limit: 4 << 20)) ?? bytes
+        let plain = try VectorTileDecoder.decode(raw)
+        let promoted = try VectorTileDecoder.decode(raw, promoteId: .property("id"))
+        check(plain.data.layers.keys.sorted() == promoted.data.layers.keys.sorted(), "promoteId changed the layers")
+        for (name, layer) in plain.data.layers {
+            var last = -1
+            for f in layer.features {
+                check(f.index > last, "feature indices of layer \(name) do not increase")
+                last = f.index
+                check(f.type == .point || f.type == .lineString || f.type == .polygon, "a feature of unknown type was kept")
+            }
+            check(promoted.data.layers[name]?.features.map(\.index) == layer.features.map(\.index), "promoteId changed the features")
         }
     }
 

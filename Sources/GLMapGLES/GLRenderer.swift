@@ -215,7 +215,12 @@ public final class GLRenderer {
                     glDisable(GLenum(GL_STENCIL_TEST))
                 }
                 for (tile, bucket) in tiles {
-                    if clipped { clipping.clip(to: tile) }
+                    // A clipped layer draws nothing outside its tile's square: skip tiles whose
+                    // square misses the frame (the world copies at a view's edges).
+                    if clipped {
+                        guard frame.showsSquare(of: tile) else { continue }
+                        clipping.clip(to: tile)
+                    }
                     let t = frame.tile(tile)
                     switch bucket.content {
                     case .fill(let f): try fills.draw(f, tile: t, frame: frame, stats: &counts)
@@ -290,6 +295,19 @@ struct FrameState {
     /// The pattern atlas texture (0: none) and its size in pixels.
     var patternTexture: GLuint = 0
     var patternTextureSize = (width: 1, height: 1)
+    /// Whether any part of `tile`'s square lies in the frame (in front of the camera).
+    func showsSquare(of tile: OverscaledTileID) -> Bool {
+        let m = matrix(tile)
+        var lo = (Double.infinity, Double.infinity), hi = (-Double.infinity, -Double.infinity)
+        let e = Double(TileExtent.extent)
+        for (x, y) in [(0.0, 0.0), (e, 0), (0, e), (e, e)] {
+            let p = m.transform(x, y, 0)
+            guard p.w > 1e-9 else { return true }   // crosses the camera plane: keep it
+            lo = (min(lo.0, p.x / p.w), min(lo.1, p.y / p.w))
+            hi = (max(hi.0, p.x / p.w), max(hi.1, p.y / p.w))
+        }
+        return hi.0 > -1 && lo.0 < 1 && hi.1 > -1 && lo.1 < 1
+    }
 
     /// The per-tile values drawers need.
     func tile(_ id: OverscaledTileID) -> TileDraw {

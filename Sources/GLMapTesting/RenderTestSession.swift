@@ -48,6 +48,12 @@ public struct RenderTestSession {
         snapshotter = Snapshotter(options: MapSnapshotOptions(size: CGSize(width: c.width, height: c.height),
                                                               pixelRatio: CGFloat(c.effectivePixelRatio)),
                                   renderer: renderer)
+        // The harness's HTTP origin and URL forms inside loaded resources (TileJSON files name
+        // their tiles as http://localhost:2900/…) map onto the suite's folder; never the network.
+        let rules = RenderSuite.resourceRules(assetRoot: c.assetRoot)
+        snapshotter.resourceOptions = ResourceLoaderOptions(
+            rewrites: rules.rewrites.map { URLRewriteRule(prefix: $0.prefix, replacement: $0.replacement) },
+            noContentMarkers: [rules.noContentMarker], offline: true)
     }
 
     /// Draws the case: style, operations, frame. Throws what makes the case an error (an invalid

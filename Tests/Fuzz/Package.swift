@@ -4,7 +4,7 @@
 // provides it, so a plain `swift build` of this package does not link.
 import PackageDescription
 
-let targets = ["geojson", "style", "expression", "tessellate", "cli", "glyphs"]
+let targets = ["geojson", "style", "expression", "tessellate", "cli", "glyphs", "mvt"]
 
 let package = Package(
     name: "glmap-fuzz",

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs glmap's libFuzzer targets, one after another.
 #   Tests/Fuzz/run-fuzzers.sh [SECONDS_PER_TARGET] [TARGET...]
-# TARGET: geojson, style, expression, tessellate, cli, glyphs (default: all six); SECONDS default 60.
+# TARGET: geojson, style, expression, tessellate, cli, glyphs, mvt (default: all seven); SECONDS default 60.
 # glyphs fuzzes the glyph range PBF decoder (FuzzEntryPoints.glyphPBF), seeded with the render suite's
-# small ranges and Tests/FuzzRegressions/glyphs.
+# small ranges and Tests/FuzzRegressions/glyphs. mvt fuzzes the vector tile decoder
+# (FuzzEntryPoints.vectorTile), seeded with the render suite's tiles of at most 64 KB and Tests/FuzzRegressions/mvt.
 # cli fuzzes the command line itself (FuzzEntryPoints.commandLine); its seeds are the inputs in
 # Tests/FuzzRegressions/cli (argument vectors written with the raw-string escape).
 # Builds Tests/Fuzz (release, -sanitize=fuzzer,address, plus
@@ -24,7 +25,7 @@ shared="$root/../shared"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(geojson style expression tessellate cli glyphs)
+[ ${#targets[@]} -gt 0 ] || targets=(geojson style expression tessellate cli glyphs mvt)
 out="${FUZZ_OUT:-$here/.build/fuzz-out}"
 
 if [ ! -d "$shared" ]; then
@@ -75,8 +76,10 @@ PY
 mkdir -p "$work/seeds/cli" && cp "$root/Tests/FuzzRegressions/cli/"* "$work/seeds/cli/"
 mkdir -p "$work/seeds/glyphs" && cp "$root/Tests/FuzzRegressions/glyphs/"* "$work/seeds/glyphs/"
 find "$shared/render-suite/glyphs" -name '*.pbf' -size -40k | head -20 | while read -r f; do cp "$f" "$work/seeds/glyphs/$(basename "$(dirname "$f")" | tr ' ,' '__')-$(basename "$f")"; done
+mkdir -p "$work/seeds/mvt" && cp "$root/Tests/FuzzRegressions/mvt/"* "$work/seeds/mvt/"
+find "$shared/render-suite/tiles" -name '*.mvt' -size -64k -exec cp {} "$work/seeds/mvt/" \; 2>/dev/null || true
 
-declare -A maxlen=([geojson]=65536 [style]=65536 [expression]=8192 [tessellate]=16384 [cli]=2048 [glyphs]=65536)
+declare -A maxlen=([geojson]=65536 [style]=65536 [expression]=8192 [tessellate]=16384 [cli]=2048 [glyphs]=65536 [mvt]=65536)
 summary=()
 for t in "${targets[@]}"; do
     [ -x "$bin/fuzz-$t" ] || { echo "run-fuzzers: unknown target $t" >&2; exit 2; }

@@ -112,6 +112,7 @@ final class RuntimeStylingTests: XCTestCase {
         XCTAssertEqual(s.undrawnStyleFeatures, [])
         try s.setProjection(properties: obj(["type": "mercator"]))
         XCTAssertEqual(s.undrawnStyleFeatures, [], "Mercator is what glmap draws")
+        try s.addSource(withId: "dem", properties: obj(["type": "raster-dem", "tiles": ["file:///nowhere/{z}/{x}/{y}.png"]]))
         try s.setTerrain(properties: obj(["source": "dem", "exaggeration": 1]))
         try s.setSky(properties: obj(["sky-color": "blue"]))
         try s.setLight(properties: obj(["intensity": 0.5]))

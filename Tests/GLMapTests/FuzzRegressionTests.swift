@@ -17,6 +17,7 @@ final class FuzzRegressionTests: XCTestCase {
     func testTessellateRegressions() throws { try run("tessellate", FuzzEntryPoints.tessellate) }
     func testCommandLineRegressions() throws { try run("cli", FuzzEntryPoints.commandLine) }
     func testGlyphPBFRegressions() throws { try run("glyphs", FuzzEntryPoints.glyphPBF) }
+    func testVectorTileRegressions() throws { try run("mvt", FuzzEntryPoints.vectorTile) }
 
     func run(_ target: String, _ entry: ([UInt8]) throws -> Void) throws {
         let dir = Self.folder.appendingPathComponent(target)

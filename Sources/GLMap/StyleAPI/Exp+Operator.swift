@@ -24,6 +24,10 @@ extension Exp {
         case geometryType = "geometry-type"
         /// `global-state`: a value of the style's `state`.
         case globalState = "global-state"
+        /// `["feature-state", key]`: the feature's runtime state (`Snapshotter.setFeatureState`).
+        case featureState = "feature-state"
+        /// `["accumulated"]`: a cluster property's value so far, in `clusterProperties` reduce expressions.
+        case accumulated
         /// `within`: whether the feature lies in a polygon.
         case within
         // Decision

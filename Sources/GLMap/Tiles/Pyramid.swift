@@ -1,4 +1,5 @@
 import Foundation
+import GLMapArchives
 import GLMapCore
 
 /// The tiles of a zoom range inside a bounding box, in a fixed order (z, then x, then y), and

@@ -7,6 +7,7 @@
 // Refused (invalid input, nothing written): an input that is not an archive, inputs of different
 // tile formats, and a tile two inputs hold with different bytes (identical overlaps are fine).
 import Foundation
+import GLMapArchives
 import GLMapCore
 
 /// Joins shard archives into one.

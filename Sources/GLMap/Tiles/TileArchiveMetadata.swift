@@ -1,4 +1,5 @@
 import Foundation
+import GLMapArchives
 import GLMapCore
 import GLMapStyle
 

@@ -8,24 +8,14 @@
 // lengths; MBTiles: the map/images layout). Invariants: `path` only ever holds a complete archive;
 // a tile is in the journal at most once.
 import Foundation
+import GLMapArchives
 import GLMapCore
 import GLMapPNG
 
 /// Writes the tiles of one run into an MBTiles or PMTiles archive, through a resumable journal.
 public final class TileArchiveWriter: @unchecked Sendable {
-    /// The archive formats.
-    public enum Kind: String, Sendable {
-        /// MBTiles (SQLite) or PMTiles v3.
-        case mbtiles, pmtiles
-        /// The kind a path's extension names (nil: not an archive, e.g. a directory).
-        public init?(path: String) {
-            switch PathText.pathExtension(of: path).lowercased() {
-            case "mbtiles": self = .mbtiles
-            case "pmtiles": self = .pmtiles
-            default: return nil
-            }
-        }
-    }
+    /// The archive formats (MBTiles or PMTiles).
+    public typealias Kind = TileArchiveKind
 
     /// The final archive path.
     public let path: String

@@ -7,6 +7,7 @@
 // are invalid input (exit 2). During the run DIR/z/x is created when its first tile is written,
 // so no per-tile state exists before rendering; failures there are I/O failures (exit 1).
 import Foundation
+import GLMapArchives
 import GLMapCore
 
 /// Checks and prepares the output of a tile pyramid.

@@ -9,6 +9,7 @@
 // built from the journal when the run is complete (TileArchiveWriter), then the journal is
 // deleted. Threading: `append` from any thread; `records`/`read` after appends are done.
 import Foundation
+import GLMapArchives
 import GLMapCore
 
 /// The append-only journal of a tile run (see the contract above).

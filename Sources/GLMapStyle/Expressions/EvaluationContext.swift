@@ -13,6 +13,9 @@ public struct EvaluationContext: Sendable {
     public var lineProgress: Double?
     /// The kernel density, for `heatmap-color` (`heatmap-density`); nil reads as 0.
     public var heatmapDensity: Double?
+    /// The value a cluster property has accumulated so far (`accumulated`, in a source's
+    /// `clusterProperties` reduce expressions); nil reads as null.
+    public var accumulated: JSONValue?
 
     /// Creates a context; every part is optional.
     public init(zoom: Double? = nil, feature: FeatureContext? = nil, globalState: JSONObject = JSONObject(),

@@ -93,28 +93,6 @@ public final class MBTilesWriter: @unchecked Sendable {
 
     deinit { abandon() }
 
-    /// Standard metadata for a PNG pyramid (MBTiles 1.3 names).
-    public static func metadata(name: String, pyramid: Pyramid, tileSize: Int, ratio: Double, format: ImageFormat.Kind = .png,
-                                description: String? = nil) -> [(String, String)] {
-        func f(_ v: Double) -> String { String(format: "%.6f", v) }
-        let b = pyramid.bbox
-        let cz = pyramid.zooms.lowerBound
-        var rows: [(String, String)] = [
-            ("name", name),
-            ("format", format.tileFormat),
-            ("type", "baselayer"),
-            ("version", "1.0"),
-            ("minzoom", String(pyramid.zooms.lowerBound)),
-            ("maxzoom", String(pyramid.zooms.upperBound)),
-            ("bounds", [b.west, b.south, b.east, b.north].map(f).joined(separator: ",")),
-            ("center", [f((b.west + b.east) / 2), f((b.south + b.north) / 2), String(cz)].joined(separator: ",")),
-            ("tile_size", String(tileSize)),
-            ("scale", ratio == ratio.rounded() ? String(Int(ratio)) : String(ratio)),
-        ]
-        if let description { rows.append(("description", description)) }
-        return rows
-    }
-
     /// Inserts one tile's image bytes (row stored in TMS order; bytes stored once per content).
     public func add(_ tile: TileAddress, png: [UInt8]) throws {
         lock.lock()
@@ -131,7 +109,7 @@ public final class MBTilesWriter: @unchecked Sendable {
 
     /// Stores `bytes` in `images` unless the same bytes are there; returns their tile_id.
     private func storeImage(_ bytes: [UInt8]) throws -> String {
-        let base = String(TileSpool.fnv1a(bytes), radix: 16) + "-" + String(bytes.count)
+        let base = String(MBTilesWriter.fnv1a(bytes), radix: 16) + "-" + String(bytes.count)
         var id = base
         var suffix = 0
         while true {
@@ -218,5 +196,16 @@ public final class MBTilesWriter: @unchecked Sendable {
     }
 }
 
+extension MBTilesWriter {
+    /// 64-bit FNV-1a of `bytes` (the content hash behind tile_id).
+    static func fnv1a(_ bytes: [UInt8]) -> UInt64 {
+        var h: UInt64 = 0xcbf29ce484222325
+        bytes.withUnsafeBufferPointer { p in
+            for b in p { h ^= UInt64(b); h = h &* 0x100000001b3 }
+        }
+        return h
+    }
+}
+
 /// SQLite's SQLITE_TRANSIENT (copy the bound bytes now); the macro does not import into Swift.
-private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

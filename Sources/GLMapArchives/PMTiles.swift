@@ -8,8 +8,7 @@
 // one entry with a run length. When the root directory would not fit in 16 KiB (or holds more
 // than `maxRootEntries`), entries go to leaf directories the root points at.
 // Input to `write`: the entries sorted by tile ID with the bytes of each tile fetched on demand,
-// so the whole pyramid never sits in memory. Reading (`PMTilesReader`) checks the magic, version
-// and bounds of every offset, and follows leaf directories.
+// so the whole pyramid never sits in memory. Reading is `PMTilesReader` (PMTilesReader.swift).
 import CDeflate
 import Foundation
 import GLMapCore
@@ -84,22 +83,45 @@ public enum PMTiles {
         }
     }
 
-    /// PMTiles tile types.
-    public static func tileType(_ kind: ImageFormat.Kind) -> UInt8 {
-        switch kind {
-        case .png: return 2
-        case .jpeg: return 3
-        case .webp: return 4
-        }
+    /// PMTiles compression codes (header fields `internalCompression`, `tileCompression`).
+    public enum Compression: UInt8, Sendable {
+        /// Unknown (0).
+        case unknown = 0
+        /// None (1).
+        case none = 1
+        /// gzip (2).
+        case gzip = 2
+        /// Brotli (3).
+        case brotli = 3
+        /// Zstandard (4).
+        case zstd = 4
     }
 
-    static func appendVarint(_ v: UInt64, to out: inout [UInt8]) {
+    /// PMTiles tile type codes (header field `tileType`).
+    public enum TileType: UInt8, Sendable {
+        /// Unknown or other (0).
+        case unknown = 0
+        /// Mapbox Vector Tile (1).
+        case mvt = 1
+        /// PNG (2).
+        case png = 2
+        /// JPEG (3).
+        case jpeg = 3
+        /// WebP (4).
+        case webp = 4
+        /// AVIF (5).
+        case avif = 5
+        /// MapLibre Tile (6).
+        case mlt = 6
+    }
+
+    package static func appendVarint(_ v: UInt64, to out: inout [UInt8]) {
         var v = v
         while v >= 0x80 { out.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }
         out.append(UInt8(v))
     }
 
-    static func readVarint(_ b: [UInt8], _ i: inout Int) throws -> UInt64 {
+    package static func readVarint(_ b: [UInt8], _ i: inout Int) throws -> UInt64 {
         var v: UInt64 = 0, shift: UInt64 = 0
         while true {
             guard i < b.count, shift < 64 else { throw InputFailure("PMTiles directory: truncated or overlong varint") }
@@ -111,7 +133,7 @@ public enum PMTiles {
     }
 
     /// A directory's bytes before compression.
-    static func serialize(_ entries: [Entry]) -> [UInt8] {
+    package static func serialize(_ entries: [Entry]) -> [UInt8] {
         var out: [UInt8] = []
         appendVarint(UInt64(entries.count), to: &out)
         var last: UInt64 = 0
@@ -128,7 +150,7 @@ public enum PMTiles {
         return out
     }
 
-    static func deserialize(_ b: [UInt8]) throws -> [Entry] {
+    package static func deserialize(_ b: [UInt8]) throws -> [Entry] {
         var i = 0
         let n = try readVarint(b, &i)
         guard n <= UInt64(b.count) else { throw InputFailure("PMTiles directory: \(n) entries in \(b.count) bytes") }
@@ -149,7 +171,7 @@ public enum PMTiles {
         return entries
     }
 
-    static func gzip(_ bytes: [UInt8]) -> [UInt8] {
+    package static func gzip(_ bytes: [UInt8]) -> [UInt8] {
         guard let c = libdeflate_alloc_compressor(9) else { fatalError("libdeflate: out of memory") }
         defer { libdeflate_free_compressor(c) }
         let bound = libdeflate_gzip_compress_bound(c, bytes.count)
@@ -160,21 +182,12 @@ public enum PMTiles {
         return Array(out.prefix(n))
     }
 
-    static func gunzip(_ bytes: [UInt8], limit: Int = 256 << 20) throws -> [UInt8] {
-        guard let d = libdeflate_alloc_decompressor() else { throw InputFailure("libdeflate: out of memory") }
-        defer { libdeflate_free_decompressor(d) }
-        var capacity = max(1024, bytes.count * 8)
-        while capacity <= limit {
-            var out = [UInt8](repeating: 0, count: capacity)
-            var actual = 0
-            let rc = bytes.withUnsafeBytes { src in
-                out.withUnsafeMutableBytes { dst in libdeflate_gzip_decompress(d, src.baseAddress, bytes.count, dst.baseAddress, capacity, &actual) }
-            }
-            if rc == LIBDEFLATE_SUCCESS { return Array(out.prefix(actual)) }
-            guard rc == LIBDEFLATE_INSUFFICIENT_SPACE else { throw InputFailure("PMTiles: corrupt gzip data") }
-            capacity *= 4
+    package static func gunzip(_ bytes: [UInt8], limit: Int = 256 << 20) throws -> [UInt8] {
+        do {
+            return try Decompression.gunzip(bytes, limit: limit)
+        } catch {
+            throw InputFailure("PMTiles: \(error)")
         }
-        throw InputFailure("PMTiles: a directory inflates past \(limit) bytes")
     }
 
     /// The header's fields.
@@ -209,9 +222,9 @@ public enum PMTiles {
         /// A header with glmap's defaults: gzip directories, uncompressed PNG tiles, the whole world.
         public init() {}
 
-        static let size = 127
+        package static let size = 127
 
-        func serialize() -> [UInt8] {
+        package func serialize() -> [UInt8] {
             var b = Array("PMTiles".utf8) + [3]
             func u64(_ v: UInt64) { for i in 0..<8 { b.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(i)))) } }
             func i32(_ d: Double) {
@@ -228,7 +241,7 @@ public enum PMTiles {
             return b
         }
 
-        static func parse(_ b: [UInt8], path: String) throws -> Header {
+        package static func parse(_ b: [UInt8], path: String) throws -> Header {
             guard b.count >= size, Array(b[0..<7]) == Array("PMTiles".utf8) else {
                 throw InputFailure("\(path): not a PMTiles archive (no PMTiles magic)")
             }
@@ -256,7 +269,7 @@ public enum PMTiles {
     /// Writes a PMTiles archive to the open file `fd`: `tiles` sorted by tile ID (no duplicates),
     /// each with a content key (equal keys ⇔ equal bytes) and a way to fetch its bytes.
     /// Returns the header written.
-    static func write(to fd: Int32, path: String, tiles: [(id: UInt64, key: Int, length: Int)], bytes: (Int) throws -> [UInt8],
+    package static func write(to fd: Int32, path: String, tiles: [(id: UInt64, key: Int, length: Int)], bytes: (Int) throws -> [UInt8],
                       header template: Header, metadataJSON: [UInt8], maxRootEntries: Int = .max) throws -> Header {
         // Tile data in ID order; a content seen before points at its first copy.
         var entries: [Entry] = []
@@ -321,7 +334,7 @@ public enum PMTiles {
         return h
     }
 
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
         var done = 0
         while done < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
@@ -331,66 +344,5 @@ public enum PMTiles {
             }
             done += n
         }
-    }
-}
-
-/// Reads a PMTiles v3 archive (the whole file in memory).
-public struct PMTilesReader {
-    /// The archive file.
-    public let path: String
-    /// The archive's parsed header.
-    public let header: PMTiles.Header
-    /// The metadata JSON object.
-    public let metadata: [String: Any]
-    private let bytes: [UInt8]
-
-    /// Reads the file and parses its header and metadata; throws if it is not a PMTiles v3 archive.
-    public init(path: String) throws {
-        self.path = path
-        guard let d = FileManager.default.contents(atPath: path) else { throw IOFailure(path: path, message: "cannot read the PMTiles archive") }
-        bytes = [UInt8](d)
-        header = try PMTiles.Header.parse(bytes, path: path)
-        let m = try PMTilesReader.slice(bytes, header.metadataOffset, header.metadataLength, path: path, what: "metadata")
-        let json = header.internalCompression == 2 ? try PMTiles.gunzip(m) : m
-        metadata = (try? JSONSerialization.jsonObject(with: Data(json))) as? [String: Any] ?? [:]
-    }
-
-    static func slice(_ b: [UInt8], _ offset: UInt64, _ length: UInt64, path: String, what: String) throws -> [UInt8] {
-        guard offset <= UInt64(b.count), length <= UInt64(b.count) - offset else {
-            throw InputFailure("\(path): the PMTiles \(what) at \(offset)+\(length) lies past the end of the file (\(b.count) bytes)")
-        }
-        return Array(b[Int(offset)..<Int(offset + length)])
-    }
-
-    private func directory(_ offset: UInt64, _ length: UInt64) throws -> [PMTiles.Entry] {
-        let raw = try PMTilesReader.slice(bytes, offset, length, path: path, what: "directory")
-        return try PMTiles.deserialize(header.internalCompression == 2 ? try PMTiles.gunzip(raw) : raw)
-    }
-
-    /// Every tile entry (leaf directories followed), in tile-ID order.
-    public func entries() throws -> [PMTiles.Entry] {
-        var out: [PMTiles.Entry] = []
-        func walk(_ offset: UInt64, _ length: UInt64, depth: Int) throws {
-            guard depth < 4 else { throw InputFailure("\(path): PMTiles directories nest deeper than 3 levels") }
-            for e in try directory(offset, length) {
-                if e.runLength == 0 {
-                    try walk(header.leafOffset + e.offset, UInt64(e.length), depth: depth + 1)
-                } else {
-                    out.append(e)
-                }
-            }
-        }
-        try walk(header.rootOffset, header.rootLength, depth: 0)
-        return out
-    }
-
-    /// Every tile with its bytes.
-    public func tiles() throws -> [(TileAddress, [UInt8])] {
-        var out: [(TileAddress, [UInt8])] = []
-        for e in try entries() {
-            let data = try PMTilesReader.slice(bytes, header.dataOffset + e.offset, UInt64(e.length), path: path, what: "tile data")
-            for k in 0..<UInt64(e.runLength) { out.append((try PMTiles.tile(id: e.tileID + k), data)) }
-        }
-        return out
     }
 }

@@ -1,11 +1,9 @@
 // Tile addressing — contract
 // XYZ ("slippy map") tiles: at zoom z the Web Mercator world is 2^z × 2^z tiles, x east from
 // −180°, y south from +85.0511°. Inputs are checked (0 ≤ z ≤ 30, 0 ≤ x, y < 2^z). Outputs: the
-// tile's bounds in degrees, its TMS row (MBTiles counts rows from the south), its file name
-// (`y.png`, or `y@2x.png` for pixel ratio 2), and the camera that draws it: centered on the
-// tile, at zoom z for 512-px tiles and z − 1 for 256-px tiles (a 256-px tile at z is the 512-px
-// world at z − 1, as tileserver-gl renders it). The camera draws everything in the tile's
-// viewport, so features crossing its edges are drawn on both sides, never cut.
+// tile's bounds in degrees, its TMS row (MBTiles counts rows from the south) and its file name
+// (`y.png`, or `y@2x.png` for pixel ratio 2). The camera that renders a tile is GLMap's
+// (`TileAddress+Render.swift`).
 import Foundation
 import GLMapCore
 
@@ -31,7 +29,7 @@ public struct TileAddress: Hashable, Comparable, Sendable, CustomStringConvertib
         self.z = z; self.x = x; self.y = y
     }
 
-    init(unchecked z: Int, _ x: Int, _ y: Int) { self.z = z; self.x = x; self.y = y }
+    package init(unchecked z: Int, _ x: Int, _ y: Int) { self.z = z; self.x = x; self.y = y }
 
     /// `z/x/y`.
     public var description: String { "\(z)/\(x)/\(y)" }
@@ -75,15 +73,5 @@ public struct TileAddress: Hashable, Comparable, Sendable, CustomStringConvertib
     /// `dir/z/x/y.png` (with the ratio suffix; `fileExtension` replaces png).
     public func path(in directory: String, ratio: Double, fileExtension: String = "png") -> String {
         "\(directory)/\(z)/\(x)/\(fileName(ratio: ratio, fileExtension: fileExtension))"
-    }
-
-    /// The render options that draw this tile: `tileSize` CSS px (256 or 512) at `ratio`.
-    public func renderOptions(tileSize: Int, ratio: Double) -> RenderOptions {
-        let n = Double(1 << z)
-        let center = WebMercator.unproject(x: (Double(x) + 0.5) / n, y: (Double(y) + 0.5) / n)
-        // World = 512·2^zoom CSS px, and the tile must be tileSize px: zoom = z + log2(tileSize / 512).
-        let zoom = Double(z) + log2(Double(tileSize) / 512)
-        return RenderOptions(width: tileSize, height: tileSize, ratio: ratio, longitude: center.lon, latitude: center.lat,
-                             zoom: zoom, bearing: 0, pitch: 0)
     }
 }
