@@ -33,6 +33,11 @@ struct SceneImageCache {
 }
 
 extension Scene {
+    /// Sprites that could not be loaded and images that patterns name but no sprite has, from
+    /// the frames drawn so far (the sprite is loaded by the first frame that needs it), one line
+    /// each, as `warningMessages` ends with them.
+    public var imageWarningMessages: [String] { imageWarnings }
+
     /// Warnings about sprites and images from the frames drawn so far.
     var imageWarnings: [String] {
         images.withLock { cache in

@@ -66,7 +66,11 @@ final class ShaderBindingTests: XCTestCase {
         XCTAssertEqual(GPUBinding.layerType(program: "color_relief"), .colorRelief)
         XCTAssertNil(GPUBinding.layerType(program: "debug"))
         XCTAssertEqual(LineProperties.gapWidth.gpu, GPUBinding("gap_width", components: 1, programs: ["line"]))
-        XCTAssertEqual(FillProperties.opacity.gpu?.programs, ["fill", "fill_outline"])
+        XCTAssertEqual(FillProperties.opacity.gpu?.programs, ["fill", "fill_outline", "fill_pattern", "fill_outline_pattern"])
+        XCTAssertEqual(FillProperties.color.gpu?.programs, ["fill"], "a patterned fill does not read fill-color")
+        XCTAssertEqual(GPUBinding.properties(program: "fill_extrusion_pattern").map(\.name),
+                       ["fill-extrusion-opacity", "fill-extrusion-height", "fill-extrusion-base"])
+        XCTAssertEqual(GPUBinding.properties(program: "heatmap_texture").map(\.name), ["heatmap-opacity"])
         XCTAssertEqual(CircleProperties.strokeColor.gpu?.components, 4)
         XCTAssertNil(LineProperties.translate.gpu, "no shader input: no binding")
         XCTAssertEqual(GPUBinding.properties(program: "fill_outline").map(\.name), ["fill-opacity", "fill-outline-color"])
