@@ -33,7 +33,8 @@ final class FillDrawer {
                          textures: [], owner: owner)
     }
 
-    func draw(_ g: Uploaded, tile: TileDraw, frame: FrameState, stats: inout DrawStats) throws {
+    /// Draws a tile's fills and (with `fill-antialias`) outlines; `interiorOnly`: the triangles alone.
+    func draw(_ g: Uploaded, tile: TileDraw, frame: FrameState, stats: inout DrawStats, interiorOnly: Bool = false) throws {
         let f = g.bucket
         let m = frame.matrix(tile.id, translate: f.layer.translate, inViewport: f.layer.translateAnchor == .viewport)
         let zoom = frame.view.camera.zoom
@@ -52,7 +53,7 @@ final class FillDrawer {
             glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.indices)
             GLDrawing.drawTriangles(count: f.indices.count, maxIndex: f.vertices.count / f.stride - 1, stats: &stats)
         }
-        if !f.outlineIndices.isEmpty {
+        if !f.outlineIndices.isEmpty && !interiorOnly {
             // The cheaper distance where the matrix has no perspective on the ground (fill_outline.vert).
             let mf = m.floats
             let affine = mf[3] == 0 && mf[7] == 0

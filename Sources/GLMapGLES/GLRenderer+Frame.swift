@@ -68,6 +68,8 @@ extension GLRenderer {
                 return nil
             }
             glDisable(GLenum(GL_STENCIL_TEST))
+            heatmaps.past3D = true
+            heatmaps.pending = []
             try extrusions.draw(list, frame: frame, clipping: clipping, stats: &stats)
             return true
         case .heatmap:

@@ -195,6 +195,7 @@ public final class GLRenderer {
                                viewport: (Float(Double(w) / clipFold.sx), Float(Double(h) / clipFold.sy)))
         frame.use(scene.extras)
         clipping.beginFrame()
+        heatmaps.beginFrame()
         var counts = DrawStats()
         defer { trianglesDrawn += counts.triangles; drawCalls += counts.calls }
         for (i, layer) in layers.enumerated() {
@@ -203,12 +204,14 @@ public final class GLRenderer {
             switch layer {
             case .background(let b):
                 backgrounds.draw(b, band: band, frame: frame)
+                if !heatmaps.pending.isEmpty && b.drawsInOpaquePass { repeatHeatmaps(over: b, band: band, frame: frame, stats: &counts) }
             case .tiled(let source, let clipped, let tiles):
                 guard !tiles.isEmpty else { continue }
                 if try drawWholeLayer(tiles, frame: frame, stats: &counts) {
                     try GLState.check("drawing layer")
                     continue
                 }
+                defer { if !heatmaps.pending.isEmpty { repeatHeatmaps(over: tiles, source: source, scene: scene, frame: frame, stats: &counts) } }
                 if clipped {
                     clipping.drawMasks(for: source, tiles: scene.sourceTiles[source] ?? tiles.map(\.tile), frame: frame)
                 } else {

@@ -21,8 +21,24 @@ final class HeatmapDrawer {
 
     let programs = ProgramCache()
     var cornerBuffer: GLuint = 0
-    /// The density target: texture, framebuffer, size, and whether it holds half floats.
-    private var density: (texture: GLuint, fbo: GLuint, width: Int, height: Int, halfFloat: Bool)?
+    /// The density targets of the frame's heatmap layers (one per layer, in draw order; kept for
+    /// the colour pass a later opaque layer repeats): texture, framebuffer, size, half floats.
+    private var densities: [(texture: GLuint, fbo: GLuint, width: Int, height: Int, halfFloat: Bool)] = []
+    /// The next heatmap layer's target in this frame.
+    private var nextDensity = 0
+    /// The colour passes of this frame's heatmap layers drawn below its first 3D layer: MapLibre
+    /// draws them with the depth test off after its opaque pass, so they show over the opaque
+    /// layers above them (GLRenderer+Heatmap.swift repeats them there).
+    var pending: [Composite] = []
+    /// Whether the frame has drawn its first 3D layer (no opaque pass above it).
+    var past3D = false
+
+    /// What a heatmap layer's colour pass reads, kept to draw the pass again.
+    struct Composite {
+        let density: GLuint
+        let ramp: GLuint
+        let paint: PaintLayout
+    }
     /// Whether RGBA16F could not be rendered to on this GL (then RGBA8 is used).
     private var halfFloatUnavailable = false
 
@@ -45,11 +61,19 @@ final class HeatmapDrawer {
     }
 
     private func releaseDensity() {
-        guard let d = density else { return }
-        var t = d.texture, f = d.fbo
-        glDeleteTextures(1, &t)
-        glDeleteFramebuffers(1, &f)
-        density = nil
+        for d in densities {
+            var t = d.texture, f = d.fbo
+            glDeleteTextures(1, &t)
+            glDeleteFramebuffers(1, &f)
+        }
+        densities = []
+    }
+
+    /// Starts a frame: its first heatmap layer draws into the first target.
+    func beginFrame() {
+        nextDensity = 0
+        pending = []
+        past3D = false
     }
 
     func upload(_ h: HeatmapBucket, owner: HeadlessContext) -> GPUBucket? {
@@ -61,11 +85,12 @@ final class HeatmapDrawer {
         return GPUBucket(.heatmap(u), buffers: [u.instances], textures: [u.ramp], owner: owner)
     }
 
-    /// The density target for a `width × height` frame (reallocated when the size changes).
+    /// The frame's next density target for a `width × height` frame (reallocated when the size changes).
     private func densityTarget(width: Int, height: Int) throws -> (texture: GLuint, fbo: GLuint, width: Int, height: Int, halfFloat: Bool) {
         let w = max(1, width / 4), h = max(1, height / 4)
-        if let d = density, d.width == w, d.height == h { return d }
-        releaseDensity()
+        if let d = densities.first, d.width != w || d.height != h { releaseDensity() }
+        defer { nextDensity += 1 }
+        if nextDensity < densities.count { return densities[nextDensity] }
         func make(halfFloat: Bool) -> (GLuint, GLuint)? {
             var t: GLuint = 0, f: GLuint = 0
             glGenTextures(1, &t)
@@ -95,17 +120,19 @@ final class HeatmapDrawer {
         guard let (t, f) = made else {
             throw GLError(call: "glCheckFramebufferStatus", message: "the heatmap density target (\(w)x\(h)) is incomplete on this driver, as RGBA16F and as RGBA8")
         }
-        density = (t, f, w, h, half)
-        return density!
+        densities.append((t, f, w, h, half))
+        return densities[densities.count - 1]
     }
 
-    /// Draws one layer: the density of every tile's points, then the coloured quad.
-    func draw(_ tiles: [(tile: OverscaledTileID, bucket: Uploaded)], frame: FrameState, stats: inout DrawStats) throws {
-        guard let first = tiles.first?.bucket else { return }
+    /// Draws one layer: the density of every tile's points, then the coloured quad; returns what
+    /// the colour pass reads (nil when the layer draws nothing).
+    @discardableResult
+    func draw(_ tiles: [(tile: OverscaledTileID, bucket: Uploaded)], frame: FrameState, stats: inout DrawStats) throws -> Composite? {
+        guard let first = tiles.first?.bucket else { return nil }
         let view = frame.view
         let zoom = max(0, view.camera.zoom)
         let opacity = first.bucket.texturePaint.source.value(HeatmapProperties.opacity, zoom: zoom).number ?? 1
-        guard opacity > 0 else { return }
+        guard opacity > 0 else { return nil }
         let fullWidth = Int((view.width * frame.ratio).rounded()), fullHeight = Int((view.height * frame.ratio).rounded())
         var previousFBO: GLint = 0
         var previousViewport: [GLint] = [0, 0, 0, 0]
@@ -140,17 +167,26 @@ final class HeatmapDrawer {
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), GLuint(previousFBO))
         glViewport(previousViewport[0], previousViewport[1], previousViewport[2], previousViewport[3])
         glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
-        let composite = try programs.program(ShaderSource.heatmapTexture, paint: first.bucket.texturePaint)
-        glUseProgram(composite.id)
-        GLDrawing.setPaintUniforms(composite, first.bucket.texturePaint, zoom: zoom)
+        let handle = Composite(density: target.texture, ramp: first.ramp, paint: first.bucket.texturePaint)
+        try composite(handle, frame: frame, stats: &stats)
+        if !past3D { pending.append(handle) }
+        return handle
+    }
+
+    /// The colour pass: one quad over the frame reading the density and the ramp (blended over
+    /// the frame with the state the caller set: depth test, range).
+    func composite(_ c: Composite, frame: FrameState, stats: inout DrawStats) throws {
+        let program = try programs.program(ShaderSource.heatmapTexture, paint: c.paint)
+        glUseProgram(program.id)
+        GLDrawing.setPaintUniforms(program, c.paint, zoom: max(0, frame.view.camera.zoom))
         let fold = frame.clipFold
-        glUniform4f(composite.uniform("u_fold"), Float(fold.sx), Float(fold.sy), Float(fold.tx), Float(fold.ty))
+        glUniform4f(program.uniform("u_fold"), Float(fold.sx), Float(fold.sy), Float(fold.tx), Float(fold.ty))
         glActiveTexture(GLenum(GL_TEXTURE0))
-        glBindTexture(GLenum(GL_TEXTURE_2D), target.texture)
-        glUniform1i(composite.uniform("u_image"), 0)
+        glBindTexture(GLenum(GL_TEXTURE_2D), c.density)
+        glUniform1i(program.uniform("u_image"), 0)
         glActiveTexture(GLenum(GL_TEXTURE1))
-        glBindTexture(GLenum(GL_TEXTURE_2D), first.ramp)
-        glUniform1i(composite.uniform("u_color_ramp"), 1)
+        glBindTexture(GLenum(GL_TEXTURE_2D), c.ramp)
+        glUniform1i(program.uniform("u_color_ramp"), 1)
         glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
         stats.triangles += 2
         stats.calls += 1

@@ -21,6 +21,9 @@ struct FillPainter {
     private var points: [Double] = []
     /// Scratch: each projected point's clip w (one per x, y pair of `points`).
     private var depths: [Double] = []
+    /// When set, the pixels the interiors cover (coverage ≥ ½, inside the clip: where the GPU's
+    /// aliased triangles cover the pixel centre) are marked in it.
+    var interiorMask: [Bool]?
 
     /// Paints the layer's features (unit-world coordinates) in every world copy that may show
     /// them, or only in `copies`.
@@ -159,6 +162,14 @@ struct FillPainter {
         }
         if let shade {
             rasterizer.sweep { y, x, cov in canvas.blendRow(y: y, x0: x, coverage: cov, shade: shade) }
+        } else if var mask = interiorMask {
+            interiorMask = nil   // one owner while it is written (no copy)
+            let width = canvas.width
+            rasterizer.sweep { y, x, cov in
+                canvas.blendRow(y: y, x0: x, coverage: cov, color: color)
+                for i in 0..<cov.count where cov[i] >= 0.5 && canvas.allows(x + i, y) { mask[y * width + x + i] = true }
+            }
+            interiorMask = mask
         } else {
             rasterizer.sweep { y, x, cov in canvas.blendRow(y: y, x0: x, coverage: cov, color: color) }
         }

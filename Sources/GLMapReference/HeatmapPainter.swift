@@ -12,13 +12,15 @@ import GLMapTiles
 /// up in the colour ramp (LINEAR, clamped) and blends the colour × opacity over the frame.
 /// Never calls the tessellator.
 struct HeatmapPainter {
-    /// Paints one layer's tiles into `canvas`.
-    func paint(_ tiles: [EvaluatedHeatmapLayer], view: ViewTransform, ratio: Double, into canvas: inout Compositor) {
-        guard let first = tiles.first, first.opacity > 0 else { return }
+    /// Paints one layer's tiles into `canvas`; returns the colour blended at each pixel (nil when
+    /// the layer draws nothing), for `repeatColors`.
+    @discardableResult
+    func paint(_ tiles: [EvaluatedHeatmapLayer], view: ViewTransform, ratio: Double, into canvas: inout Compositor) -> [SIMD4<Float>]? {
+        guard let first = tiles.first, first.opacity > 0 else { return nil }
         let gw = max(1, canvas.width / 4), gh = max(1, canvas.height / 4)
         var grid = [Double](repeating: 0, count: gw * gh)
         let m = view.projectionMatrix
-        guard let inv = m.inverted else { return }
+        guard let inv = m.inverted else { return nil }
         let ws = view.worldSize
         for layer in tiles {
             guard let tile = layer.tile else { continue }
@@ -38,6 +40,7 @@ struct HeatmapPainter {
         // The colour pass, every device pixel.
         let opacity = first.opacity, ramp = first.ramp, q = canvas.quantizeEachDraw
         let w = canvas.width, h = canvas.height
+        var out = [SIMD4<Float>](repeating: .zero, count: w * h)
         canvas.pixels.withUnsafeMutableBufferPointer { px in
             for y in 0..<h {
                 // v_pos: 0…1 over the frame, y up (the grid's row 0 is the frame's top here).
@@ -47,8 +50,21 @@ struct HeatmapPainter {
                     let t = bilinear(grid, gw, gh, gx, gy)
                     let c = ramp.sample(t) * opacity
                     if c == .zero { continue }
+                    out[y * w + x] = SIMD4<Float>(c)
                     Compositor.blend(px.baseAddress! + y * w + x, SIMD4<Float>(c), quantize: q)
                 }
+            }
+        }
+        return out
+    }
+
+    /// Blends a heatmap's colours again over the pixels `covered` selects: MapLibre's heatmap
+    /// colour pass has no depth test, so it shows over the opaque layers drawn above it.
+    static func repeatColors(_ colors: [SIMD4<Float>], where covered: (Int, Int) -> Bool, into canvas: inout Compositor) {
+        let w = canvas.width, q = canvas.quantizeEachDraw
+        canvas.pixels.withUnsafeMutableBufferPointer { px in
+            for i in 0..<colors.count where colors[i] != .zero && covered(i % w, i / w) {
+                Compositor.blend(px.baseAddress! + i, colors[i], quantize: q)
             }
         }
     }

@@ -59,6 +59,28 @@ public struct EvaluatedFillLayer: Sendable {
     public var patternAtlas: PatternAtlas?
 }
 
+extension EvaluatedFillLayer {
+    /// Whether MapLibre draws the layer's interior in its opaque pass (below any 3D layer): no
+    /// pattern, `fill-color` and `fill-opacity` the same for every feature (not data-driven), of
+    /// alpha 1 and opacity 1 at `zoom`.
+    public func drawsInOpaquePass(zoom: Double) -> Bool {
+        guard !patterned else { return false }
+        for p in [FillProperties.color, FillProperties.opacity] {
+            switch paint.variation(p) {
+            case .constant, .camera: continue
+            case .source, .composite: return false
+            }
+        }
+        return paint.value(FillProperties.color, zoom: zoom).color?.a == 1 && paint.value(FillProperties.opacity, zoom: zoom).number == 1
+    }
+}
+
+extension EvaluatedBackground {
+    /// Whether MapLibre draws the background in its opaque pass (below any 3D layer): no pattern,
+    /// alpha 1, opacity 1.
+    public var drawsInOpaquePass: Bool { !patterned && color.a == 1 && opacity == 1 }
+}
+
 /// One line (or polygon ring) with its evaluated paint.
 public struct EvaluatedLine: Sendable {
     /// Parts, flat unit-world coordinates, and whether each is a closed ring (polygon outline).

@@ -104,4 +104,25 @@ final class ExtrusionHeatmapPatternSceneTests: XCTestCase {
             XCTAssertTrue(image.pixels.allSatisfy { $0 == 0 }, "\(backend): a NaN weight has no kernel")
         }
     }
+
+    func testAHeatmapShowsOverOpaqueLayersAboveItAsInMapLibre() throws {
+        // GL JS draws opaque layers first and the heatmap's colour pass without the depth test:
+        // the heatmap shows over the opaque background above it, the translucent fill between
+        // them stays hidden under the background, and a translucent layer above draws over all.
+        let s = try scene(#"""
+            {"id": "h", "type": "heatmap", "source": "pt", "paint": {"heatmap-radius": 40, "heatmap-intensity": 3}},
+            {"id": "hidden", "type": "fill", "source": "poly", "paint": {"fill-color": "rgba(0, 255, 0, 0.5)"}},
+            {"id": "bg", "type": "background", "paint": {"background-color": "blue"}},
+            {"id": "top", "type": "circle", "source": "pt", "paint": {"circle-color": "rgba(255, 255, 255, 0.5)", "circle-radius": 3}}
+            """#)
+        for backend in [Backend.gpu, .cpu] {
+            let image = try render(s, backend: backend)
+            XCTAssertTrue(close(pixel(image, 2, 2), [0, 0, 255, 255]), "\(backend): the background where the heatmap (nearly) is empty: \(pixel(image, 2, 2))")
+            let near = pixel(image, 32, 42)
+            XCTAssertGreaterThan(near[0], 100, "\(backend): the heatmap's red-yellow over the blue background: \(near)")
+            XCTAssertEqual(near[1] == 255 && near[0] == 0, false, "\(backend): the translucent green fill stays hidden")
+            let centre = pixel(image, 32, 32)
+            XCTAssertTrue(close(centre, [255, 128, 128, 255], tolerance: 40), "\(backend): the translucent circle above draws over the heatmap: \(centre)")
+        }
+    }
 }
