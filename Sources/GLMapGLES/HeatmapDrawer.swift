@@ -69,6 +69,9 @@ final class HeatmapDrawer {
         densities = []
     }
 
+    /// Whether the density targets hold half floats (nil before the first heatmap is drawn).
+    var densityIsHalfFloat: Bool? { densities.first?.halfFloat }
+
     /// Starts a frame: its first heatmap layer draws into the first target.
     func beginFrame() {
         nextDensity = 0
