@@ -152,10 +152,11 @@ extension Scene {
         for (index, layer) in layers {
             guard layer.type != .background, let source = layer.source, let ids = tiles[source] else { keys.append([]); continue }
             let dashed = layer.values[LineProperties.dasharray.name] != nil
+            let patterned = layer.values.keys.contains { $0.hasSuffix("-pattern") }
             var layerKeys: [(key: TileBucketCache.Key, tile: OverscaledTileID)] = []
             for tile in ids.reversed() {
                 var key = TileBucketCache.Key(canonical: tile.canonical, overscaledZ: tile.overscaledZ, layer: index, zoomKey: dashed ? zoom : -1)
-                key.images = images.key
+                if patterned { key.images = images.key }
                 layerKeys.append((key, tile))
                 if !cached.contains(key) && queued.insert(key).inserted { jobs.append(Job(key: key, layer: layer, tile: tile.unwrapped)) }
             }
