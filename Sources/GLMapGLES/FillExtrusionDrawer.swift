@@ -39,7 +39,7 @@ final class FillExtrusionDrawer {
               stats: inout DrawStats) throws {
         guard let first = tiles.first?.bucket.bucket else { return }
         let zoom = max(0, frame.view.camera.zoom)
-        let opacity = first.paint.source.value(FillExtrusionProperties.opacity, zoom: zoom).number ?? 1
+        let opacity = first.paint.source.value(FillExtrusionProperties.fillExtrusionOpacity, zoom: zoom).number ?? 1
         guard opacity > 0 else { return }
         glEnable(GLenum(GL_DEPTH_TEST))
         glDepthFunc(GLenum(GL_LEQUAL))

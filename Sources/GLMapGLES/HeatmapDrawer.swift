@@ -134,7 +134,7 @@ final class HeatmapDrawer {
         guard let first = tiles.first?.bucket else { return nil }
         let view = frame.view
         let zoom = max(0, view.camera.zoom)
-        let opacity = first.bucket.texturePaint.source.value(HeatmapProperties.opacity, zoom: zoom).number ?? 1
+        let opacity = first.bucket.texturePaint.source.value(HeatmapProperties.heatmapOpacity, zoom: zoom).number ?? 1
         guard opacity > 0 else { return nil }
         let fullWidth = Int((view.width * frame.ratio).rounded()), fullHeight = Int((view.height * frame.ratio).rounded())
         var previousFBO: GLint = 0

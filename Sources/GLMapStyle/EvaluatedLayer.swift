@@ -65,13 +65,13 @@ extension EvaluatedFillLayer {
     /// alpha 1 and opacity 1 at `zoom`.
     public func drawsInOpaquePass(zoom: Double) -> Bool {
         guard !patterned else { return false }
-        for p in [FillProperties.color, FillProperties.opacity] {
+        for p in [FillProperties.fillColor, FillProperties.fillOpacity] {
             switch paint.variation(p) {
             case .constant, .camera: continue
             case .source, .composite: return false
             }
         }
-        return paint.value(FillProperties.color, zoom: zoom).color?.a == 1 && paint.value(FillProperties.opacity, zoom: zoom).number == 1
+        return paint.value(FillProperties.fillColor, zoom: zoom).color?.a == 1 && paint.value(FillProperties.fillOpacity, zoom: zoom).number == 1
     }
 }
 

@@ -7,9 +7,9 @@ extension StyleEvaluator {
     /// that are not finite read as 0 (the shader clamps negative ones to the ground).
     func evaluateFillExtrusion(_ layer: Layer, tile: TileInput) -> EvaluatedFillExtrusionLayer {
         typealias P = FillExtrusionProperties
-        let colorOf = colorGetter(P.color, layer), heightOf = numberGetter(P.height, layer), baseOf = numberGetter(P.base, layer)
-        let patternOf = patternGetter(P.pattern, layer)
-        let opacity = number(P.opacity, layer)
+        let colorOf = colorGetter(P.fillExtrusionColor, layer), heightOf = numberGetter(P.fillExtrusionHeight, layer), baseOf = numberGetter(P.fillExtrusionBase, layer)
+        let patternOf = patternGetter(P.fillExtrusionPattern, layer)
+        let opacity = number(P.fillExtrusionOpacity, layer)
         let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
         let empty = FeatureContext()
         var features: [EvaluatedFillExtrusion] = []
@@ -29,8 +29,8 @@ extension StyleEvaluator {
             features.append(e)
         }
         var result = EvaluatedFillExtrusionLayer(
-            id: layer.id, opacity: opacity, translate: pair(P.translate, layer), translateAnchor: value(P.translateAnchor, layer),
-            verticalGradient: value(P.verticalGradient, layer), features: features)
+            id: layer.id, opacity: opacity, translate: pair(P.fillExtrusionTranslate, layer), translateAnchor: value(P.fillExtrusionTranslateAnchor, layer),
+            verticalGradient: value(P.fillExtrusionVerticalGradient, layer), features: features)
         result.light = light
         result.patterned = patternOf != nil
         if result.patterned { result.patternAtlas = patternAtlas }

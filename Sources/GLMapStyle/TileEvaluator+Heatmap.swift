@@ -7,8 +7,8 @@ extension StyleEvaluator {
     /// and radius per feature; intensity, opacity and the colour ramp layer-wide.
     func evaluateHeatmap(_ layer: Layer, tile: TileInput) -> EvaluatedHeatmapLayer {
         typealias P = HeatmapProperties
-        let weightOf = numberGetter(P.weight, layer), radiusOf = numberGetter(P.radius, layer)
-        let intensity = number(P.intensity, layer)
+        let weightOf = numberGetter(P.heatmapWeight, layer), radiusOf = numberGetter(P.heatmapRadius, layer)
+        let intensity = number(P.heatmapIntensity, layer)
         let extent = Int16(TileExtent.extent)
         let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
         let empty = FeatureContext()
@@ -30,7 +30,7 @@ extension StyleEvaluator {
             point.index = f.index
             features.append(point)
         }
-        var result = EvaluatedHeatmapLayer(id: layer.id, intensity: intensity, opacity: number(P.opacity, layer),
+        var result = EvaluatedHeatmapLayer(id: layer.id, intensity: intensity, opacity: number(P.heatmapOpacity, layer),
                                            ramp: heatmapRamp(layer), features: features)
         result.paint = PaintSource(layer: layer, globalState: globalState, tileZoom: tileZoom)
         return result
@@ -38,13 +38,13 @@ extension StyleEvaluator {
 
     /// The layer's `heatmap-color` (or the spec default) as a ramp.
     func heatmapRamp(_ layer: Layer) -> ColorRamp {
-        if let e = layer.values[HeatmapProperties.color.name]?.expression { return ColorRamp(heatmapColor: e) }
+        if let e = layer.values[HeatmapProperties.heatmapColor.name]?.expression { return ColorRamp(heatmapColor: e) }
         return StyleEvaluator.defaultHeatmapRamp
     }
 
     /// The ramp of the spec's default `heatmap-color`.
     static let defaultHeatmapRamp: ColorRamp = {
-        let p = HeatmapProperties.color
+        let p = HeatmapProperties.heatmapColor
         guard let json = p.spec.defaultValue, case .success(let e) = StyleExpression.compile(json, spec: p.spec) else {
             return ColorRamp(transparentWidth: ColorRamp.defaultWidth)
         }

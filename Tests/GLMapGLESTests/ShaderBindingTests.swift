@@ -65,14 +65,14 @@ final class ShaderBindingTests: XCTestCase {
         XCTAssertEqual(GPUBinding.layerType(program: "fill_extrusion"), .fillExtrusion)
         XCTAssertEqual(GPUBinding.layerType(program: "color_relief"), .colorRelief)
         XCTAssertNil(GPUBinding.layerType(program: "debug"))
-        XCTAssertEqual(LineProperties.gapWidth.gpu, GPUBinding("gap_width", components: 1, programs: ["line"]))
-        XCTAssertEqual(FillProperties.opacity.gpu?.programs, ["fill", "fill_outline", "fill_pattern", "fill_outline_pattern"])
-        XCTAssertEqual(FillProperties.color.gpu?.programs, ["fill"], "a patterned fill does not read fill-color")
+        XCTAssertEqual(LineProperties.lineGapWidth.gpu, GPUBinding("gap_width", components: 1, programs: ["line"]))
+        XCTAssertEqual(FillProperties.fillOpacity.gpu?.programs, ["fill", "fill_outline", "fill_pattern", "fill_outline_pattern"])
+        XCTAssertEqual(FillProperties.fillColor.gpu?.programs, ["fill"], "a patterned fill does not read fill-color")
         XCTAssertEqual(GPUBinding.properties(program: "fill_extrusion_pattern").map(\.name),
                        ["fill-extrusion-opacity", "fill-extrusion-height", "fill-extrusion-base"])
         XCTAssertEqual(GPUBinding.properties(program: "heatmap_texture").map(\.name), ["heatmap-opacity"])
-        XCTAssertEqual(CircleProperties.strokeColor.gpu?.components, 4)
-        XCTAssertNil(LineProperties.translate.gpu, "no shader input: no binding")
+        XCTAssertEqual(CircleProperties.circleStrokeColor.gpu?.components, 4)
+        XCTAssertNil(LineProperties.lineTranslate.gpu, "no shader input: no binding")
         XCTAssertEqual(GPUBinding.properties(program: "fill_outline").map(\.name), ["fill-opacity", "fill-outline-color"])
     }
 

@@ -40,7 +40,7 @@ import GLMapTiles
         #expect(try pattern(#""zzz""#, zoom: 3.5) == .some(nil), "a missing image: nothing to draw")
         #expect(try pattern(#""""#, zoom: 3.5) == .some(nil), "an empty name is missing too")
         let doc = try document(#"{"id": "l", "type": "fill", "source": "s"}"#)
-        #expect(evaluator(zoom: 3).patternGetter(FillProperties.pattern, doc.layers[0]) == nil, "no pattern set: not patterned")
+        #expect(evaluator(zoom: 3).patternGetter(FillProperties.fillPattern, doc.layers[0]) == nil, "no pattern set: not patterned")
     }
 
     @Test func aZoomPatternFadesFromTheZoomBelowWhileZoomingInAndAboveOnAWholeZoom() throws {
@@ -77,7 +77,7 @@ import GLMapTiles
     }
 
     @Test func heatmapDensityIsAParameterNotAConstant() throws {
-        let spec = HeatmapProperties.color.spec
+        let spec = HeatmapProperties.heatmapColor.spec
         let e = try StyleExpression.compile(.array([.string("interpolate"), .array([.string("linear")]), .array([.string("heatmap-density")]),
                                                     .number(0), .string("blue"), .number(1), .string("red")]), spec: spec).get()
         #expect(e.constantValue == nil)
