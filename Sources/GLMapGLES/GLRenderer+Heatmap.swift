@@ -12,6 +12,12 @@ import GLMapTiles
 /// pass right after such an opaque layer, only where the layer's interior covers the pixel (marked
 /// in the depth buffer, then cleared: no 3D layer has drawn yet).
 extension GLRenderer {
+    /// The GL extensions the context reports (GL_EXTENSIONS, split at spaces).
+    public var extensions: Set<String> {
+        guard (try? context.makeCurrent()) != nil, let p = glGetString(GLenum(GL_EXTENSIONS)) else { return [] }
+        return Set(String(cString: p).split(separator: " ").map(String.init))
+    }
+
     /// The depth value the marks are written at (any: nothing else uses depth below the first 3D layer).
     static let opaqueMark: Float = 0.5
 
