@@ -1,7 +1,7 @@
 // Scene images — contract
-// Input: the style's `sprite` (a URL or an array of {id, url}; paths relative to the style file,
-// `file://` and `local://` as GeoJSON data resolve them), the frame's pixel ratio, and the images
-// added at run time. Output, per sprite scale (1× for ratio ≤ 1, else @2x, falling back to 1×
+// Input: the style's `sprite` (a URL or an array of {id, url}: fetched by the scene's resource
+// loader — paths relative to the style file, `file://`, http(s) — and `local://` as GeoJSON data
+// resolves it), the frame's pixel ratio, and the images added at run time. Output, per sprite scale (1× for ratio ≤ 1, else @2x, falling back to 1×
 // as GL JS's `loadSprite` does): every image packed into one pattern atlas (`PatternAtlas`:
 // GLMapText's `ImageAtlas`, each image padded by one wrapped pixel, premultiplied as WebGL
 // uploads it), with a key that identifies it across frames. Loaded once per scene and scale,
@@ -86,12 +86,19 @@ extension Scene {
 
     /// Loads the sprite at `ratio` and packs every image into the pattern atlas.
     func loadImages(ratio: Double) -> SceneImages {
-        let file = style.file
+        let file = style.file, resources = loader
         let result = SpriteLoader.load(SpriteLoader.references(style.sprite), pixelRatio: ratio) { url in
-            guard let path = SourceLoader(styleFile: file).resolve(url) else {
-                throw IOFailure(path: url, message: "only files are read for sprites (file://, local:// or a path), not this URL scheme")
+            // `local://` as GeoJSON data reads it (the style's folder and its parents); the rest
+            // through the scene's resource loader (paths, file://, http(s) with its cache).
+            if url.hasPrefix("local://"), let path = SourceLoader(styleFile: file).resolve(url) {
+                return FileManager.default.contents(atPath: path).map { [UInt8]($0) }
             }
-            return FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+            switch resources.load(url) {
+            case .data(let bytes): return bytes
+            case .notFound: return nil
+            case .noContent: return []
+            case .failed(let message): throw IOFailure(path: url, message: message)
+            }
         }
         var store = StyleImageStore()
         var warnings = result.warnings.map(\.description)
