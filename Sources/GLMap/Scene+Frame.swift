@@ -15,6 +15,8 @@ struct TileBucketCache {
         var overscaledZ: Int
         var layer: Int
         var zoomKey: Double
+        /// The pattern atlas the bucket's pattern positions point into (0: none).
+        var images: UInt64 = 0
     }
 
     /// A source's tile.
@@ -132,12 +134,13 @@ extension Scene {
     /// deeper zooms first, then rows and columns from the north-west). Buckets are built at the
     /// tile's zoom as MapLibre's are (composite paint at the tile zoom and the next) and reused
     /// by later plans while frames keep using them.
-    public func framePlan(view: ViewTransform) -> FramePlan {
+    public func framePlan(view: ViewTransform, ratio: Double = 1) -> FramePlan {
         let zoom = max(0, view.camera.zoom)
         let layers = drawnLayers(zoom: zoom)
         let tiles = visibleTiles(view: view, layers: layers)
         var evaluator = StyleEvaluator(zoom: zoom, globalState: style.globalState, sources: style.sources)
         evaluator.featureStates = style.featureStates
+        let images = prepareImages(&evaluator, ratio: ratio)
         buckets.withLock { $0.generation += 1 }
         loadTiles(tiles)
         // Jobs: the (layer, tile) pairs without a cached bucket.
@@ -149,9 +152,11 @@ extension Scene {
         for (index, layer) in layers {
             guard layer.type != .background, let source = layer.source, let ids = tiles[source] else { keys.append([]); continue }
             let dashed = layer.values[LineProperties.lineDasharray.name] != nil
+            let patterned = layer.values.keys.contains { $0.hasSuffix("-pattern") }
             var layerKeys: [(key: TileBucketCache.Key, tile: OverscaledTileID)] = []
             for tile in ids.reversed() {
-                let key = TileBucketCache.Key(canonical: tile.canonical, overscaledZ: tile.overscaledZ, layer: index, zoomKey: dashed ? zoom : -1)
+                var key = TileBucketCache.Key(canonical: tile.canonical, overscaledZ: tile.overscaledZ, layer: index, zoomKey: dashed ? zoom : -1)
+                if patterned { key.images = images.key }
                 layerKeys.append((key, tile))
                 if !cached.contains(key) && queued.insert(key).inserted { jobs.append(Job(key: key, layer: layer, tile: tile.unwrapped)) }
             }
@@ -201,7 +206,9 @@ extension Scene {
             let keep = cache.generation - 1
             cache.entries = cache.entries.filter { $0.value.used >= keep }
             cache.data = cache.data.filter { $0.value.used >= keep }
-            return FramePlan(layers: planned, sourceTiles: tiles)
+            var plan = FramePlan(layers: planned, sourceTiles: tiles)
+            decorate(&plan, evaluator: evaluator, images: images)
+            return plan
         }
     }
 
@@ -211,12 +218,13 @@ extension Scene {
     /// What the CPU reference renderer draws for `view`: per drawn layer, the layer evaluated
     /// over each tile of its source at the frame zoom (composite paint mixed there), in
     /// MapLibre's drawing order.
-    public func referenceFrame(view: ViewTransform) -> [ReferenceLayer] {
+    public func referenceFrame(view: ViewTransform, ratio: Double = 1) -> [ReferenceLayer] {
         let zoom = max(0, view.camera.zoom)
         let layers = drawnLayers(zoom: zoom)
         let tiles = visibleTiles(view: view, layers: layers)
         var evaluator = StyleEvaluator(zoom: zoom, globalState: style.globalState, sources: style.sources)
         evaluator.featureStates = style.featureStates
+        _ = prepareImages(&evaluator, ratio: ratio)
         buckets.withLock { $0.generation += 1 }
         loadTiles(tiles)
         defer {

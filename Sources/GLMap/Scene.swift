@@ -43,13 +43,21 @@ public final class Scene: Sendable {
     public let warnings: [SourceWarning]
     /// Tile buckets built for earlier frames.
     let buckets = Locked(TileBucketCache())
+    /// Sprites and the pattern atlas by sprite scale (Scene+Images.swift), loaded by the first
+    /// frame that needs them.
+    let images = Locked(SceneImageCache())
+
+    /// Images added at run time (`Snapshotter.addImage`), beside the sprite's (Scene+Images.swift).
+    let runtimeImages: [String: StyleImage]
 
     /// Loads the style's sources; `preloaded` gives features already decoded (the Swift API's
     /// `GeoJSONSource` data) by source id, used instead of the source's own `data`.
     /// `resources`: how URLs are fetched (default: relative to the style file's folder, http(s)
-    /// without a cache).
+    /// without a cache). `images` are images added at run time (patterns may name them as they
+    /// name the sprite's).
     public init(style: StyleDocument, preloaded: [String: GLMapGeoJSON.FeatureCollection] = [:], strict: Bool = false,
-                limits: InputLimits = .default, resources: ResourceLoaderOptions? = nil) throws {
+                limits: InputLimits = .default, resources: ResourceLoaderOptions? = nil, images: [String: StyleImage] = [:]) throws {
+        runtimeImages = images
         // What glmap would skip (symbol layers, vector sources, patterns…) is an error under strict.
         if strict && !style.skipped.isEmpty { throw SkippedFeature.strictError(style.skipped, file: style.file) }
         self.style = style
@@ -108,7 +116,7 @@ public final class Scene: Sendable {
     /// naming the layers or sources), each source whose data could not be used, then each tile
     /// that could not be loaded by the frames drawn so far.
     public var warningMessages: [String] {
-        SkippedFeature.summaries(style.skipped) + warnings.map(\.description) + tileWarnings.value
+        SkippedFeature.summaries(style.skipped) + warnings.map(\.description) + tileWarnings.value + imageWarnings
     }
 
     /// Tiles that could not be loaded by the frames drawn so far (fetch or decode failures), one

@@ -75,9 +75,9 @@ public final class BatchRenderer {
 
     /// The frame for a view: on the GPU its plan uploaded (tiles drawn before are reused), on the
     /// CPU the layers evaluated per tile.
-    func frame(_ view: ViewTransform) throws -> (gpu: GPUScene?, layers: [ReferenceLayer]) {
-        if let gl { return (try gl.upload(scene.framePlan(view: view)), []) }
-        return (nil, scene.referenceFrame(view: view))
+    func frame(_ view: ViewTransform, ratio: Double) throws -> (gpu: GPUScene?, layers: [ReferenceLayer]) {
+        if let gl { return (try gl.upload(scene.framePlan(view: view, ratio: ratio)), []) }
+        return (nil, scene.referenceFrame(view: view, ratio: ratio))
     }
 
     func view(_ o: RenderOptions) -> ViewTransform {
@@ -99,7 +99,7 @@ public final class BatchRenderer {
         if activeBackend == .gpu && !(gl?.isUsable ?? false) { try replaceRenderer() }  // an earlier GL failure broke it
         if let shouldStop, shouldStop() { throw RenderInterrupted(stage: "before it started") }
         let v = view(options)
-        let e = try frame(v)
+        let e = try frame(v, ratio: options.ratio)
         guard let gl, let gpu = e.gpu else {
             return ReferenceRenderer().render(e.layers, view: v, ratio: options.ratio)
         }

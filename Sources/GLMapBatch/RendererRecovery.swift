@@ -73,7 +73,7 @@ extension BatchRenderer {
                     let v = view(o)
                     culprit = i
                     guard let gl else { throw GLError(call: "GLRenderer", message: "no renderer (a bug in glmap)") }
-                    let e = try frame(v)
+                    let e = try frame(v, ratio: o.ratio)
                     testHookBeforeDraw?(i, gl)
                     try gl.draw(e.gpu!, view: v, ratio: o.ratio)
                     if gl.lastFrameWasTiled {   // larger than one framebuffer: read it back synchronously

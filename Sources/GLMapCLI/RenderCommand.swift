@@ -237,11 +237,12 @@ public enum RenderCommand {
         }
     }
 
-    /// Tiles the frame could not load: warnings, or with `--strict` an error (exit 2, nothing written).
+    /// Tiles, sprites and images the frame could not load: warnings, or with `--strict` an error
+    /// (exit 2, nothing written).
     static func reportTileWarnings(_ scene: Scene, strict: Bool, io: CommandIO) throws {
-        let messages = scene.tileWarningMessages
+        let messages = scene.tileWarningMessages + scene.imageWarningMessages
         guard !messages.isEmpty else { return }
-        if strict { throw InputFailure(messages.joined(separator: "\n") + "\n(--strict: a tile that cannot be loaded is an error)") }
+        if strict { throw InputFailure(messages.joined(separator: "\n") + "\n(--strict: a tile, sprite or image that cannot be loaded is an error)") }
         for m in messages { io.writeStderr("glmap: warning: \(m)\n") }
     }
 

@@ -26,6 +26,8 @@ public final class GLRenderer {
     let fills = FillDrawer()
     let lines = LineDrawer()
     let circles = CircleDrawer()
+    let extrusions = FillExtrusionDrawer()
+    let heatmaps = HeatmapDrawer()
     let clipping: TileClipping
     var vao: GLuint = 0
     var maxVertexAttribs: GLint = 0
@@ -53,6 +55,8 @@ public final class GLRenderer {
     /// Uploaded tile buckets by key, with the upload generation that last used each.
     var uploads: [UInt64: (bucket: GPUBucket, used: Int)] = [:]
     var uploadGeneration = 0
+    /// The pattern atlas texture and the atlas key it holds (GLRenderer+Frame.swift).
+    var patternTexture: (key: UInt64, texture: GLuint, width: Int, height: Int)?
 
     /// Compiles the programs on a fresh headless context.
     public init(context: HeadlessContext? = nil) throws {
@@ -63,12 +67,14 @@ public final class GLRenderer {
         glGenVertexArrays(1, &vao)
         glGetIntegerv(GLenum(GL_MAX_VERTEX_ATTRIBS), &maxVertexAttribs)
         try circles.prepare()
+        heatmaps.prepare()
         try GLState.check("creating the renderer")
     }
 
     deinit {
         uploads = [:]
         guard context.makeCurrentForTeardown() else { return }   // a lost context's objects are gone
+        releaseFrameResources()
         circles.release()
         clipping.release()
         glDeleteVertexArrays(1, &vao)
@@ -112,7 +118,9 @@ public final class GLRenderer {
         let keep = uploadGeneration - 1
         uploads = uploads.filter { $0.value.used >= keep }
         try GLState.check("glBufferData (uploading buckets)")
-        return GPUScene(layers: layers, sourceTiles: plan.sourceTiles)
+        let scene = GPUScene(layers: layers, sourceTiles: plan.sourceTiles)
+        scene.extras = try uploadExtras(plan)
+        return scene
     }
 
     /// One bucket's upload by its layer type's drawer (nil: nothing to draw).
@@ -122,6 +130,8 @@ public final class GLRenderer {
         case .fill(let f): return fills.upload(f, owner: context)
         case .line(let l): return lines.upload(l, owner: context)
         case .circle(let c): return circles.upload(c, owner: context)
+        case .fillExtrusion(let x): return extrusions.upload(x, owner: context)
+        case .heatmap(let h): return heatmaps.upload(h, owner: context)
         }
     }
 
@@ -168,7 +178,7 @@ public final class GLRenderer {
         // background is the polygon of the part that shows the world (WorldBand).
         var layers = scene.layers[...]
         let band = view.worldBand
-        if band.coversView, case .background(let b)? = layers.first {
+        if band.coversView, case .background(let b)? = layers.first, !b.patterned {
             let o = Float(b.opacity)
             glClearColor(Float(b.color.r) * o, Float(b.color.g) * o, Float(b.color.b) * o, Float(b.color.a) * o)
             layers = layers.dropFirst()
@@ -177,11 +187,15 @@ public final class GLRenderer {
         }
         glClearStencil(0)
         glStencilMask(0xFF)
-        glClear(GLbitfield(GL_COLOR_BUFFER_BIT) | GLbitfield(GL_STENCIL_BUFFER_BIT))
+        glClearDepthf(1)
+        glDepthMask(GLboolean(GL_TRUE))
+        glClear(GLbitfield(GL_COLOR_BUFFER_BIT) | GLbitfield(GL_STENCIL_BUFFER_BIT) | GLbitfield(GL_DEPTH_BUFFER_BIT))
         glBindVertexArray(vao)
-        let frame = FrameState(view: view, ratio: ratio, clipFold: clipFold,
+        var frame = FrameState(view: view, ratio: ratio, clipFold: clipFold,
                                viewport: (Float(Double(w) / clipFold.sx), Float(Double(h) / clipFold.sy)))
+        frame.use(scene.extras)
         clipping.beginFrame()
+        heatmaps.beginFrame()
         var counts = DrawStats()
         defer { trianglesDrawn += counts.triangles; drawCalls += counts.calls }
         for (i, layer) in layers.enumerated() {
@@ -190,8 +204,14 @@ public final class GLRenderer {
             switch layer {
             case .background(let b):
                 backgrounds.draw(b, band: band, frame: frame)
+                if !heatmaps.pending.isEmpty && b.drawsInOpaquePass { repeatHeatmaps(over: b, band: band, frame: frame, stats: &counts) }
             case .tiled(let source, let clipped, let tiles):
                 guard !tiles.isEmpty else { continue }
+                if try drawWholeLayer(tiles, frame: frame, stats: &counts) {
+                    try GLState.check("drawing layer")
+                    continue
+                }
+                defer { if !heatmaps.pending.isEmpty { repeatHeatmaps(over: tiles, source: source, scene: scene, frame: frame, stats: &counts) } }
                 if clipped {
                     clipping.drawMasks(for: source, tiles: scene.sourceTiles[source] ?? tiles.map(\.tile), frame: frame)
                 } else {
@@ -209,6 +229,7 @@ public final class GLRenderer {
                     case .fill(let f): try fills.draw(f, tile: t, frame: frame, stats: &counts)
                     case .line(let l): try lines.draw(l, tile: t, frame: frame, stats: &counts)
                     case .circle(let c): try circles.draw(c, tile: t, frame: frame, stats: &counts)
+                    case .fillExtrusion, .heatmap: break   // drawn by drawWholeLayer
                     }
                 }
                 glDisable(GLenum(GL_STENCIL_TEST))
@@ -270,6 +291,13 @@ struct FrameState {
         return clipFold.apply(m)
     }
 
+    /// The style's light (fill-extrusion shading).
+    var light = EvaluatedLight.default
+    /// The far end of the depth range extrusions use (`ExtrusionDepth.rangeEnd`).
+    var extrusionDepthEnd = 1.0
+    /// The pattern atlas texture (0: none) and its size in pixels.
+    var patternTexture: GLuint = 0
+    var patternTextureSize = (width: 1, height: 1)
     /// Whether any part of `tile`'s square lies in the frame (in front of the camera).
     func showsSquare(of tile: OverscaledTileID) -> Bool {
         let m = matrix(tile)

@@ -14,6 +14,8 @@ final class GPUBucket {
         case fill(FillDrawer.Uploaded)
         case line(LineDrawer.Uploaded)
         case circle(CircleDrawer.Uploaded)
+        case fillExtrusion(FillExtrusionDrawer.Uploaded)
+        case heatmap(HeatmapDrawer.Uploaded)
     }
 
     let content: Content
@@ -54,6 +56,8 @@ public final class GPUScene {
     let sourceTiles: [String: [OverscaledTileID]]
     /// The context the buffers live in (set by `GLRenderer.upload`).
     var owner: HeadlessContext?
+    /// What the frame's layers share: the light, the 3D depth range, the pattern atlas.
+    var extras = FrameExtras()
 
     init(layers: [Layer], sourceTiles: [String: [OverscaledTileID]]) {
         self.layers = layers

@@ -56,6 +56,22 @@ final class TileClipping {
         glStencilMask(0x00)
     }
 
+    /// A stencil value no tile mask holds, for a draw that must touch each pixel once (MapLibre's
+    /// `stencilModeFor3D`); the masks are drawn again before the next clipped layer.
+    func freshValue() -> GLint {
+        source = nil
+        references = [:]
+        if next >= 255 {
+            glStencilMask(0xFF)
+            glClearStencil(0)
+            glClear(GLbitfield(GL_STENCIL_BUFFER_BIT))
+            next = 1
+        }
+        let ref = next
+        next += 1
+        return ref
+    }
+
     /// Restricts the next draws to `tile`'s square (nothing when it has no mask).
     func clip(to tile: OverscaledTileID) {
         glStencilOp(GLenum(GL_KEEP), GLenum(GL_KEEP), GLenum(GL_REPLACE))

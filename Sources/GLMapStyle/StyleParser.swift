@@ -138,6 +138,7 @@ struct StyleParser {
         doc.tileSources = tileSources
         doc.rootObjects = rootObjects
         doc.name = root["name"]?.stringValue
+        doc.sprite = root["sprite"]
         doc.hasCenter = root["center"] != nil
         doc.hasZoom = root["zoom"] != nil
         return doc
@@ -392,20 +393,14 @@ struct StyleParser {
         var used = Set<String>()
         StyleParser.operators(in: value, into: &used)
         if let message = parameterError(used, prop) { fail(ppath, message); return }
-        let pattern = !isLayout && name == "\(typeName)-pattern"
         if let op = StyleParser.unevaluatedOperator(in: value) {
             guard warn else { return }
-            let reason = pattern ? "\(name) (image patterns) is not drawn by glmap" : "\(name) uses \"\(op)\", which glmap does not evaluate"
-            skipped.append(SkippedFeature(kind: "layer", id: id, path: ppath, reason: reason,
-                                          consequence: pattern ? "the property is skipped" : "the property is skipped (its default is drawn)"))
+            skipped.append(SkippedFeature(kind: "layer", id: id, path: ppath, reason: "\(name) uses \"\(op)\", which glmap does not evaluate",
+                                          consequence: "the property is skipped (its default is drawn)"))
             return
         }
         guard let pv = compileValue(value, for: prop, path: ppath) else { return }
         values[name] = pv
-        if pattern && warn {
-            skipped.append(SkippedFeature(kind: "layer", id: id, path: ppath, reason: "\(name) (image patterns) is not drawn by glmap",
-                                          consequence: "the property is skipped"))
-        }
     }
 
     /// The error for an expression reading a parameter its property does not provide (the

@@ -47,7 +47,15 @@ extension StyleEvaluator {
             var c = e.evaluateCircle(layer, tile: input)
             c.tile = tile
             return .circle(c)
-        case .symbol, .heatmap, .fillExtrusion, .raster, .hillshade, .colorRelief:
+        case .fillExtrusion:
+            var x = e.evaluateFillExtrusion(layer, tile: input)
+            x.tile = tile
+            return .fillExtrusion(x)
+        case .heatmap:
+            var h = e.evaluateHeatmap(layer, tile: input)
+            h.tile = tile
+            return .heatmap(h)
+        case .symbol, .raster, .hillshade, .colorRelief:
             // Not drawn yet (`LayerType.isDrawn`): such layers are never in `StyleDocument.layers`;
             // evaluated anyway, they draw nothing.
             var f = EvaluatedFillLayer(id: layer.id, antialias: false, translate: (0, 0), translateAnchor: .map, features: [])
@@ -175,6 +183,7 @@ extension StyleEvaluator {
         var items: [(key: Double?, item: EvaluatedFill)] = []
         let fillColorOf = colorGetter(P.fillColor, layer), opacityOf = numberGetter(P.fillOpacity, layer)
         let outlineOf = layer.values[P.fillOutlineColor.name] == nil ? nil : colorGetter(P.fillOutlineColor, layer)
+        let patternOf = patternGetter(P.fillPattern, layer)
         let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
         let empty = FeatureContext()
         for f in tile.features {
@@ -184,10 +193,13 @@ extension StyleEvaluator {
             let rings = f.geometry.map(flatCoordinates)
             let polygons = TileRings.classify(rings, maxRings: TileRings.earcutMaxRings)
             if polygons.isEmpty { continue }
+            let pattern = patternOf?(c)
+            if patternOf != nil && pattern == nil { continue }   // a missing image draws nothing
             let fillColor = fillColorOf(c)
             var fill = EvaluatedFill(polygons: polygons, color: fillColor, opacity: opacityOf(c),
                                      outlineColor: outlineOf?(c) ?? fillColor)
             fill.index = f.index
+            fill.pattern = pattern
             items.append((sortKey(P.fillSortKey, layer, c), fill))
         }
         var result = EvaluatedFillLayer(
@@ -197,6 +209,11 @@ extension StyleEvaluator {
             features: sorted(items))
         result.paint = PaintSource(layer: layer, globalState: globalState, tileZoom: tileZoom)
         if outlineOf == nil { result.paint.expressions[P.fillOutlineColor.name] = result.paint.expressions[P.fillColor.name] }
+        if patternOf != nil {
+            result.patterned = true
+            result.patternOutline = outlineOf == nil
+            result.patternAtlas = patternAtlas
+        }
         return result
     }
 
@@ -264,6 +281,7 @@ extension StyleEvaluator {
         let opacityOf = numberGetter(P.lineOpacity, layer), widthOf = numberGetter(P.lineWidth, layer)
         let gapWidthOf = numberGetter(P.lineGapWidth, layer), offsetOf = numberGetter(P.lineOffset, layer)
         let blurOf = numberGetter(P.lineBlur, layer)
+        let patternOf = patternGetter(P.linePattern, layer)
         let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
         let empty = FeatureContext()
         for f in tile.features {
@@ -276,7 +294,12 @@ extension StyleEvaluator {
                 parts: parts, join: LineJoin(rawValue: joinOf(c)) ?? .miter,
                 color: colorOf(c), opacity: opacityOf(c), width: widthOf(c), gapWidth: gapWidthOf(c),
                 offset: offsetOf(c), blur: blurOf(c), dasharray: nil)
-            if dashed, let to = pattern(self, c) {
+            if let patternOf {
+                // MapLibre's line_pattern: no dashes, no gradient; the image scaled to the floor width.
+                guard let p = patternOf(c) else { continue }   // a missing image draws nothing
+                line.pattern = p
+                line.floorWidth = atFloor.number(P.lineWidth, layer, c)
+            } else if dashed, let to = pattern(self, c) {
                 line.dasharray = to
                 line.dasharrayFrom = pattern(atFrom, c) ?? to
                 line.floorWidth = atFloor.number(P.lineWidth, layer, c)
@@ -300,6 +323,12 @@ extension StyleEvaluator {
         result.sourceMaxzoom = layer.source.flatMap { sources[$0]?.maxzoom } ?? 18
         if let g = gradient, case .step = g.expression.root.op { result.gradientIsStep = true }
         result.dashFromScale = zoomingIn ? 2 : 0.5
+        if patternOf != nil {
+            result.patterned = true
+            result.patternAtlas = patternAtlas
+            result.gradient = nil
+            result.gradientIsStep = false
+        }
         return result
     }
 }

@@ -25,6 +25,12 @@ public enum VertexLayout {
     public static let line = 8
     /// circle instance: cx, cy
     public static let circle = 2
+    /// fill-extrusion: x, y, then a_normal_ed (MapLibre's packed normal, top flag and edge distance)
+    public static let fillExtrusion = 6
+    /// heatmap instance: cx, cy
+    public static let heatmap = 2
+    /// pattern inputs (a parallel array): pattern_from (4), pattern_to (4), pixel_ratio_from, pixel_ratio_to
+    public static let pattern = 10
 }
 
 /// A layer's GPU-ready geometry over one tile.
@@ -37,6 +43,10 @@ public enum Bucket: Sendable {
     case line(LineBucket)
     /// A circle layer's instances.
     case circle(CircleBucket)
+    /// A fill-extrusion layer's walls and roofs.
+    case fillExtrusion(FillExtrusionBucket)
+    /// A heatmap layer's points.
+    case heatmap(HeatmapBucket)
 
     /// Tessellates a layer evaluated over one tile. `next`: the same layer evaluated with
     /// `compositeZoom` = tile zoom + 1 (feature for feature), whose composite paint values become
@@ -54,6 +64,12 @@ public enum Bucket: Sendable {
         case .circle(let c):
             if case .circle(let n)? = next { return .circle(CircleBucket(c, next: n)) }
             return .circle(CircleBucket(c))
+        case .fillExtrusion(let x):
+            if case .fillExtrusion(let n)? = next { return .fillExtrusion(FillExtrusionBucket(x, next: n)) }
+            return .fillExtrusion(FillExtrusionBucket(x))
+        case .heatmap(let h):
+            if case .heatmap(let n)? = next { return .heatmap(HeatmapBucket(h, next: n)) }
+            return .heatmap(HeatmapBucket(h))
         }
     }
 
@@ -64,6 +80,8 @@ public enum Bucket: Sendable {
         case .fill(let f): return f.indices.isEmpty && f.outlineIndices.isEmpty
         case .line(let l): return l.indices.isEmpty
         case .circle(let c): return c.instanceCount == 0
+        case .fillExtrusion(let x): return x.indices.isEmpty
+        case .heatmap(let h): return h.instanceCount == 0
         }
     }
 

@@ -35,6 +35,12 @@ public struct FramePlan: Sendable {
     public var layers: [PlannedLayer]
     /// The visible tiles of each source, in MapLibre's order (`OverscaledTileID.<`).
     public var sourceTiles: [String: [OverscaledTileID]]
+    /// The style's light at the frame zoom (fill-extrusion shading).
+    public var light = EvaluatedLight.default
+    /// The far end of the depth range extrusions are drawn into (`ExtrusionDepth.rangeEnd`).
+    public var extrusionDepthEnd = 1.0
+    /// The images `*-pattern` values read (nil: the frame draws no pattern).
+    public var patternAtlas: PatternAtlas?
 
     /// A plan of `layers` over the tiles of `sourceTiles`.
     public init(layers: [PlannedLayer] = [], sourceTiles: [String: [OverscaledTileID]] = [:]) {

@@ -57,8 +57,12 @@ import GLMapTestSupport
     /// Renders a scene with both backends and compares (straight alpha, as in the PNG); writes the
     /// images of a disagreement to `imagesDir`.
     static func compare(_ name: String, scene: Scene, options: RenderOptions, gpu: MapRenderer, cpu: MapRenderer) throws -> Outcome {
-        let a = try gpu.render(scene, options: options).unpremultiplied()
-        let b = try cpu.render(scene, options: options).unpremultiplied()
+        try compare(name, gpu.render(scene, options: options).unpremultiplied(), cpu.render(scene, options: options).unpremultiplied())
+    }
+
+    /// Compares a GPU image `a` with a CPU image `b` (straight alpha); writes the images of a
+    /// disagreement to `imagesDir`.
+    static func compare(_ name: String, _ a: StraightImage, _ b: StraightImage) throws -> Outcome {
         var diff: StraightImage? = StraightImage(width: a.width, height: a.height)
         var opts = Pixelmatch.Options()
         opts.threshold = threshold
@@ -81,7 +85,7 @@ import GLMapTestSupport
     }
 
     /// One outcome's verdict: agreement, or a listed difference (a known issue), or a failure.
-    static func judge(_ o: Outcome, known: KnownFailures) {
+    static func judge(_ o: Outcome, known: KnownFailures, knownFile: URL = BackendAgreementTests.knownFile) {
         let ok = o.fraction <= allowed
         let reason = known.reasons[o.name]
         let tag = ok ? "agree" : (reason != nil ? "known difference" : "DISAGREE")

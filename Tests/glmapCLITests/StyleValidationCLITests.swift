@@ -130,16 +130,16 @@ final class StyleValidationCLITests: FolderTestCase {
                       strictIssue: "layers[0]: layer 'h': hillshade layers are not drawn by glmap")
     }
 
-    func testHeatmapLayerIsSkipped() {
-        assertSkipped(style(#"{"id": "heat", "type": "heatmap", "source": "s"}"#),
-                      warning: "layer 'heat': heatmap layers are not drawn by glmap; skipped",
-                      strictIssue: "layers[0]: layer 'heat': heatmap layers are not drawn by glmap")
-    }
-
-    func testFillExtrusionLayerIsSkipped() {
-        assertSkipped(style(#"{"id": "b", "type": "fill-extrusion", "source": "s", "paint": {"fill-extrusion-height": 10}}"#),
-                      warning: "layer 'b': fill-extrusion layers are not drawn by glmap; skipped",
-                      strictIssue: "layers[0]: layer 'b': fill-extrusion layers are not drawn by glmap")
+    func testHeatmapAndFillExtrusionLayersAreDrawn() {
+        for layer in [#"{"id": "heat", "type": "heatmap", "source": "s"}"#,
+                      #"{"id": "b", "type": "fill-extrusion", "source": "s", "paint": {"fill-extrusion-height": 10}}"#] {
+            for strict in [false, true] {
+                let r = render(style(layer), strict: strict)
+                XCTAssertEqual(r.code, 0, r.stderr)
+                XCTAssertEqual(r.stderr, "", "no warning: the layer is drawn")
+                XCTAssertTrue(r.wrote)
+            }
+        }
     }
 
     func testVideoSourceIsSkippedWithItsLayers() {
@@ -149,10 +149,16 @@ final class StyleValidationCLITests: FolderTestCase {
                       strictIssue: "sources.v: source 'v': video sources are not drawn by glmap, with the layer 'clip' that uses it")
     }
 
-    func testPatternPropertyIsSkipped() {
-        assertSkipped(style(#"{"id": "f", "type": "fill", "source": "s", "paint": {"fill-pattern": "stripes", "fill-color": "red"}}"#),
-                      warning: "layer 'f': fill-pattern (image patterns) is not drawn by glmap; the property is skipped",
-                      strictIssue: "layers[0].paint.fill-pattern: layer 'f': fill-pattern (image patterns) is not drawn by glmap")
+    func testAPatternNamingAMissingImageIsAWarning() {
+        let s = style(#"{"id": "f", "type": "fill", "source": "s", "paint": {"fill-pattern": "stripes", "fill-color": "red"}}"#)
+        let r = render(s)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "glmap: warning: image \"stripes\" is not in the style's sprite: patterns naming it are not drawn\n")
+        XCTAssertTrue(r.wrote)
+        let strict = render(s, strict: true)
+        XCTAssertEqual(strict.code, 2)
+        XCTAssertTrue(strict.stderr.contains("image \"stripes\" is not in the style's sprite"), strict.stderr)
+        XCTAssertFalse(strict.wrote)
     }
 
     func testUnevaluatedOperatorIsSkipped() {

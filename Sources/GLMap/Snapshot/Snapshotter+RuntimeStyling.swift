@@ -7,8 +7,8 @@ import GLMapStyle
 // setFeatureState…; MapLibre's where Mapbox has none: setLayerZoomRange, setGlobalStateProperty,
 // setSky, updateImage). Every change is validated with the whole style, as `addLayer` is: one
 // that fails throws the style's errors and leaves the style as it was. What glmap stores but does
-// not draw yet (light, sky, terrain, projections other than Mercator, images for icons and
-// patterns) is kept in the style and listed by `undrawnStyleFeatures`.
+// not draw yet (sky, terrain, projections other than Mercator) is kept in the style and listed
+// by `undrawnStyleFeatures`; images added at run time are drawn by patterns.
 extension Snapshotter {
     /// Layer members that sit beside `paint` and `layout`, set by `setLayerProperty` as they are.
     static let layerMembers: Set<String> = ["filter", "minzoom", "maxzoom", "source", "source-layer", "metadata"]
@@ -300,17 +300,15 @@ extension Snapshotter {
     // MARK: What is stored but not drawn
 
     /// What the style holds that glmap stores but does not draw yet, one phrase each (empty when
-    /// everything in it is drawn or left out with a warning): terrain, sky, light, a projection
-    /// other than Mercator, run-time images.
+    /// everything in it is drawn or left out with a warning): terrain, sky, a projection other
+    /// than Mercator.
     public var undrawnStyleFeatures: [String] {
         var out: [String] = []
         if let t = root["terrain"], !t.isNull { out.append("terrain") }
         if let s = root["sky"], !s.isNull { out.append("sky") }
-        if let l = root["light"], !l.isNull { out.append("light (it shades fill-extrusion layers)") }
         if let p = root["projection"], !p.isNull, p["type"]?.stringValue != "mercator" {
             out.append("the \(p["type"]?.jsonText ?? p.jsonText) projection")
         }
-        if !images.isEmpty { out.append("run-time images (\(images.keys.sorted().joined(separator: ", ")))") }
         return out
     }
 }

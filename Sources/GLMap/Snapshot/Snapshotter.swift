@@ -406,6 +406,6 @@ public final class Snapshotter {
         guard var document else { throw SnapshotError.renderFailed("internal: no validated style") }
         document.featureStates = featureStates
         for (name, value) in globalStateValues.pairs { document.globalState[name] = value }
-        return try Scene(style: document, preloaded: preloaded, resources: resourceOptions)
+        return try Scene(style: document, preloaded: preloaded, resources: resourceOptions, images: images)
     }
 }

@@ -73,6 +73,8 @@ extension Exp {
         case zoom
         /// `line-progress`: position along the line in 0…1 (`line-gradient` only).
         case lineProgress = "line-progress"
+        /// `heatmap-density`: the heatmap's kernel density (`heatmap-color` only).
+        case heatmapDensity = "heatmap-density"
         /// `error`: fails evaluation with a message.
         case error
         // Legacy filter syntax only

@@ -14,7 +14,7 @@
 //    (callers such as layers decide on defaults). Filters turn failures into `false`.
 //  - A compiled expression is immutable and may be evaluated from several threads at once.
 // Limits: no `collator`, `format`, `image`, `number-format`, `distance`,
-//         `heatmap-density`, `elevation`, `split`/`join`; `within` works on unrounded Web Mercator
+//         `elevation`, `split`/`join`; `within` works on unrounded Web Mercator
 //         positions without antimeridian wrapping; object values do not keep key order, so
 //         `to-string` of an object writes keys in JavaScript's integer-first, then sorted, order.
 
