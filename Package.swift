@@ -10,6 +10,10 @@ let shaderFiles = [
     "line.vert", "line.frag",
     "circle.vert", "circle.frag",
     "clipping_mask.vert", "clipping_mask.frag",
+    "raster.vert", "raster.frag",
+    "hillshade_prepare.vert", "hillshade_prepare.frag",
+    "hillshade.vert", "hillshade.frag",
+    "color_relief.vert", "color_relief.frag",
 ]
 
 let package = Package(

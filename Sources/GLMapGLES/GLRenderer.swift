@@ -7,7 +7,8 @@
 // matrix (tile units → clip space, world copy included), and fill and line layers are cut to
 // their tile's square with the stencil as MapLibre does (one mask per visible tile of the layer's
 // source). One drawer per layer type owns its programs and vertex layout (`FillDrawer`,
-// `LineDrawer`, `CircleDrawer`, `BackgroundDrawer`). Uploads are cached per tile bucket (its
+// `LineDrawer`, `CircleDrawer`, `BackgroundDrawer`; `RasterDrawer` for raster, hillshade and
+// color-relief layers, whose textures it uploads and prepares before the frame). Uploads are cached per tile bucket (its
 // key) while frames keep drawing it. All GL state lives here; failures are `GLError`s naming the
 // call. Threading: use from the thread that owns the context.
 internal import CGLES3
@@ -26,6 +27,7 @@ public final class GLRenderer {
     let fills = FillDrawer()
     let lines = LineDrawer()
     let circles = CircleDrawer()
+    let rasters = RasterDrawer()
     let clipping: TileClipping
     var vao: GLuint = 0
     var maxVertexAttribs: GLint = 0
@@ -70,6 +72,7 @@ public final class GLRenderer {
         uploads = [:]
         guard context.makeCurrentForTeardown() else { return }   // a lost context's objects are gone
         circles.release()
+        rasters.release()
         clipping.release()
         glDeleteVertexArrays(1, &vao)
     }
@@ -107,10 +110,13 @@ public final class GLRenderer {
                     tiles.append((tb.tile, g))
                 }
                 layers.append(.tiled(source: source, clipped: clipped, tiles: tiles))
+            case .raster(let r):
+                layers.append(.raster(try rasters.upload(r, generation: uploadGeneration, owner: context)))
             }
         }
         let keep = uploadGeneration - 1
         uploads = uploads.filter { $0.value.used >= keep }
+        rasters.evict(keep: keep)
         try GLState.check("glBufferData (uploading buckets)")
         return GPUScene(layers: layers, sourceTiles: plan.sourceTiles)
     }
@@ -212,6 +218,8 @@ public final class GLRenderer {
                     }
                 }
                 glDisable(GLenum(GL_STENCIL_TEST))
+            case .raster(let r):
+                try rasters.draw(r, frame: frame, clipping: clipping, stats: &counts)
             }
             try GLState.check("drawing layer")
         }

@@ -16,6 +16,8 @@
 // framebuffer rounds after each fragment's blend); one "draw" is a fill feature's interior,
 // one outline edge, a line feature (max coverage over its pieces) or one circle.
 // Dashes and gradients follow MapLibre's per-tile measurement (see `LineEffectsPainter`).
+// Raster, hillshade and color-relief layers sample their tiles' pictures and elevations with
+// this module's own texture sampling (`RasterPainter`).
 // Limits: pixels whose ray misses the map plane (above the horizon) get nothing. Single-threaded; a renderer value
 // holds no state between frames and may be used from any thread.
 import GLMapCore
@@ -50,6 +52,7 @@ public struct ReferenceRenderer: Sendable {
         var fills = FillPainter()
         var lines = LinePainter()
         let circles = CirclePainter()
+        let rasters = RasterPainter()
         let band = view.worldBand
         for layer in layers {
             switch layer {
@@ -81,6 +84,8 @@ public struct ReferenceRenderer: Sendable {
                     }
                     canvas.clip = nil
                 }
+            case .raster(let r):
+                rasters.paint(r, view: view, ratio: ratio, into: &canvas)
             }
         }
         return canvas.image()
@@ -94,4 +99,7 @@ public enum ReferenceLayer: Sendable {
     /// A layer evaluated over each tile of its source (each with its `tile` set), in MapLibre's
     /// drawing order.
     case tiled([EvaluatedLayer])
+    /// A `raster`, `hillshade` or `color-relief` layer: its tiles' pictures or elevations
+    /// (`RasterPainter` samples and shades them).
+    case raster(RasterLayerDraw)
 }

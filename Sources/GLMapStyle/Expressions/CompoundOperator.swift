@@ -45,6 +45,8 @@ enum CompoundDependency: Sendable {
     case featureState
     /// The position along the line (`line-progress`).
     case lineProgress
+    /// The elevation of a DEM pixel (`elevation`, in `color-relief-color`).
+    case elevation
     /// Nothing, but it must not be folded at parse time (`error` throws when evaluated).
     case neverConstant
 }
@@ -68,7 +70,7 @@ struct CompoundOperator: Sendable {
         switch reads {
         case .feature, .featureState: return true
         case .featureUnlessObjectGiven: return argumentCount == 1
-        case .none, .zoom, .lineProgress, .neverConstant: return false
+        case .none, .zoom, .lineProgress, .elevation, .neverConstant: return false
         }
     }
 }
@@ -147,6 +149,9 @@ extension CompoundOperator {
         }
         define("line-progress", n, .fixed([]), reads: .lineProgress) { _, ctx, _ throws(ExpressionEvaluationError) in
             .number(ctx.lineProgress ?? 0)
+        }
+        define("elevation", n, .fixed([]), reads: .elevation) { _, ctx, _ throws(ExpressionEvaluationError) in
+            .number(ctx.elevation ?? 0)
         }
         // The value a cluster property has accumulated so far (clusterProperties' reduce step).
         define("accumulated", .value, .fixed([]), reads: .neverConstant) { _, ctx, _ throws(ExpressionEvaluationError) in
