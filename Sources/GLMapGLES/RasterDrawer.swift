@@ -6,7 +6,8 @@
 // each DEM an RGBA8 texture of its padded grid; each DEM a hillshade layer draws is prepared once
 // into a dim × dim RGBA8 slopes texture by the `hillshade_prepare` program (GL JS's offscreen
 // pass). Textures are cached by the picture's or DEM's key while plans keep using them.
-// Draw: one strip of two triangles per tile (`raster`, `hillshade`, `color_relief` programs),
+// Draw: one strip of two triangles per tile (`raster`, `hillshade`, `color_relief` programs,
+// with GL JS's pixel-aligned matrix: `ViewTransform.pixelAlignment`),
 // with GL JS's overlap stencil when the layer's tiles span several zooms: references reserved
 // above every value in the stencil (`TileClipping.reserveOverlapReferences`), one per zoom,
 // deeper zooms higher, GEQUAL + REPLACE, so a shallower tile only fills what deeper ones left.
@@ -238,12 +239,14 @@ final class RasterDrawer {
             }
         }
         glActiveTexture(GLenum(GL_TEXTURE0))
+        // GL JS draws raster-like tiles of a still frame with its pixel-aligned matrix.
+        let alignment = frame.view.pixelAlignment
         for (t, textures) in zip(draw.tiles, layer.textures) {
             if t.corners == nil { guard frame.showsSquare(of: t.tile) else { continue } }
             if stencil {
                 glStencilFunc(GLenum(GL_GEQUAL), firstReference + GLint(t.tile.overscaledZ - minZ), 0xFF)
             }
-            GLDrawing.setMatrix(program, frame.matrix(t.tile))
+            GLDrawing.setMatrix(program, frame.matrix(t.tile, translate: alignment))
             switch draw.paint {
             case .raster(let p):
                 guard let tex = textures.picture else { continue }

@@ -1,6 +1,7 @@
 // CPU raster painters — contract
 // Input: a `RasterLayerDraw` (a raster, hillshade or color-relief layer's tiles with their
-// pictures or elevations, in GL JS's drawing order), the view and pixel ratio.
+// pictures or elevations, in GL JS's drawing order), the view and pixel ratio. Tiles are placed
+// with GL JS's pixel-aligned matrix (`ViewTransform.pixelAlignment`), as the GPU places them.
 // Output: the layer blended into the frame (`Compositor`), each tile drawn over the pixels whose
 // centres fall in its quad (the tile's square, or an image source's four corners as two
 // triangles split top-right → bottom-left like GL JS's quad), with GL JS's overlap stencil: a
@@ -83,7 +84,7 @@ struct RasterQuad {
     init(_ t: RasterTileDraw, view: ViewTransform, ratio: Double) {
         let b = t.tile.unitBounds
         let ws = view.worldSize
-        proj = PlaneProjection(view: view, ratio: ratio, origin: (b.x, b.y), copy: 0, translate: (0, 0), anchor: .map)
+        proj = PlaneProjection(view: view, ratio: ratio, origin: (b.x, b.y), copy: 0, translate: view.pixelAlignment, anchor: .map)
         let scale = b.side * ws / Double(TileExtent.extent)
         let plane = t.quad.map { (x: $0.x * scale, y: $0.y * scale) }
         corners = plane
