@@ -76,6 +76,19 @@ final class RasterDrawer {
     }
 
     let programs = ProgramCache()
+    /// GL_EXT_texture_filter_anisotropic's largest anisotropy (nil: not supported), queried once.
+    private lazy var maxAnisotropy: Float? = {
+        var n: GLint = 0
+        glGetIntegerv(GLenum(GL_NUM_EXTENSIONS), &n)
+        for i in 0..<max(0, Int(n)) {
+            guard let s = glGetStringi(GLenum(GL_EXTENSIONS), GLuint(i)).map({ String(cString: $0) }),
+                  s == "GL_EXT_texture_filter_anisotropic" else { continue }
+            var m: GLfloat = 0
+            glGetFloatv(GLenum(0x84FF), &m)   // GL_MAX_TEXTURE_MAX_ANISOTROPY_EXT
+            return m > 1 ? m : nil
+        }
+        return nil
+    }()
     private var textures: [TextureKey: (texture: GPUTexture, used: Int)] = [:]
     private var prepareFramebuffer: GLuint = 0
 
@@ -253,6 +266,10 @@ final class RasterDrawer {
                 glBindTexture(GLenum(GL_TEXTURE_2D), tex.id)
                 tex.setFilters(mag: p.resampling == .nearest ? GL_NEAREST : GL_LINEAR,
                                min: tex.mipmapped ? GL_LINEAR_MIPMAP_NEAREST : GL_LINEAR)
+                // GL JS filters mipmapped tiles anisotropically (the most the GPU allows) past 20° of pitch.
+                if tex.mipmapped, let m = maxAnisotropy {
+                    glTexParameterf(GLenum(GL_TEXTURE_2D), GLenum(0x84FE), frame.view.camera.pitch > 20 ? m : 1)   // GL_TEXTURE_MAX_ANISOTROPY_EXT
+                }
                 let q = t.quad
                 glUniform4f(program.uniform("u_coords_top"), Float(q[0].x), Float(q[0].y), Float(q[1].x), Float(q[1].y))
                 glUniform4f(program.uniform("u_coords_bottom"), Float(q[3].x), Float(q[3].y), Float(q[2].x), Float(q[2].y))
