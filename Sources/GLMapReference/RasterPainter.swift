@@ -25,9 +25,13 @@ struct RasterPainter {
     func paint(_ layer: RasterLayerDraw, view: ViewTransform, ratio: Double, into canvas: inout Compositor) {
         guard !layer.tiles.isEmpty else { return }
         var shader: (RasterTileDraw) -> TileShader?
+        // Only pictures with mip levels need each pixel's footprint (hillshade and color relief
+        // sample without mipmaps).
+        var footprints = false
         switch layer.paint {
         case .raster(let p):
             guard p.opacity > 0 else { return }
+            footprints = true
             shader = { t in t.texture.map { RasterShader(paint: p, texture: TextureCache.shared.texture($0)) } }
         case .hillshade(let p):
             guard p.exaggeration != 0 else { return }
@@ -46,7 +50,7 @@ struct RasterPainter {
             guard let s = shader(t) else { continue }
             let ref = UInt8(clamping: t.tile.overscaledZ - minZ + 1)
             let quad = RasterQuad(t, view: view, ratio: ratio)
-            quad.forEachPixel(width: canvas.width, height: canvas.height) { x, y, uv, footprint in
+            quad.forEachPixel(width: canvas.width, height: canvas.height, footprints: footprints) { x, y, uv, footprint in
                 let i = y * canvas.width + x
                 if useStencil {
                     guard ref >= stencil[i] else { return }
@@ -133,8 +137,9 @@ struct RasterQuad {
         return nil
     }
 
-    /// Calls `body(x, y, (u, v), footprint)` for every device pixel whose centre lies in the quad.
-    func forEachPixel(width: Int, height: Int, _ body: (Int, Int, (u: Double, v: Double), Double) -> Void) {
+    /// Calls `body(x, y, (u, v), footprint)` for every device pixel whose centre lies in the quad
+    /// (footprint 0 unless `footprints`).
+    func forEachPixel(width: Int, height: Int, footprints: Bool, _ body: (Int, Int, (u: Double, v: Double), Double) -> Void) {
         var lx = Double.infinity, ly = Double.infinity, hx = -Double.infinity, hy = -Double.infinity
         for c in corners { lx = min(lx, c.x); ly = min(ly, c.y); hx = max(hx, c.x); hy = max(hy, c.y) }
         guard let box = proj.screenBox((lx, ly, hx, hy), margin: 1, width: width, height: height) else { return }
@@ -145,7 +150,7 @@ struct RasterQuad {
                 let uv = RasterQuad.apply(maps[k], p.x, p.y)
                 // The footprint of the pixel in texture coordinates (the GPU's derivatives).
                 var footprint = 0.0
-                if let px = proj.toPlane(sx + 1, sy), let py = proj.toPlane(sx, sy + 1) {
+                if footprints, let px = proj.toPlane(sx + 1, sy), let py = proj.toPlane(sx, sy + 1) {
                     let ux = RasterQuad.apply(maps[k], px.x, px.y), uy = RasterQuad.apply(maps[k], py.x, py.y)
                     let dx = ((ux.u - uv.u) * (ux.u - uv.u) + (ux.v - uv.v) * (ux.v - uv.v)).squareRoot()
                     let dy = ((uy.u - uv.u) * (uy.u - uv.u) + (uy.v - uv.v) * (uy.v - uv.v)).squareRoot()
