@@ -91,6 +91,20 @@ public struct EvaluatedHillshadePaint: Sendable, Equatable {
     /// `hillshade-method`.
     public var method: HillshadeMethod
 
+    /// Paint with the given values (the spec defaults: 335°, 45°, viewport, 0.5, black, white, black, standard).
+    public init(directions: [Double] = [335], altitudes: [Double] = [45], anchor: HillshadeIlluminationAnchor = .viewport,
+                exaggeration: Double = 0.5, shadowColors: [Color] = [.black], highlightColors: [Color] = [.white],
+                accentColor: Color = .black, method: HillshadeMethod = .standard) {
+        self.directions = directions
+        self.altitudes = altitudes
+        self.anchor = anchor
+        self.exaggeration = exaggeration
+        self.shadowColors = shadowColors
+        self.highlightColors = highlightColors
+        self.accentColor = accentColor
+        self.method = method
+    }
+
     /// The lights GL JS's shader receives: the four lists padded to the longest with their last
     /// item (`getIlluminationProperties`), then as many as `hillshade-highlight-color` has items
     /// (GL JS sizes the shader's arrays by that list); directions in radians, turned by the
@@ -128,6 +142,13 @@ public struct EvaluatedColorReliefPaint: Sendable, Equatable {
     public var stops: [Double]
     /// The colour at each stop (premultiplied).
     public var colors: [Color]
+
+    /// Paint with an opacity and a ramp (`stops` ascending, as many `colors`).
+    public init(opacity: Double, stops: [Double], colors: [Color]) {
+        self.opacity = opacity
+        self.stops = stops
+        self.colors = colors
+    }
 
     /// The ramp of `color-relief-color` as GL JS builds it (`_createColorRamp`): the stop inputs
     /// of a top-level `interpolate` on `elevation` with the colour evaluated at each; anything
