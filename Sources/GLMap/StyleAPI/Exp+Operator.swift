@@ -73,6 +73,8 @@ extension Exp {
         case zoom
         /// `line-progress`: position along the line in 0…1 (`line-gradient` only).
         case lineProgress = "line-progress"
+        /// `elevation`: a DEM pixel's elevation in metres (`color-relief-color` only).
+        case elevation
         /// `error`: fails evaluation with a message.
         case error
         // Legacy filter syntax only
