@@ -149,7 +149,7 @@ extension Scene {
         let cached: Set<TileBucketCache.Key> = buckets.withLock { Set($0.entries.keys) }
         for (index, layer) in layers {
             guard layer.type != .background, let source = layer.source, let ids = tiles[source] else { keys.append([]); continue }
-            let dashed = layer.values[LineProperties.dasharray.name] != nil
+            let dashed = layer.values[LineProperties.lineDasharray.name] != nil
             var layerKeys: [(key: TileBucketCache.Key, tile: OverscaledTileID)] = []
             for tile in ids.reversed() {
                 let key = TileBucketCache.Key(canonical: tile.canonical, overscaledZ: tile.overscaledZ, layer: index, zoomKey: dashed ? zoom : -1)

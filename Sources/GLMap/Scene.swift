@@ -128,6 +128,10 @@ public final class Scene: Sendable {
         SkippedFeature.summaries(style.skipped) + warnings.map(\.description) + tileWarnings.value
     }
 
+    /// Tiles that could not be loaded by the frames drawn so far (fetch or decode failures), one
+    /// line each, as `warningMessages` ends with them.
+    public var tileWarningMessages: [String] { tileWarnings.value }
+
     /// A GeoJSON source's tiling options as GL JS derives them: geojson-vt's or supercluster's
     /// values, the source `filter` and `clusterProperties` as closures over the style's expressions.
     static func options(_ source: GLMapStyle.Source, globalState: JSONObject) -> GeoJSONSourceOptions {

@@ -272,26 +272,26 @@ extension StyleEvaluator {
     /// A `raster` layer's paint at the zoom.
     public func evaluateRaster(_ layer: Layer) -> EvaluatedRasterPaint {
         typealias P = RasterProperties
-        return EvaluatedRasterPaint(opacity: value(P.opacity, layer), hueRotate: value(P.hueRotate, layer),
-                                    brightnessMin: value(P.brightnessMin, layer), brightnessMax: value(P.brightnessMax, layer),
-                                    saturation: value(P.saturation, layer), contrast: value(P.contrast, layer),
-                                    resampling: value(P.resampling, layer))
+        return EvaluatedRasterPaint(opacity: value(P.rasterOpacity, layer), hueRotate: value(P.rasterHueRotate, layer),
+                                    brightnessMin: value(P.rasterBrightnessMin, layer), brightnessMax: value(P.rasterBrightnessMax, layer),
+                                    saturation: value(P.rasterSaturation, layer), contrast: value(P.rasterContrast, layer),
+                                    resampling: value(P.rasterResampling, layer))
     }
 
     /// A `hillshade` layer's paint at the zoom.
     public func evaluateHillshade(_ layer: Layer) -> EvaluatedHillshadePaint {
         typealias P = HillshadeProperties
-        return EvaluatedHillshadePaint(directions: value(P.illuminationDirection, layer), altitudes: value(P.illuminationAltitude, layer),
-                                       anchor: value(P.illuminationAnchor, layer), exaggeration: value(P.exaggeration, layer),
-                                       shadowColors: value(P.shadowColor, layer), highlightColors: value(P.highlightColor, layer),
-                                       accentColor: value(P.accentColor, layer), method: value(P.method, layer))
+        return EvaluatedHillshadePaint(directions: value(P.hillshadeIlluminationDirection, layer), altitudes: value(P.hillshadeIlluminationAltitude, layer),
+                                       anchor: value(P.hillshadeIlluminationAnchor, layer), exaggeration: value(P.hillshadeExaggeration, layer),
+                                       shadowColors: value(P.hillshadeShadowColor, layer), highlightColors: value(P.hillshadeHighlightColor, layer),
+                                       accentColor: value(P.hillshadeAccentColor, layer), method: value(P.hillshadeMethod, layer))
     }
 
     /// A `color-relief` layer's paint at the zoom.
     public func evaluateColorRelief(_ layer: Layer) -> EvaluatedColorReliefPaint {
         typealias P = ColorReliefProperties
-        let ramp = EvaluatedColorReliefPaint.ramp(layer.values[P.color.name]?.expression, globalState: globalState)
-        return EvaluatedColorReliefPaint(opacity: value(P.opacity, layer), stops: ramp.stops, colors: ramp.colors)
+        let ramp = EvaluatedColorReliefPaint.ramp(layer.values[P.colorReliefColor.name]?.expression, globalState: globalState)
+        return EvaluatedColorReliefPaint(opacity: value(P.colorReliefOpacity, layer), stops: ramp.stops, colors: ramp.colors)
     }
 }
 

@@ -170,10 +170,12 @@ struct StyleParser {
                 tileSources[id] = TileSourceSpec(id: id, type: sourceType, json: o)
             } else if issues.count == errorsBefore {
                 skippedSources[id] = skipped.count
-                skipped.append(SkippedFeature(kind: "source", id: id, path: path, reason: "\(type) sources are not drawn by glmap (it draws geojson sources)"))
+                skipped.append(SkippedFeature(kind: "source", id: id, path: path, reason: "\(type) sources are not drawn by glmap"))
             }
             return nil
         }
+        // The spec's checks of every key have spoken (once); what follows reads valid values.
+        guard issues.count == errorsBefore else { return nil }
         let data: GeoJSONData
         switch o["data"] {
         case .string(let s)?: data = .reference(s)

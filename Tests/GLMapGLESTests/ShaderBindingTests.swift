@@ -59,10 +59,10 @@ final class ShaderBindingTests: XCTestCase {
         XCTAssertEqual(GPUBinding.layerType(program: "fill_extrusion"), .fillExtrusion)
         XCTAssertEqual(GPUBinding.layerType(program: "color_relief"), .colorRelief)
         XCTAssertNil(GPUBinding.layerType(program: "debug"))
-        XCTAssertEqual(LineProperties.gapWidth.gpu, GPUBinding("gap_width", components: 1, programs: ["line"]))
-        XCTAssertEqual(FillProperties.opacity.gpu?.programs, ["fill", "fill_outline"])
-        XCTAssertEqual(CircleProperties.strokeColor.gpu?.components, 4)
-        XCTAssertNil(LineProperties.translate.gpu, "no shader input: no binding")
+        XCTAssertEqual(LineProperties.lineGapWidth.gpu, GPUBinding("gap_width", components: 1, programs: ["line"]))
+        XCTAssertEqual(FillProperties.fillOpacity.gpu?.programs, ["fill", "fill_outline"])
+        XCTAssertEqual(CircleProperties.circleStrokeColor.gpu?.components, 4)
+        XCTAssertNil(LineProperties.lineTranslate.gpu, "no shader input: no binding")
         XCTAssertEqual(GPUBinding.properties(program: "fill_outline").map(\.name), ["fill-opacity", "fill-outline-color"])
     }
 

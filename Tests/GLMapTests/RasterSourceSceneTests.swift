@@ -216,7 +216,7 @@ import GLMapTiles
 
     /// GL JS's ramp: the stops of a top-level `interpolate` on `elevation`; anything else is clear.
     @Test func colorReliefRampReadsTheInterpolateStops() throws {
-        let spec = ColorReliefProperties.color
+        let spec = ColorReliefProperties.colorReliefColor
         let interp = try StyleExpression.compile(["interpolate", ["linear"], ["elevation"], 0, "red", 500, "blue"], spec: spec.spec).get()
         let r = EvaluatedColorReliefPaint.ramp(interp)
         #expect(r.stops == [0, 500])
