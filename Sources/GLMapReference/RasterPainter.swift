@@ -211,6 +211,9 @@ final class SampledTexture: @unchecked Sendable {
     /// Whether mip levels exist.
     var hasMipmaps: Bool { levels.count > 1 }
 
+    /// Bytes of texels held (every level).
+    var byteCount: Int { levels.reduce(0) { $0 + $1.pixels.count } }
+
     /// The texel (clamped to the edge) of a level, as 0…1 floats.
     @inline(__always)
     func texel(_ level: Int, _ x: Int, _ y: Int) -> SIMD4<Double> {
@@ -253,12 +256,16 @@ final class SampledTexture: @unchecked Sendable {
     }
 }
 
-/// Textures sampled by the painters, by picture key (premultiplying and mip levels once).
+/// Textures sampled by the painters, by picture key (premultiplying and mip levels once), the
+/// most recently made kept up to a byte budget.
 final class TextureCache: @unchecked Sendable {
     static let shared = TextureCache()
+    /// Bytes of texels kept (the oldest textures go first past it).
+    static let budget = 96 << 20
     private let lock = NSLock()
     private var entries: [UInt64: SampledTexture] = [:]
     private var order: [UInt64] = []
+    private var bytes = 0
 
     /// The sampled texture of a picture (raster tiles with mip levels: GL JS generates them).
     func texture(_ t: RasterTexture) -> SampledTexture {
@@ -267,7 +274,12 @@ final class TextureCache: @unchecked Sendable {
         let s = SampledTexture(t.image, mipmaps: true)
         entries[t.key] = s
         order.append(t.key)
-        if order.count > 256 { entries[order.removeFirst()] = nil }
+        bytes += s.byteCount
+        while bytes > TextureCache.budget, order.count > 1 {
+            let old = order.removeFirst()
+            bytes -= entries[old]?.byteCount ?? 0
+            entries[old] = nil
+        }
         return s
     }
 }
