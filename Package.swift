@@ -17,6 +17,10 @@ let shaderFiles = [
     "fill_pattern.vert", "fill_pattern.frag",
     "fill_outline_pattern.vert", "fill_outline_pattern.frag",
     "background_pattern.vert", "background_pattern.frag",
+    "raster.vert", "raster.frag",
+    "hillshade_prepare.vert", "hillshade_prepare.frag",
+    "hillshade.vert", "hillshade.frag",
+    "color_relief.vert", "color_relief.frag",
 ]
 
 let package = Package(

@@ -38,7 +38,8 @@ public enum ShaderSource {
 
     /// Every program, background first.
     public static let all: [Program] = [background, fill, fillOutline, line, circle, clippingMask, fillExtrusion, fillExtrusionPattern,
-                                          heatmap, heatmapTexture, fillPattern, fillOutlinePattern, backgroundPattern]
+                                        heatmap, heatmapTexture, fillPattern, fillOutlinePattern, backgroundPattern,
+                                        raster, hillshadePrepare, hillshade, colorRelief]
 
     /// The `#pragma glmap: define` inputs of a shader source.
     static func paintInputs(_ source: String) -> [PaintInput] {
@@ -90,6 +91,15 @@ public enum ShaderSource {
     /// The `background_pattern` program: `background-pattern` over each covering tile.
     public static let backgroundPattern = Program(name: "background_pattern", vertex: text(PackageResources.background_pattern_vert),
                                                   fragment: text(PackageResources.background_pattern_frag))
+
+    /// The `raster` program: a raster tile's or an image source's picture, colour-adjusted.
+    public static let raster = Program(name: "raster", vertex: text(PackageResources.raster_vert), fragment: text(PackageResources.raster_frag))
+    /// The `hillshade_prepare` program: a DEM tile's slopes into an RGBA8 texture (offscreen).
+    public static let hillshadePrepare = Program(name: "hillshade_prepare", vertex: text(PackageResources.hillshade_prepare_vert), fragment: text(PackageResources.hillshade_prepare_frag))
+    /// The `hillshade` program: a tile's prepared slopes shaded by the layer's lights.
+    public static let hillshade = Program(name: "hillshade", vertex: text(PackageResources.hillshade_vert), fragment: text(PackageResources.hillshade_frag))
+    /// The `color_relief` program: a DEM tile coloured by elevation through the layer's ramp.
+    public static let colorRelief = Program(name: "color_relief", vertex: text(PackageResources.color_relief_vert), fragment: text(PackageResources.color_relief_frag))
 
     static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -143,6 +143,7 @@ extension Scene {
         let images = prepareImages(&evaluator, ratio: ratio)
         buckets.withLock { $0.generation += 1 }
         loadTiles(tiles)
+        let rasterDraws = rasterLayerDraws(view: view, layers: layers, evaluator: evaluator)
         // Jobs: the (layer, tile) pairs without a cached bucket.
         struct Job: Sendable { let key: TileBucketCache.Key; let layer: GLMapStyle.Layer; let tile: OverscaledTileID }
         var jobs: [Job] = []
@@ -188,7 +189,11 @@ extension Scene {
                 cache.entries[job.key] = (TileBucket(tile: job.tile, bucket: bucket, key: TileBucketCache.uniqueKey()), cache.generation)
             }
             var planned: [PlannedLayer] = []
-            for ((_, layer), layerKeys) in zip(layers, keys) {
+            for ((index, layer), layerKeys) in zip(layers, keys) {
+                if let r = rasterDraws[index] {
+                    planned.append(.raster(r))
+                    continue
+                }
                 if layer.type == .background {
                     planned.append(.background(evaluator.evaluateBackground(layer)))
                     continue
@@ -227,13 +232,16 @@ extension Scene {
         _ = prepareImages(&evaluator, ratio: ratio)
         buckets.withLock { $0.generation += 1 }
         loadTiles(tiles)
+        let rasterDraws = rasterLayerDraws(view: view, layers: layers, evaluator: evaluator)
         defer {
             buckets.withLock { cache in
                 let keep = cache.generation - 1
                 cache.data = cache.data.filter { $0.value.used >= keep }
             }
         }
-        return concurrentMap(layers.map(\.layer)) { [self, evaluator] layer -> ReferenceLayer in
+        return concurrentMap(layers) { [self, evaluator] item -> ReferenceLayer in
+            let layer = item.layer
+            if let r = rasterDraws[item.index] { return .raster(r) }
             guard layer.type != .background, let source = layer.source else {
                 return .background(evaluator.evaluateBackground(layer))
             }

@@ -4,6 +4,7 @@
 // worker does it); a vector source a `VectorTileSource` whose tiles are fetched (files, archives,
 // TileJSON, http through the `ResourceLoader`) and decoded for each frame before drawing. Frames of the same
 // scene (other cameras, sizes, ratios) reuse it: no re-parsing, re-projection or re-tiling.
+// Raster, raster-dem and image sources are opened here and loaded per frame (Scene+Raster.swift).
 // A frame is planned from the view: per source, the tiles MapLibre would cover the view with
 // (`TileCover`); per drawn layer and tile, the layer evaluated over the tile's features and
 // tessellated (`FramePlan`, for the GPU) or only evaluated (`ReferenceFrame`, for the CPU
@@ -32,6 +33,8 @@ public final class Scene: Sendable {
     let geojson: [String: GeoJSONSourceIndex]
     /// The vector sources by id.
     let vector: [String: VectorTileSource]
+    /// The raster, raster-dem and image sources, and the tiles frames loaded from them (Scene+Raster.swift).
+    let rasters: SceneRasterSources
     /// Where URLs of the style's sources (and glyphs and sprites) are fetched from.
     public let loader: ResourceLoader
     /// Problems met while loading tiles for frames (a tile that could not be fetched or decoded),
@@ -67,6 +70,7 @@ public final class Scene: Sendable {
         self.loader = ResourceLoader(options: options)
         var geojson: [String: GeoJSONSourceIndex] = [:]
         var vector: [String: VectorTileSource] = [:]
+        var raster: [String: RasterTileSource] = [:], dem: [String: RasterDEMTileSource] = [:], images: [String: GLMapTiles.ImageSource] = [:]
         var bounds: [String: WorldBounds] = [:]
         var warnings: [SourceWarning] = []
         // Only sources some layer uses are loaded.
@@ -97,8 +101,20 @@ public final class Scene: Sendable {
                     let source = try VectorTileSource(description, loader: self.loader, limits: limits)
                     vector[id] = source
                     if let b = source.source.bounds { bounds[id] = Scene.bounds(b) }
-                case .raster, .rasterDEM, .image, .geojson, .video:
-                    break   // drawn by layer types glmap does not draw yet: their layers are skipped
+                case .raster:
+                    let source = try RasterTileSource(description, loader: self.loader, limits: limits)
+                    raster[id] = source
+                    if let b = source.source.bounds { bounds[id] = Scene.bounds(b) }
+                case .rasterDEM:
+                    let source = try RasterDEMTileSource(description, loader: self.loader, limits: limits)
+                    dem[id] = source
+                    if let b = source.source.bounds { bounds[id] = Scene.bounds(b) }
+                case .image:
+                    let source = try GLMapTiles.ImageSource(description, loader: self.loader, limits: limits)
+                    images[id] = source
+                    if let p = Scene.imagePlacement(source.coordinates) { bounds[id] = p.bounds }
+                case .geojson, .video:
+                    break   // GeoJSON sources are loaded above; video sources are skipped by the parser
                 }
             } catch {
                 let w = SourceWarning(sourceID: id, message: "\(error)")
@@ -108,6 +124,7 @@ public final class Scene: Sendable {
         }
         self.geojson = geojson
         self.vector = vector
+        self.rasters = SceneRasterSources(raster: raster, dem: dem, images: images)
         self.sourceBounds = bounds
         self.warnings = warnings
     }

@@ -7,7 +7,8 @@
 // matrix (tile units → clip space, world copy included), and fill and line layers are cut to
 // their tile's square with the stencil as MapLibre does (one mask per visible tile of the layer's
 // source). One drawer per layer type owns its programs and vertex layout (`FillDrawer`,
-// `LineDrawer`, `CircleDrawer`, `BackgroundDrawer`). Uploads are cached per tile bucket (its
+// `LineDrawer`, `CircleDrawer`, `BackgroundDrawer`; `RasterDrawer` for raster, hillshade and
+// color-relief layers, whose textures it uploads and prepares before the frame). Uploads are cached per tile bucket (its
 // key) while frames keep drawing it. All GL state lives here; failures are `GLError`s naming the
 // call. Threading: use from the thread that owns the context.
 internal import CGLES3
@@ -28,6 +29,7 @@ public final class GLRenderer {
     let circles = CircleDrawer()
     let extrusions = FillExtrusionDrawer()
     let heatmaps = HeatmapDrawer()
+    let rasters = RasterDrawer()
     let clipping: TileClipping
     var vao: GLuint = 0
     var maxVertexAttribs: GLint = 0
@@ -76,6 +78,7 @@ public final class GLRenderer {
         guard context.makeCurrentForTeardown() else { return }   // a lost context's objects are gone
         releaseFrameResources()
         circles.release()
+        rasters.release()
         clipping.release()
         glDeleteVertexArrays(1, &vao)
     }
@@ -113,10 +116,13 @@ public final class GLRenderer {
                     tiles.append((tb.tile, g))
                 }
                 layers.append(.tiled(source: source, clipped: clipped, tiles: tiles))
+            case .raster(let r):
+                layers.append(.raster(try rasters.upload(r, generation: uploadGeneration, owner: context)))
             }
         }
         let keep = uploadGeneration - 1
         uploads = uploads.filter { $0.value.used >= keep }
+        rasters.evict(keep: keep)
         try GLState.check("glBufferData (uploading buckets)")
         let scene = GPUScene(layers: layers, sourceTiles: plan.sourceTiles)
         scene.extras = try uploadExtras(plan)
@@ -233,6 +239,8 @@ public final class GLRenderer {
                     }
                 }
                 glDisable(GLenum(GL_STENCIL_TEST))
+            case .raster(let r):
+                try rasters.draw(r, frame: frame, clipping: clipping, stats: &counts)
             }
             try GLState.check("drawing layer")
         }

@@ -49,6 +49,8 @@ public final class GPUScene {
     enum Layer {
         case background(EvaluatedBackground)
         case tiled(source: String, clipped: Bool, tiles: [(tile: OverscaledTileID, bucket: GPUBucket)])
+        /// A raster, hillshade or color-relief layer with its tiles' textures (RasterDrawer).
+        case raster(RasterDrawer.Uploaded)
     }
 
     let layers: [Layer]

@@ -18,6 +18,8 @@
 // Dashes and gradients follow MapLibre's per-tile measurement (see `LineEffectsPainter`).
 // Extrusions are depth-tested against every extrusion drawn before them in the frame
 // (`FillExtrusionPainter`); 2D layers neither test nor write depth, as in MapLibre.
+// Raster, hillshade and color-relief layers sample their tiles' pictures and elevations with
+// this module's own texture sampling (`RasterPainter`).
 // Limits: pixels whose ray misses the map plane (above the horizon) get nothing. Single-threaded; a renderer value
 // holds no state between frames and may be used from any thread.
 import GLMapCore
@@ -52,6 +54,7 @@ public struct ReferenceRenderer: Sendable {
         var fills = FillPainter()
         var lines = LinePainter()
         let circles = CirclePainter()
+        let rasters = RasterPainter()
         let band = view.worldBand
         var depth: ExtrusionDepth?
         // Heatmap colours drawn below the first 3D layer, repeated over the opaque layers above
@@ -114,6 +117,8 @@ public struct ReferenceRenderer: Sendable {
                     }
                     canvas.clip = nil
                 }
+            case .raster(let r):
+                rasters.paint(r, view: view, ratio: ratio, into: &canvas)
             }
         }
         return canvas.image()
@@ -127,4 +132,7 @@ public enum ReferenceLayer: Sendable {
     /// A layer evaluated over each tile of its source (each with its `tile` set), in MapLibre's
     /// drawing order.
     case tiled([EvaluatedLayer])
+    /// A `raster`, `hillshade` or `color-relief` layer: its tiles' pictures or elevations
+    /// (`RasterPainter` samples and shades them).
+    case raster(RasterLayerDraw)
 }

@@ -325,8 +325,24 @@ struct StyleParser {
         }
         if sources[s] == nil && rawSources?[s] == nil {
             fail("\(path).source", "source \"\(s)\" not found")
+        } else if let sourceType = sources[s] != nil ? "geojson" : rawSources?[s]?["type"]?.stringValue,
+                  let message = StyleParser.sourceMismatch(layer: type, id: id, sourceType: sourceType) {
+            fail("\(path).source", message)
         }
         return (s, false)
+    }
+
+    /// The style spec's rule for a layer type on a source type (maplibre-style-spec's
+    /// `validateLayer`: raster layers need raster pictures, hillshade and color-relief layers a
+    /// raster-dem source, raster and raster-dem sources serve only those), nil when allowed.
+    static func sourceMismatch(layer type: LayerType, id: String, sourceType: String) -> String? {
+        if sourceType == "vector" && type == .raster { return "layer \"\(id)\" requires a raster source" }
+        if sourceType != "raster-dem" && (type == .hillshade || type == .colorRelief) { return "layer \"\(id)\" requires a raster-dem source" }
+        if sourceType == "raster" && type != .raster { return "layer \"\(id)\" requires a vector source" }
+        if sourceType == "raster-dem" && type != .hillshade && type != .colorRelief {
+            return "raster-dem source can only be used with layer type 'hillshade' or 'color-relief'."
+        }
+        return nil
     }
 
     /// `filter`: compiled, or skip the layer when it uses an operator glmap does not evaluate

@@ -26,6 +26,9 @@ public enum PlannedLayer: Sendable {
     /// A layer drawn tile by tile: `buckets` in MapLibre's drawing order; `clipped` layers (fill,
     /// line) are cut to each tile's square with the stencil, drawn from `source`'s tile masks.
     case tiled(source: String, clipped: Bool, buckets: [TileBucket])
+    /// A `raster`, `hillshade` or `color-relief` layer: its source's pictures or elevations per
+    /// tile, drawn by the GL backend's raster drawers (no tessellation).
+    case raster(RasterLayerDraw)
 }
 
 /// What the GPU draws for one frame: the layers in order and, per source, every tile the frame

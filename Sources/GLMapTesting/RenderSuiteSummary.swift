@@ -56,15 +56,8 @@ public struct RenderSuiteSummary: Sendable {
     /// operations) have no entry.
     public static let missingFeature: [String: String] = [
         "layer:symbol": "symbol layers not drawn",
-        "source:vector": "vector sources not loaded",
-        "layer:raster": "raster layers not drawn",
-        "source:raster": "raster sources not loaded",
-        "source:image": "image sources not loaded",
         "source:video": "video sources not loaded",
         "source:canvas": "canvas sources not supported",
-        "source:raster-dem": "raster-dem sources not loaded",
-        "layer:hillshade": "hillshade layers not drawn",
-        "layer:color-relief": "color-relief layers not drawn",
         "projection-globe": "globe projection not drawn",
         "terrain": "terrain not drawn",
         "sky": "sky not drawn",

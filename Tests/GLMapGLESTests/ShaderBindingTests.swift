@@ -42,7 +42,7 @@ final class ShaderBindingTests: XCTestCase {
     }
 
     func testEveryShaderInputNamesAPropertyOfItsProgramsLayerType() throws {
-        XCTAssertEqual(ShaderSource.all.map(\.name).sorted(), (Self.programs.map(\.0.name) + ["background", "clipping_mask", "background_pattern"]).sorted(),
+        XCTAssertEqual(ShaderSource.all.map(\.name).sorted(), (Self.programs.map(\.0.name) + ["background", "clipping_mask", "background_pattern", "raster", "hillshade_prepare", "hillshade", "color_relief"]).sorted(),
                        "every program is checked here")
         for program in ShaderSource.all {
             let inputs = try ShaderPragmas.inputs(program.vertex, file: "\(program.name).vert")

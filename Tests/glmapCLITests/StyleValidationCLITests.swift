@@ -118,16 +118,25 @@ final class StyleValidationCLITests: FolderTestCase {
                       strictIssue: "layers[0]: layer 'labels': symbol layers are not drawn by glmap")
     }
 
-    func testRasterLayerIsSkipped() {
-        assertSkipped(style(#"{"id": "r", "type": "raster", "source": "s"}"#),
-                      warning: "layer 'r': raster layers are not drawn by glmap; skipped",
-                      strictIssue: "layers[0]: layer 'r': raster layers are not drawn by glmap")
+    func testRasterLayerOnAGeoJSONSourceDrawsNothingWithoutWarning() {
+        // The spec allows it (maplibre-style-spec's validateLayer has no rule); GL JS finds no
+        // picture on the tiles and draws nothing.
+        let r = render(style(#"{"id": "r", "type": "raster", "source": "s"}"#), strict: true)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertTrue(r.wrote)
     }
 
-    func testHillshadeLayerIsSkipped() {
-        assertSkipped(style(#"{"id": "h", "type": "hillshade", "source": "s"}"#),
-                      warning: "layer 'h': hillshade layers are not drawn by glmap; skipped",
-                      strictIssue: "layers[0]: layer 'h': hillshade layers are not drawn by glmap")
+    func testLayerAndSourceTypesMustMatchAsTheSpecSays() {
+        assertError(style(#"{"id": "h", "type": "hillshade", "source": "s"}"#), #"layers[0].source: layer "h" requires a raster-dem source"#)
+        assertError(style(#"{"id": "c", "type": "color-relief", "source": "s"}"#), #"layers[0].source: layer "c" requires a raster-dem source"#)
+        let raster = #", "sat": {"type": "raster", "tiles": ["https://example.com/{z}/{x}/{y}.png"]}"#
+        assertError(style(#"{"id": "f", "type": "fill", "source": "sat"}"#, sources: raster), #"layers[0].source: layer "f" requires a vector source"#)
+        let dem = #", "dem": {"type": "raster-dem", "tiles": ["https://example.com/{z}/{x}/{y}.png"]}"#
+        assertError(style(#"{"id": "r", "type": "raster", "source": "dem"}"#, sources: dem),
+                    "layers[0].source: raster-dem source can only be used with layer type 'hillshade' or 'color-relief'.")
+        let vector = #", "v": {"type": "vector", "tiles": ["https://example.com/{z}/{x}/{y}.pbf"]}"#
+        assertError(style(#"{"id": "r", "type": "raster", "source": "v"}"#, sources: vector), #"layers[0].source: layer "r" requires a raster source"#)
     }
 
     func testHeatmapAndFillExtrusionLayersAreDrawn() {
@@ -140,6 +149,15 @@ final class StyleValidationCLITests: FolderTestCase {
                 XCTAssertTrue(r.wrote)
             }
         }
+    }
+
+    func testUnusedRasterAndImageSourcesAreNeitherLoadedNorWarned() {
+        // No layer uses them: nothing is fetched (the URLs would fail), nothing is said.
+        let sources = #", "sat": {"type": "raster", "tiles": ["https://example.invalid/{z}/{x}/{y}.png"]}, "img": {"type": "image", "url": "missing.png", "coordinates": [[0, 1], [1, 1], [1, 0], [0, 0]]}"#
+        let r = render(style(#"{"id": "c", "type": "circle", "source": "s"}"#, sources: sources), strict: true)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertTrue(r.wrote)
     }
 
     func testVideoSourceIsSkippedWithItsLayers() {

@@ -75,6 +75,8 @@ extension Exp {
         case lineProgress = "line-progress"
         /// `heatmap-density`: the heatmap's kernel density (`heatmap-color` only).
         case heatmapDensity = "heatmap-density"
+        /// `elevation`: a DEM pixel's elevation in metres (`color-relief-color` only).
+        case elevation
         /// `error`: fails evaluation with a message.
         case error
         // Legacy filter syntax only

@@ -46,7 +46,7 @@ enum ExpressionAnalysis {
     static func isConstant(_ node: ExprNode) -> Bool {
         switch node.op {
         case .varRef(_, let bound): return isConstant(bound)
-        case .compound(let op, _) where op.reads == .neverConstant: return false
+        case .compound(let op, _) where op.reads == .neverConstant || op.reads == .elevation: return false
         case .within, .globalState: return false
         default: break
         }
