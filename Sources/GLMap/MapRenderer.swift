@@ -137,16 +137,16 @@ public final class MapRenderer {
                                  width: Double(options.width), height: Double(options.height))
         // While EGL is still being set up on its own thread, tessellate meanwhile (the GPU is the
         // likely outcome; a CPU fallback draws from evaluated layers and leaves these unused).
-        let early = pendingPreparation != nil && backend != .cpu ? scene.framePlan(view: view) : nil
+        let early = pendingPreparation != nil && backend != .cpu ? scene.framePlan(view: view, ratio: options.ratio) : nil
         try prepare()
         if let g = gl, !g.isUsable {   // an earlier GL failure (error, reset, lost context) broke it: start afresh
             gl = nil
             gl = try GLRenderer()
         }
         guard let gl else {
-            return ReferenceRenderer().render(scene.referenceFrame(view: view), view: view, ratio: options.ratio)
+            return ReferenceRenderer().render(scene.referenceFrame(view: view, ratio: options.ratio), view: view, ratio: options.ratio)
         }
         gl.maxTileSize = maxTileSize
-        return try gl.render(early ?? scene.framePlan(view: view), view: view, ratio: options.ratio)
+        return try gl.render(early ?? scene.framePlan(view: view, ratio: options.ratio), view: view, ratio: options.ratio)
     }
 }

@@ -82,12 +82,13 @@ extension Scene {
     /// deeper zooms first, then rows and columns from the north-west). Buckets are built at the
     /// tile's zoom as MapLibre's are (composite paint at the tile zoom and the next) and reused
     /// by later plans while frames keep using them.
-    public func framePlan(view: ViewTransform) -> FramePlan {
+    public func framePlan(view: ViewTransform, ratio: Double = 1) -> FramePlan {
         let zoom = max(0, view.camera.zoom)
         let layers = drawnLayers(zoom: zoom)
         let tiles = visibleTiles(view: view, layers: layers)
         var evaluator = StyleEvaluator(zoom: zoom, globalState: style.globalState, sources: style.sources)
         evaluator.featureStates = style.featureStates
+        let assets = usesSymbols ? symbolAssets(ratio: ratio) : nil
         // Jobs: the (layer, tile) pairs without a cached bucket.
         struct Job: Sendable { let key: TileBucketCache.Key; let layer: GLMapStyle.Layer; let tile: OverscaledTileID }
         var jobs: [Job] = []
@@ -102,7 +103,9 @@ extension Scene {
             let dashed = layer.values[LineProperties.dasharray.name] != nil
             var layerKeys: [(key: TileBucketCache.Key, tile: OverscaledTileID)] = []
             for tile in ids.reversed() {
-                let key = TileBucketCache.Key(canonical: tile.canonical, overscaledZ: tile.overscaledZ, layer: index, zoomKey: dashed ? zoom : -1)
+                // Symbol buckets depend on the sprite scale and pixel ratio (icons): keyed by the ratio.
+                let zoomKey = layer.type == .symbol ? -(1 + ratio) : (dashed ? zoom : -1)
+                let key = TileBucketCache.Key(canonical: tile.canonical, overscaledZ: tile.overscaledZ, layer: index, zoomKey: zoomKey)
                 layerKeys.append((key, tile))
                 if !cached.contains(key) && queued.insert(key).inserted { jobs.append(Job(key: key, layer: layer, tile: tile.unwrapped)) }
             }
@@ -112,6 +115,10 @@ extension Scene {
         let built: [Bucket?] = concurrentMap(jobs) { [self, evaluator] job in
             let features = self.features(job.layer, tile: job.tile)
             if features.isEmpty { return nil }
+            if job.layer.type == .symbol {
+                guard let assets else { return nil }
+                return self.symbolBucket(job.layer, tile: job.tile, features: features, evaluator: evaluator, assets: assets)
+            }
             var lower = evaluator, upper = evaluator
             lower.compositeZoom = Double(job.tile.overscaledZ)
             upper.compositeZoom = Double(job.tile.overscaledZ + 1)
@@ -124,7 +131,7 @@ extension Scene {
             let bucket = Bucket.make(evaluated, next: next)
             return bucket.isEmpty ? nil : bucket
         }
-        return buckets.withLock { cache in
+        let plan = buckets.withLock { cache in
             for (job, bucket) in zip(jobs, built) {
                 cache.built += 1
                 guard let bucket else {
@@ -154,6 +161,7 @@ extension Scene {
             cache.data = cache.data.filter { $0.value.used >= keep }
             return FramePlan(layers: planned, sourceTiles: tiles)
         }
+        return placeSymbols(plan, layers: layers, view: view, ratio: ratio)
     }
 
     /// Tile buckets built since the scene was made (cache misses of `framePlan`).
@@ -162,7 +170,7 @@ extension Scene {
     /// What the CPU reference renderer draws for `view`: per drawn layer, the layer evaluated
     /// over each tile of its source at the frame zoom (composite paint mixed there), in
     /// MapLibre's drawing order.
-    public func referenceFrame(view: ViewTransform) -> [ReferenceLayer] {
+    public func referenceFrame(view: ViewTransform, ratio: Double = 1) -> [ReferenceLayer] {
         let zoom = max(0, view.camera.zoom)
         let layers = drawnLayers(zoom: zoom)
         let tiles = visibleTiles(view: view, layers: layers)
@@ -175,7 +183,8 @@ extension Scene {
                 cache.data = cache.data.filter { $0.value.used >= keep }
             }
         }
-        return concurrentMap(layers.map(\.layer)) { [self, evaluator] layer -> ReferenceLayer in
+        var result = concurrentMap(layers.map(\.layer)) { [self, evaluator] layer -> ReferenceLayer in
+            if layer.type == .symbol { return .tiled([]) }   // placed below, across layers
             guard layer.type != .background, let source = layer.source else {
                 return .background(evaluator.evaluateBackground(layer))
             }
@@ -187,5 +196,7 @@ extension Scene {
             }
             return .tiled(list)
         }
+        referenceSymbols(&result, layers: layers, tiles: tiles, view: view, ratio: ratio)
+        return result
     }
 }

@@ -34,11 +34,21 @@ public final class Scene: Sendable {
     public let warnings: [SourceWarning]
     /// Tile buckets built for earlier frames.
     let buckets = Locked(TileBucketCache())
+    /// Glyphs and images of symbol layers (Scene+Symbols.swift), loaded by the first frame that needs them.
+    let symbolAssetCache = Locked(SymbolAssetCache())
+    /// Images added at run time (`Snapshotter.addImage`): they join the sprite's for icons.
+    let runtimeImages: [String: StyleImage]
+    /// Whether symbols of different sources collide (GL JS's `crossSourceCollisions`, default true).
+    let crossSourceCollisions: Bool
 
     /// Loads the style's sources; `preloaded` gives features already decoded (the Swift API's
-    /// `GeoJSONSource` data) by source id, used instead of the source's own `data`.
+    /// `GeoJSONSource` data) by source id, used instead of the source's own `data`; `images` are
+    /// images added at run time; `crossSourceCollisions` off keeps symbols of different sources
+    /// from hiding each other.
     public init(style: StyleDocument, preloaded: [String: GLMapGeoJSON.FeatureCollection] = [:], strict: Bool = false,
-                limits: InputLimits = .default) throws {
+                limits: InputLimits = .default, images: [String: StyleImage] = [:], crossSourceCollisions: Bool = true) throws {
+        runtimeImages = images
+        self.crossSourceCollisions = crossSourceCollisions
         // What glmap would skip (symbol layers, vector sources, patterns…) is an error under strict.
         if strict && !style.skipped.isEmpty { throw SkippedFeature.strictError(style.skipped, file: style.file) }
         self.style = style
@@ -75,7 +85,7 @@ public final class Scene: Sendable {
     /// Every warning to show, one line each: what of the style glmap skips (one line per reason,
     /// naming the layers or sources), then each source whose data could not be used.
     public var warningMessages: [String] {
-        SkippedFeature.summaries(style.skipped) + warnings.map(\.description)
+        SkippedFeature.summaries(style.skipped) + warnings.map(\.description) + symbolWarnings
     }
 
     /// Loads a style file (or "-" for standard input) and its sources.

@@ -271,6 +271,9 @@ public enum FuzzEntryPoints {
             }
         case .circle(let c):
             buffers("circle", c.instances, c.stride, [])
+        case .symbol(let s):
+            buffers("symbol text", s.textVertices, s.textStride, [])
+            buffers("symbol icon", s.iconVertices, s.iconStride, [])
         }
     }
 

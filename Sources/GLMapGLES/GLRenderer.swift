@@ -16,6 +16,7 @@ import GLMapCore
 import GLMapShaders
 import GLMapStyle
 import GLMapTessellation
+import GLMapText
 import GLMapTiles
 
 /// Draws frame plans with OpenGL ES 3 into an offscreen framebuffer and reads the frame back.
@@ -26,6 +27,7 @@ public final class GLRenderer {
     let fills = FillDrawer()
     let lines = LineDrawer()
     let circles = CircleDrawer()
+    let symbols = SymbolDrawer()
     let clipping: TileClipping
     var vao: GLuint = 0
     var maxVertexAttribs: GLint = 0
@@ -107,6 +109,18 @@ public final class GLRenderer {
                     tiles.append((tb.tile, g))
                 }
                 layers.append(.tiled(source: source, clipped: clipped, tiles: tiles))
+            case .symbol(let plan):
+                var tiles: [(frame: SymbolTileFrame, bucket: GPUBucket)] = []
+                for (tb, frame) in plan.tiles {
+                    if let hit = uploads[tb.key] {
+                        uploads[tb.key] = (hit.bucket, uploadGeneration)
+                        tiles.append((frame, hit.bucket))
+                    } else if let g = try upload(tb.bucket) {
+                        uploads[tb.key] = (g, uploadGeneration)
+                        tiles.append((frame, g))
+                    }
+                }
+                layers.append(.symbol(tiles: tiles, iconItems: plan.iconItems, textItems: plan.textItems))
             }
         }
         let keep = uploadGeneration - 1
@@ -122,6 +136,7 @@ public final class GLRenderer {
         case .fill(let f): return fills.upload(f, owner: context)
         case .line(let l): return lines.upload(l, owner: context)
         case .circle(let c): return circles.upload(c, owner: context)
+        case .symbol(let s): return symbols.upload(s, owner: context)
         }
     }
 
@@ -209,9 +224,18 @@ public final class GLRenderer {
                     case .fill(let f): try fills.draw(f, tile: t, frame: frame, stats: &counts)
                     case .line(let l): try lines.draw(l, tile: t, frame: frame, stats: &counts)
                     case .circle(let c): try circles.draw(c, tile: t, frame: frame, stats: &counts)
+                    case .symbol: break   // drawn per layer below
                     }
                 }
                 glDisable(GLenum(GL_STENCIL_TEST))
+            case .symbol(let tiles, let iconItems, let textItems):
+                glDisable(GLenum(GL_STENCIL_TEST))
+                var drawn: [(frame: SymbolTileFrame, bucket: SymbolDrawer.Uploaded)] = []
+                for (f, b) in tiles { if case .symbol(let u) = b.content { drawn.append((f, u)) } }
+                // Items index the plan's tiles; a tile whose upload failed draws nothing.
+                if drawn.count == tiles.count {
+                    try symbols.draw(drawn, iconItems: iconItems, textItems: textItems, frame: frame, stats: &counts)
+                }
             }
             try GLState.check("drawing layer")
         }

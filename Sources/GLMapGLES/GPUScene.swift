@@ -2,6 +2,7 @@ import Foundation
 internal import CGLES3
 import GLMapStyle
 import GLMapTessellation
+import GLMapText
 import GLMapTiles
 
 /// One tile bucket's GPU buffers and textures (created by a drawer's `upload`). Shared by every
@@ -14,6 +15,7 @@ final class GPUBucket {
         case fill(FillDrawer.Uploaded)
         case line(LineDrawer.Uploaded)
         case circle(CircleDrawer.Uploaded)
+        case symbol(SymbolDrawer.Uploaded)
     }
 
     let content: Content
@@ -47,6 +49,7 @@ public final class GPUScene {
     enum Layer {
         case background(EvaluatedBackground)
         case tiled(source: String, clipped: Bool, tiles: [(tile: OverscaledTileID, bucket: GPUBucket)])
+        case symbol(tiles: [(frame: SymbolTileFrame, bucket: GPUBucket)], iconItems: [SymbolDrawItem], textItems: [SymbolDrawItem])
     }
 
     let layers: [Layer]

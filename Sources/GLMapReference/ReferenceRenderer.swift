@@ -81,6 +81,9 @@ public struct ReferenceRenderer: Sendable {
                     }
                     canvas.clip = nil
                 }
+            case .symbol(let s):
+                canvas.clip = nil
+                SymbolPainter(view: view, ratio: ratio).paint(s, into: &canvas)
             }
         }
         return canvas.image()
@@ -94,4 +97,6 @@ public enum ReferenceLayer: Sendable {
     /// A layer evaluated over each tile of its source (each with its `tile` set), in MapLibre's
     /// drawing order.
     case tiled([EvaluatedLayer])
+    /// A symbol layer placed for the frame.
+    case symbol(ReferenceSymbolLayer)
 }

@@ -4,8 +4,8 @@ extension LayerType {
     /// `StyleDocument.allLayers`) and skipped from the render with a warning.
     public var isDrawn: Bool {
         switch self {
-        case .background, .fill, .line, .circle: return true
-        case .symbol, .heatmap, .fillExtrusion, .raster, .hillshade, .colorRelief: return false
+        case .background, .fill, .line, .circle, .symbol: return true
+        case .heatmap, .fillExtrusion, .raster, .hillshade, .colorRelief: return false
         }
     }
 }

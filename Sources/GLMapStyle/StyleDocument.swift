@@ -48,6 +48,8 @@ public struct StyleDocument: Sendable {
     public var rootObjects: [String: [String: PropertyValue]] = [:]
     /// The root `state` object: default values for `global-state`.
     public var globalState: JSONObject
+    /// The style's `glyphs` URL template (`…/{fontstack}/{range}.pbf`), nil when absent.
+    public var glyphs: String? = nil
     /// Feature state set at run time (`feature-state` reads it); empty in a parsed style.
     public var featureStates = FeatureStates()
     /// The style file path, if it came from one (sources' relative paths resolve against it).
@@ -56,6 +58,8 @@ public struct StyleDocument: Sendable {
     public var skipped: [SkippedFeature] = []
     /// The style's `name`, if it has one.
     public var name: String? = nil
+    /// The style's `sprite` as written (a URL, or an array of `{id, url}`), nil when absent.
+    public var sprite: JSONValue? = nil
     /// Whether the style gives `center` / `zoom` itself (else the defaults [0, 0] and 0 apply).
     public var hasCenter = false
     /// Whether the style gives `zoom` itself.

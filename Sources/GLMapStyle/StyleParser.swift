@@ -135,8 +135,10 @@ struct StyleParser {
         doc.allLayers = allLayers
         doc.rootObjects = rootObjects
         doc.name = root["name"]?.stringValue
+        doc.sprite = root["sprite"]
         doc.hasCenter = root["center"] != nil
         doc.hasZoom = root["zoom"] != nil
+        doc.glyphs = root["glyphs"]?.stringValue
         return doc
     }
 

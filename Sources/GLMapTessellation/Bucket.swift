@@ -25,6 +25,9 @@ public enum VertexLayout {
     public static let line = 8
     /// circle instance: cx, cy
     public static let circle = 2
+    /// symbol vertex: a_pos_offset (anchor x, y, offset x, y × 32), a_data (texture x, y, packed
+    /// sizes), a_pixeloffset (pixel offset x, y × 16, smallest font scale x, y × 256)
+    public static let symbol = 12
 }
 
 /// A layer's GPU-ready geometry over one tile.
@@ -37,6 +40,8 @@ public enum Bucket: Sendable {
     case line(LineBucket)
     /// A circle layer's instances.
     case circle(CircleBucket)
+    /// A symbol layer's laid-out glyphs and icons (built by `SymbolBucket`, not by `make`).
+    case symbol(SymbolBucket)
 
     /// Tessellates a layer evaluated over one tile. `next`: the same layer evaluated with
     /// `compositeZoom` = tile zoom + 1 (feature for feature), whose composite paint values become
@@ -64,6 +69,7 @@ public enum Bucket: Sendable {
         case .fill(let f): return f.indices.isEmpty && f.outlineIndices.isEmpty
         case .line(let l): return l.indices.isEmpty
         case .circle(let c): return c.instanceCount == 0
+        case .symbol(let s): return s.layout.isEmpty
         }
     }
 

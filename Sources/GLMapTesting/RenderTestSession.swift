@@ -48,6 +48,7 @@ public struct RenderTestSession {
         snapshotter = Snapshotter(options: MapSnapshotOptions(size: CGSize(width: c.width, height: c.height),
                                                               pixelRatio: CGFloat(c.effectivePixelRatio)),
                                   renderer: renderer)
+        snapshotter.crossSourceCollisions = c.crossSourceCollisions
     }
 
     /// Draws the case: style, operations, frame. Throws what makes the case an error (an invalid

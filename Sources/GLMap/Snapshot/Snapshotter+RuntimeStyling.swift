@@ -310,7 +310,6 @@ extension Snapshotter {
         if let p = root["projection"], !p.isNull, p["type"]?.stringValue != "mercator" {
             out.append("the \(p["type"]?.jsonText ?? p.jsonText) projection")
         }
-        if !images.isEmpty { out.append("run-time images (\(images.keys.sorted().joined(separator: ", ")))") }
         return out
     }
 }
