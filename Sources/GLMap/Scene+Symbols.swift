@@ -118,11 +118,16 @@ extension Scene {
         var inputs: [SymbolLayerInput] = [], positions: [Int] = [], lists: [[TileBucket]] = []
         var evaluator = StyleEvaluator(zoom: max(0, view.camera.zoom), globalState: style.globalState, sources: style.sources)
         evaluator.featureStates = style.featureStates
+        var leaders: [String: Int] = [:]
         for (i, entry) in layers.enumerated() where entry.layer.type == .symbol && i < plan.layers.count {
             guard case .tiled(_, _, let list) = plan.layers[i] else { continue }
             var tiles: [(tile: OverscaledTileID, layout: SymbolTileLayout)] = [], kept: [TileBucket] = []
             for tb in list { if case .symbol(let s) = tb.bucket { tiles.append((tb.tile, s.layout)); kept.append(tb) } }
-            inputs.append(SymbolLayerInput(layer: entry.layer, values: SymbolLayerValues(layer: entry.layer, evaluator: evaluator), tiles: tiles))
+            let key = SymbolLayerValues.layoutKey(entry.layer)
+            let leader = leaders[key]
+            if leader == nil { leaders[key] = inputs.count }
+            inputs.append(SymbolLayerInput(layer: entry.layer, values: SymbolLayerValues(layer: entry.layer, evaluator: evaluator), tiles: tiles,
+                                           leader: leader))
             positions.append(i)
             lists.append(kept)
         }
@@ -144,6 +149,7 @@ extension Scene {
         var evaluator = StyleEvaluator(zoom: max(0, view.camera.zoom), globalState: style.globalState, sources: style.sources)
         evaluator.featureStates = style.featureStates
         var inputs: [SymbolLayerInput] = [], positions: [Int] = []
+        var leaders: [String: Int] = [:]
         for (i, entry) in layers.enumerated() where entry.layer.type == .symbol {
             let layer = entry.layer
             var list: [(tile: OverscaledTileID, layout: SymbolTileLayout)] = []
@@ -154,7 +160,10 @@ extension Scene {
                     list.append((tile, layout))
                 }
             }
-            inputs.append(SymbolLayerInput(layer: layer, values: SymbolLayerValues(layer: layer, evaluator: evaluator), tiles: list))
+            let key = SymbolLayerValues.layoutKey(layer)
+            let leader = leaders[key]
+            if leader == nil { leaders[key] = inputs.count }
+            inputs.append(SymbolLayerInput(layer: layer, values: SymbolLayerValues(layer: layer, evaluator: evaluator), tiles: list, leader: leader))
             positions.append(i)
         }
         let frames = SymbolFramePlacement.place(inputs, view: view, ratio: ratio, crossSourceCollisions: crossSourceCollisions)

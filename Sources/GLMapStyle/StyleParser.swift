@@ -226,6 +226,7 @@ struct StyleParser {
         var layer = Layer(id: id, type: type, source: source, filter: filter, minzoom: minzoom, maxzoom: maxzoom,
                           isVisible: visible, values: values)
         layer.sourceLayer = o["source-layer"]?.stringValue
+        layer.filterJSON = o["filter"]
         return (layer, drawn)
     }
 
@@ -574,6 +575,8 @@ extension Value {
         case .color: return "a color"
         case .array: return "an array"
         case .object: return "an object"
+        case .formatted: return "a formatted text"
+        case .image: return "an image"
         }
     }
 }

@@ -96,8 +96,17 @@ struct Placer {
             }
             buckets.append(states.map { $0! })
         }
-        for l in layers.indices.reversed() { placeLayer(l) }
-        for l in layers.indices { updateLayerOpacities(l) }
+        for l in layers.indices.reversed() where !follows(l) { placeLayer(l) }
+        for l in layers.indices {
+            if follows(l) { buckets[l] = buckets[layers[l].leader!] } else { updateLayerOpacities(l) }
+        }
+    }
+
+    /// Whether layer `l` shares an earlier layer's placement (same layout group, same tiles).
+    func follows(_ l: Int) -> Bool {
+        guard let leader = layers[l].leader, leader < l else { return false }
+        let a = layers[l].tiles, b = layers[leader].tiles
+        return a.count == b.count && zip(a, b).allSatisfy { $0.tile == $1.tile && $0.layout.instances.count == $1.layout.instances.count }
     }
 
     /// GL JS's `LayerPlacement.continuePlacement` for one layer.

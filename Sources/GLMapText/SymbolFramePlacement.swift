@@ -136,12 +136,16 @@ public struct SymbolLayerInput: Sendable {
     public var values: SymbolLayerValues
     /// Its tiles' layouts (tiles with their world copies).
     public var tiles: [(tile: OverscaledTileID, layout: SymbolTileLayout)]
+    /// An earlier input whose placement this layer shares (GL JS draws layers grouped by layout
+    /// from one bucket placed by the first of them); its tiles must be the same, in the same order.
+    public var leader: Int?
 
     /// An input.
-    public init(layer: Layer, values: SymbolLayerValues, tiles: [(tile: OverscaledTileID, layout: SymbolTileLayout)]) {
+    public init(layer: Layer, values: SymbolLayerValues, tiles: [(tile: OverscaledTileID, layout: SymbolTileLayout)], leader: Int? = nil) {
         self.layer = layer
         self.values = values
         self.tiles = tiles
+        self.leader = leader
     }
 }
 

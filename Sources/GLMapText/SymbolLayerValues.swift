@@ -147,3 +147,22 @@ public struct SymbolLayerValues: Sendable {
         (zOrder == .viewportY || (zOrder == .auto && !sortFeaturesByKey)) && canOverlap
     }
 }
+
+extension SymbolLayerValues {
+    /// What GL JS's `groupByLayout` groups layers by: type, source, source layer, zoom range,
+    /// filter and layout (JSON with sorted keys). Layers with the same key share one bucket in GL
+    /// JS, placed by the first of them and drawn by each with its own paint.
+    public static func layoutKey(_ layer: Layer) -> String {
+        func canonical(_ v: JSONValue) -> String {
+            switch v {
+            case .object(let o): return "{" + o.keys.sorted().map { "\(JSONValue.string($0).jsonText):\(canonical(o[$0]!))" }.joined(separator: ",") + "}"
+            case .array(let a): return "[" + a.map(canonical).joined(separator: ",") + "]"
+            default: return v.jsonText
+            }
+        }
+        let layoutNames = Set(layer.type.properties.filter(\.isLayout).map(\.name))
+        let layout = layer.values.keys.filter { layoutNames.contains($0) }.sorted().map { "\($0)=\(canonical(layer.values[$0]!.json))" }
+        return [layer.type.rawValue, layer.source ?? "", layer.sourceLayer ?? "", "\(layer.minzoom)", "\(layer.maxzoom)",
+                layer.filterJSON.map(canonical) ?? "", layer.isVisible ? "visible" : "none", layout.joined(separator: ";")].joined(separator: "/")
+    }
+}

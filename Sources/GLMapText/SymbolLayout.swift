@@ -164,15 +164,13 @@ extension SymbolLayout {
         /// The layer's text for a feature (nil: none).
         func text(_ c: FeatureContext) -> FormattedText? {
             let v = atTile.value(P.textField, in: layer, feature: c)
-            var sections: [FormattedSection] = []
-            if case .string(let s) = v, resolvesTokens(P.textField) {
-                sections = [FormattedSection(text: resolve(s, c.properties))]
-            } else if let f = Formatted(evaluated: v) {
-                sections = f.sections.map { s in
-                    FormattedSection(text: s.text, scale: s.scale, fontStack: s.fontStack?.joined(separator: ","), textColor: s.textColor)
-                }
-            } else {
-                return nil
+            guard let f = Formatted(evaluated: v) else { return nil }
+            let tokens = resolvesTokens(P.textField)
+            let sections = f.sections.map { s in
+                if let image = s.image { return FormattedSection.image(image, verticalAlign: s.verticalAlign.flatMap(VerticalAlign.init)) }
+                return FormattedSection(text: tokens ? resolve(s.text, c.properties) : s.text, scale: s.scale,
+                                        fontStack: s.fontStack?.joined(separator: ","), textColor: s.textColor,
+                                        verticalAlign: s.verticalAlign.flatMap(VerticalAlign.init))
             }
             let transform = TextTransform(rawValue: atTile.value(P.textTransform, layer, c).rawValue) ?? .none
             return FormattedText(sections: sections).transformed(transform, bidi: assets.bidi)
@@ -181,7 +179,7 @@ extension SymbolLayout {
         /// The layer's icon name for a feature (nil: none).
         func icon(_ c: FeatureContext) -> String? {
             let v = atTile.value(P.iconImage, in: layer, feature: c)
-            guard case .string(var name) = v else { return nil }
+            guard var name = ResolvedImage(evaluated: v)?.name else { return nil }
             if resolvesTokens(P.iconImage) { name = resolve(name, c.properties) }
             return name.isEmpty ? nil : name
         }
@@ -190,7 +188,8 @@ extension SymbolLayout {
         /// empty string and a font stack that is not the constant empty list.
         var hasText: Bool {
             guard let field = layer.values[P.textField.name] else { return false }
-            if let c = field.expression.constantValue, case .string(let s) = c, s.isEmpty { return false }
+            if let c = field.expression.constantValue, let f = Formatted(evaluated: c),
+               !f.sections.contains(where: { !$0.text.isEmpty || !($0.image ?? "").isEmpty }) { return false }
             if let font = layer.values[P.textFont.name], let c = font.expression.constantValue, case .array(let a) = c, a.isEmpty { return false }
             return true
         }

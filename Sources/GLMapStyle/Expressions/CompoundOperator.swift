@@ -91,6 +91,10 @@ extension CompoundOperator {
         define("error", .error, .fixed([s]), reads: .neverConstant) { args, ctx, key throws(ExpressionEvaluationError) in
             throw ExpressionEvaluationError(try args[0].evaluate(ctx).displayString, key: key)
         }
+        define("image", .resolvedImage, .fixed([s])) { args, ctx, _ throws(ExpressionEvaluationError) in
+            let name = try args[0].evaluate(ctx).displayString
+            return name.isEmpty ? .null : .image(name)
+        }
         define("typeof", s, .fixed([.value])) { args, ctx, _ throws(ExpressionEvaluationError) in
             .string(try args[0].evaluate(ctx).expressionType.description)
         }
