@@ -34,7 +34,11 @@ extension Scene {
         let file = style.file
         let base = file.map { PathText.directory(of: $0) }
         let loader = ResourceLoader(options: ResourceLoaderOptions(base: base?.isEmpty == true ? "." : base))
-        return { url in
+        return { reference in
+            // Files have no query: `…/{range}.pbf?key=…` reads `…/{range}.pbf` (as a web server would).
+            var url = reference
+            let lower = url.lowercased()
+            if !(lower.hasPrefix("http://") || lower.hasPrefix("https://")), let q = url.firstIndex(of: "?") { url = String(url[..<q]) }
             if url.hasPrefix("local://") {
                 guard let path = SourceLoader(styleFile: file).resolve(url) else { return nil }
                 return FileManager.default.contents(atPath: path).map { [UInt8]($0) }
