@@ -31,3 +31,5 @@
 @_exported import class GLMapArchives.MBTilesWriter
 @_exported import struct GLMapArchives.MBTilesError
 @_exported import struct GLMapStyle.VariableAnchorOffsetCollection
+@_exported import struct GLMapTiles.ResourceLoaderOptions
+@_exported import struct GLMapTiles.URLRewriteRule

@@ -46,6 +46,8 @@ public struct RenderOptions: Equatable, Sendable {
 
     /// The deepest camera zoom glmap renders (also the deepest tile zoom of `glmap tiles`).
     public static let maxZoom = 24
+    /// The shallowest camera zoom (MapLibre's default `minZoom`: the world 128 px wide).
+    public static let minZoom = -2
 
     /// Checks sizes and numbers (invalid input, exit code 2).
     public func validate() throws {
@@ -55,7 +57,9 @@ public struct RenderOptions: Equatable, Sendable {
             if let v, !v.isFinite { throw InputFailure("\(name) must be a finite number") }
         }
         if let lat = latitude, abs(lat) > 90 { throw InputFailure("lat must be between -90 and 90, got \(lat)") }
-        if let z = zoom, z < 0 || z > Double(RenderOptions.maxZoom) { throw InputFailure("zoom must be between 0 and \(RenderOptions.maxZoom), got \(z)") }
+        if let z = zoom, z < Double(RenderOptions.minZoom) || z > Double(RenderOptions.maxZoom) {
+            throw InputFailure("zoom must be between \(RenderOptions.minZoom) and \(RenderOptions.maxZoom), got \(z)")
+        }
         if let p = pitch, p < 0 || p > 85 { throw InputFailure("pitch must be between 0 and 85, got \(p)") }
     }
 }

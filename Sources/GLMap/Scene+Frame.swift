@@ -49,10 +49,57 @@ extension Scene {
         let cover = TileCover(view: view)
         var result: [String: [OverscaledTileID]] = [:]
         for (_, layer) in layers {
-            guard let id = layer.source, result[id] == nil, let index = geojson[id] else { continue }
-            result[id] = cover.tiles(tileSize: 512, maxzoom: index.options.maxZoom).sorted()
+            guard let id = layer.source, result[id] == nil else { continue }
+            if let index = geojson[id] {
+                result[id] = cover.tiles(tileSize: 512, maxzoom: index.maxZoom).sorted()
+            } else if let source = vector[id]?.source {
+                result[id] = cover.tiles(tileSize: Double(source.tileSize), minzoom: Int(source.minzoom.rounded(.down)),
+                                         maxzoom: Int(source.maxzoom.rounded(.down))).sorted()
+            }
         }
         return result
+    }
+
+    /// Fetches and decodes, all at once, the tiles of vector sources the frame shows that no
+    /// earlier plan kept (a still frame never loads lazily); problems become tile warnings.
+    func loadTiles(_ tiles: [String: [OverscaledTileID]]) {
+        for (id, source) in vector {
+            guard let shown = tiles[id] else { continue }
+            let missing: [CanonicalTileID] = buckets.withLock { cache in
+                var seen = Set<CanonicalTileID>()
+                return shown.map(\.canonical).filter { t in
+                    guard seen.insert(t).inserted else { return false }
+                    let key = TileBucketCache.DataKey(source: id, tile: t)
+                    guard let e = cache.data[key] else { return true }
+                    cache.data[key] = (e.tile, cache.generation)   // kept for this frame
+                    return false
+                }
+            }
+            guard !missing.isEmpty else { continue }
+            var warnings: [String] = []
+            let loaded = source.load(tiles: missing, warnings: &warnings)
+            var failures: [String] = []
+            buckets.withLock { cache in
+                for t in missing {
+                    var data: VectorTileData?
+                    switch loaded[t] {
+                    case .loaded(let d)?: data = d
+                    case .failed(let message)?: failures.append(message)
+                    case .empty?, .missing?, nil: break
+                    }
+                    cache.data[TileBucketCache.DataKey(source: id, tile: t)] = (data, cache.generation)
+                }
+            }
+            noteTileWarnings(warnings + failures)
+        }
+    }
+
+    /// Adds tile warnings not given before.
+    func noteTileWarnings(_ messages: [String]) {
+        guard !messages.isEmpty else { return }
+        tileWarnings.withLock { list in
+            for m in messages where !list.contains(m) { list.append(m) }
+        }
     }
 
     /// The features one tile hands a layer (its source-layer, or a GeoJSON tile's only layer),
@@ -60,9 +107,12 @@ extension Scene {
     func features(_ layer: GLMapStyle.Layer, tile: OverscaledTileID) -> [TileFeature] {
         guard let id = layer.source else { return [] }
         let key = TileBucketCache.DataKey(source: id, tile: tile.canonical)
-        if let hit = buckets.withLock({ $0.data[key]?.tile }) {
-            return hit.layer(layer.sourceLayer)?.features ?? []
+        let hit: VectorTileData?? = buckets.withLock { cache in
+            guard let e = cache.data[key] else { return nil }
+            cache.data[key] = (e.tile, cache.generation)
+            return .some(e.tile)
         }
+        if let hit { return hit?.layer(layer.sourceLayer)?.features ?? [] }
         guard let index = geojson[id] else { return [] }
         let data = index.vectorTile(tile.canonical)
         buckets.withLock { cache in cache.data[key] = (data, cache.generation) }
@@ -88,19 +138,18 @@ extension Scene {
         let tiles = visibleTiles(view: view, layers: layers)
         var evaluator = StyleEvaluator(zoom: zoom, globalState: style.globalState, sources: style.sources)
         evaluator.featureStates = style.featureStates
+        buckets.withLock { $0.generation += 1 }
+        loadTiles(tiles)
         let assets = usesSymbols ? symbolAssets(ratio: ratio) : nil
         // Jobs: the (layer, tile) pairs without a cached bucket.
         struct Job: Sendable { let key: TileBucketCache.Key; let layer: GLMapStyle.Layer; let tile: OverscaledTileID }
         var jobs: [Job] = []
         var keys: [[(key: TileBucketCache.Key, tile: OverscaledTileID)]] = []
         var queued: Set<TileBucketCache.Key> = []
-        let cached: Set<TileBucketCache.Key> = buckets.withLock { cache in
-            cache.generation += 1
-            return Set(cache.entries.keys)
-        }
+        let cached: Set<TileBucketCache.Key> = buckets.withLock { Set($0.entries.keys) }
         for (index, layer) in layers {
             guard layer.type != .background, let source = layer.source, let ids = tiles[source] else { keys.append([]); continue }
-            let dashed = layer.values[LineProperties.dasharray.name] != nil
+            let dashed = layer.values[LineProperties.lineDasharray.name] != nil
             var layerKeys: [(key: TileBucketCache.Key, tile: OverscaledTileID)] = []
             for tile in ids.reversed() {
                 // Symbol buckets depend on the sprite scale and pixel ratio (icons): keyed by the ratio.
@@ -177,6 +226,7 @@ extension Scene {
         var evaluator = StyleEvaluator(zoom: zoom, globalState: style.globalState, sources: style.sources)
         evaluator.featureStates = style.featureStates
         buckets.withLock { $0.generation += 1 }
+        loadTiles(tiles)
         defer {
             buckets.withLock { cache in
                 let keep = cache.generation - 1

@@ -29,17 +29,16 @@ extension Scene {
     /// Whether a drawn layer is a symbol layer.
     var usesSymbols: Bool { style.layers.contains { $0.type == .symbol } }
 
-    /// The fetch glyph and sprite loading go through.
+    /// The fetch glyph and sprite loading go through: the scene's `loader` (its rewrites, cache
+    /// and offline rules), `local://` found up the style's folders when no rule maps it.
     var symbolFetch: ResourceFetch {
         let file = style.file
-        let base = file.map { PathText.directory(of: $0) }
-        let loader = ResourceLoader(options: ResourceLoaderOptions(base: base?.isEmpty == true ? "." : base))
+        let loader = self.loader
         return { reference in
             // Files have no query: `…/{range}.pbf?key=…` reads `…/{range}.pbf` (as a web server would).
             var url = reference
-            let lower = url.lowercased()
-            if !(lower.hasPrefix("http://") || lower.hasPrefix("https://")), let q = url.firstIndex(of: "?") { url = String(url[..<q]) }
-            if url.hasPrefix("local://") {
+            if case .file = loader.target(of: url), let q = url.firstIndex(of: "?") { url = String(url[..<q]) }
+            if url.hasPrefix("local://"), case .unsupported = loader.target(of: url) {
                 guard let path = SourceLoader(styleFile: file).resolve(url) else { return nil }
                 return FileManager.default.contents(atPath: path).map { [UInt8]($0) }
             }

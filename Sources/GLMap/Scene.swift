@@ -1,6 +1,8 @@
 // Scene — contract
 // A style with its sources loaded and turned into tile producers once: a GeoJSON source becomes
-// a `GeoJSONTileIndex` (geojson-vt's tiling, as MapLibre's worker does it). Frames of the same
+// a `GeoJSONSourceIndex` (geojson-vt's tiling, or supercluster's for `cluster: true`, as MapLibre's
+// worker does it); a vector source a `VectorTileSource` whose tiles are fetched (files, archives,
+// TileJSON, http through the `ResourceLoader`) and decoded for each frame before drawing. Frames of the same
 // scene (other cameras, sizes, ratios) reuse it: no re-parsing, re-projection or re-tiling.
 // A frame is planned from the view: per source, the tiles MapLibre would cover the view with
 // (`TileCover`); per drawn layer and tile, the layer evaluated over the tile's features and
@@ -27,7 +29,14 @@ public final class Scene: Sendable {
     /// The parsed, validated style.
     public let style: StyleDocument
     /// The GeoJSON sources' tile indexes by source id.
-    let geojson: [String: GeoJSONTileIndex]
+    let geojson: [String: GeoJSONSourceIndex]
+    /// The vector sources by id.
+    let vector: [String: VectorTileSource]
+    /// Where URLs of the style's sources (and glyphs and sprites) are fetched from.
+    public let loader: ResourceLoader
+    /// Problems met while loading tiles for frames (a tile that could not be fetched or decoded),
+    /// each once, in the order met.
+    let tileWarnings = Locked<[String]>([])
     /// Unit-world bounds of each loaded source's data (empty box for an empty source).
     public let sourceBounds: [String: WorldBounds]
     /// Problems with source data that were tolerated.
@@ -42,18 +51,24 @@ public final class Scene: Sendable {
     let crossSourceCollisions: Bool
 
     /// Loads the style's sources; `preloaded` gives features already decoded (the Swift API's
-    /// `GeoJSONSource` data) by source id, used instead of the source's own `data`; `images` are
-    /// images added at run time; `crossSourceCollisions` off keeps symbols of different sources
-    /// from hiding each other.
+    /// `GeoJSONSource` data) by source id, used instead of the source's own `data`.
+    /// `resources`: how URLs are fetched (default: relative to the style file's folder, http(s)
+    /// without a cache). `images` are images added at run time; `crossSourceCollisions` off keeps
+    /// symbols of different sources from hiding each other.
     public init(style: StyleDocument, preloaded: [String: GLMapGeoJSON.FeatureCollection] = [:], strict: Bool = false,
-                limits: InputLimits = .default, images: [String: StyleImage] = [:], crossSourceCollisions: Bool = true) throws {
+                limits: InputLimits = .default, resources: ResourceLoaderOptions? = nil, images: [String: StyleImage] = [:],
+                crossSourceCollisions: Bool = true) throws {
         runtimeImages = images
         self.crossSourceCollisions = crossSourceCollisions
         // What glmap would skip (symbol layers, vector sources, patterns…) is an error under strict.
         if strict && !style.skipped.isEmpty { throw SkippedFeature.strictError(style.skipped, file: style.file) }
         self.style = style
         let loader = SourceLoader(styleFile: style.file, limits: limits)
-        var geojson: [String: GeoJSONTileIndex] = [:]
+        var options = resources ?? ResourceLoaderOptions()
+        if options.base == nil { options.base = loader.baseDirectory }
+        self.loader = ResourceLoader(options: options)
+        var geojson: [String: GeoJSONSourceIndex] = [:]
+        var vector: [String: VectorTileSource] = [:]
         var bounds: [String: WorldBounds] = [:]
         var warnings: [SourceWarning] = []
         // Only sources some layer uses are loaded.
@@ -63,10 +78,8 @@ public final class Scene: Sendable {
             do {
                 let collection = try preloaded[id] ?? loader.load(source)
                 if let bad = Scene.firstInvalidPosition(collection) { throw SourceWarning(sourceID: id, message: bad) }
-                let options = GeoJSONTileOptions.mapLibre(maxzoom: source.maxzoom, buffer: source.buffer, tolerance: source.tolerance,
-                                                          lineMetrics: source.lineMetrics)
                 do {
-                    geojson[id] = try GeoJSONTileIndex(collection, options: options)
+                    geojson[id] = try GeoJSONSourceIndex(collection, source: Scene.options(source, globalState: style.globalState))
                 } catch let e as GeoJSONTilingError {
                     throw SourceWarning(sourceID: id, message: e.message)
                 }
@@ -77,15 +90,68 @@ public final class Scene: Sendable {
                 bounds[id] = .empty
             }
         }
+        for id in style.tileSources.keys.sorted() where used.contains(id) {
+            let spec = style.tileSources[id]!
+            do {
+                let description = try TileSourceDescription(id: id, json: spec.json)
+                switch spec.type {
+                case .vector:
+                    let source = try VectorTileSource(description, loader: self.loader, limits: limits)
+                    vector[id] = source
+                    if let b = source.source.bounds { bounds[id] = Scene.bounds(b) }
+                case .raster, .rasterDEM, .image, .geojson, .video:
+                    break   // drawn by layer types glmap does not draw yet: their layers are skipped
+                }
+            } catch {
+                let w = SourceWarning(sourceID: id, message: "\(error)")
+                if strict { throw w }
+                warnings.append(w)
+            }
+        }
         self.geojson = geojson
+        self.vector = vector
         self.sourceBounds = bounds
         self.warnings = warnings
     }
 
     /// Every warning to show, one line each: what of the style glmap skips (one line per reason,
-    /// naming the layers or sources), then each source whose data could not be used.
+    /// naming the layers or sources), each source whose data could not be used, then each tile
+    /// that could not be loaded by the frames drawn so far.
     public var warningMessages: [String] {
-        SkippedFeature.summaries(style.skipped) + warnings.map(\.description) + symbolWarnings
+        SkippedFeature.summaries(style.skipped) + warnings.map(\.description) + tileWarnings.value + symbolWarnings
+    }
+
+    /// Tiles that could not be loaded by the frames drawn so far (fetch or decode failures), one
+    /// line each, as `warningMessages` ends with them.
+    public var tileWarningMessages: [String] { tileWarnings.value }
+
+    /// A GeoJSON source's tiling options as GL JS derives them: geojson-vt's or supercluster's
+    /// values, the source `filter` and `clusterProperties` as closures over the style's expressions.
+    static func options(_ source: GLMapStyle.Source, globalState: JSONObject) -> GeoJSONSourceOptions {
+        var o = GeoJSONSourceOptions(maxzoom: source.maxzoom, buffer: source.buffer, tolerance: source.tolerance,
+                                     lineMetrics: source.lineMetrics, generateId: source.generateId, cluster: source.cluster,
+                                     clusterRadius: source.clusterRadius, clusterMaxZoom: source.clusterMaxZoom,
+                                     clusterMinPoints: source.clusterMinPoints)
+        if let filter = source.filter {
+            o.filter = { f in filter.evaluate(EvaluationContext(zoom: 0, feature: FeatureContext(f), globalState: globalState)) }
+        }
+        o.clusterProperties = source.clusterProperties.map { p in
+            ClusterProperty(name: p.name, map: { properties in
+                let v = try? p.map.evaluate(EvaluationContext(zoom: 0, feature: FeatureContext(properties: properties), globalState: globalState))
+                return v?.jsonValue ?? .null
+            }, reduce: { accumulated, properties in
+                var ctx = EvaluationContext(zoom: 0, feature: FeatureContext(properties: properties), globalState: globalState)
+                ctx.accumulated = accumulated
+                return (try? p.reduce.evaluate(ctx))?.jsonValue ?? .null
+            })
+        }
+        return o
+    }
+
+    /// The unit-world box of a longitude/latitude box.
+    static func bounds(_ b: TileBounds) -> WorldBounds {
+        let nw = WebMercator.project(lon: b.west, lat: b.north), se = WebMercator.project(lon: b.east, lat: b.south)
+        return WorldBounds(minX: nw.x, minY: nw.y, maxX: se.x, maxY: se.y)
     }
 
     /// Loads a style file (or "-" for standard input) and its sources.

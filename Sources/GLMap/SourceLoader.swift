@@ -68,7 +68,7 @@ public struct SourceLoader {
     }
 
     /// Loads one source. Throws `SourceWarning` when the data cannot be used.
-    public func load(_ source: Source) throws -> GLMapGeoJSON.FeatureCollection {
+    public func load(_ source: GLMapStyle.Source) throws -> GLMapGeoJSON.FeatureCollection {
         switch source.data {
         case .inline(let json):
             do {

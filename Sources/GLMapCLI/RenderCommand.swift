@@ -24,7 +24,7 @@ public enum RenderCommand {
         .init("bounds", help: "W,S,E,N: fit the view to this box (west > east crosses the antimeridian)"),
         .init("fit", optionalValue: true, help: "fit the view to the data of every source, or of --fit SOURCE"),
         .init("padding", help: "CSS pixels kept free on each edge by --bounds / --fit (default 0)"),
-        .init("source", repeatable: true, help: "ID=FILE: replace GeoJSON source ID's data with FILE (- reads standard input); repeatable"),
+        .init("source", repeatable: true, help: "ID=FILE: replace source ID's data with FILE: GeoJSON (- reads standard input) for a geojson source; an .mbtiles or .pmtiles archive or a z/x/y folder for a vector or raster source; repeatable"),
         .init("backend", help: "auto (default: GPU through EGL, else CPU), gpu or cpu"),
         .init("strict", value: false, help: "treat warnings (unusable source data, what glmap skips) as errors (exit 2)"),
         .init("frames", help: "JSON Lines file: one frame a line (lon, lat, zoom, bearing, pitch, width, height, ratio, output); missing fields come from these options"),
@@ -32,7 +32,7 @@ public enum RenderCommand {
         .init("jobs", "j", help: "PNG encoder threads for --frames (default: the number of cores)"),
         .init("quiet", "q", value: false, help: "no progress bar or summary on stderr"),
         .init("help", value: false, help: "show this help"),
-    ]
+    ] + ResourceFlags.options
 
     static let help = """
     usage: glmap render --style FILE --output FILE [--width 512] [--height 512] [--ratio 1]
@@ -40,6 +40,7 @@ public enum RenderCommand {
                         [--bounds W,S,E,N | --fit [SOURCE]] [--padding PX] [--source ID=FILE]…
                         [--backend auto|gpu|cpu] [--strict] [--png-level default|small]
                         [--format png|jpeg|webp] [--quality 1-100] [--lossless]
+                        [--http-cache DIR] [--offline]
            glmap render --style FILE --frames FRAMES.jsonl [options as defaults] [--jobs N] [--quiet]
            glmap render --help
 
@@ -100,6 +101,7 @@ public enum RenderCommand {
         var fit: ViewFit?
         var padding = 0.0
         var overrides: [SourceOverride] = []
+        var resources: ResourceLoaderOptions?
 
         init(_ a: CommandLineArguments) throws {
             guard let stylePath = a.string("style") else { throw UsageError("missing --style FILE (see glmap render --help)") }
@@ -125,6 +127,7 @@ public enum RenderCommand {
             if frames == nil && output != "-" { try OutputFolder.requireParent(of: output) }
             (fit, padding) = try Self.viewFit(a, options: options, frames: frames != nil)
             overrides = try a.values("source").map(SourceOverride.parse)
+            resources = try ResourceFlags.loaderOptions(a)
             if stylePath == "-" && overrides.contains(where: { $0.file == "-" }) {
                 throw UsageError("--style - and --source ID=- cannot both read standard input")
             }
@@ -177,7 +180,7 @@ public enum RenderCommand {
             style = try Scene.loadStyle(file: plan.stylePath)
         }
         try SourceOverride.apply(plan.overrides, to: &style, stdin: io.readStdin)
-        let scene = try Scene(style: style, strict: plan.strict)
+        let scene = try Scene(style: style, strict: plan.strict, resources: plan.resources)
         for w in scene.warningMessages { io.writeStderr("glmap: warning: \(w)\n") }
         let opts = plan.options
         if plan.fit == nil && plan.frames == nil && !style.hasCenter && !style.hasZoom
@@ -206,12 +209,14 @@ public enum RenderCommand {
         // GL failures the batch recovered from are reported; a frame that failed twice exits 1.
         try summary.finish(noun: "frames", describe: { "frame \($0 + 1) (line \(frames[$0].line), \(frames[$0].output))" },
                            write: io.writeStderr)
+        try reportTileWarnings(scene, strict: plan.strict, io: io)
     }
 
     /// One image to `--output` (a file, written atomically, or standard output for "-").
     static func renderImage(_ scene: Scene, options opts: RenderOptions, plan: Plan, renderer: MapRenderer, io: CommandIO) throws {
         let image = try renderer.render(scene, options: opts)   // premultiplied (waits for the renderer's preparation)
         io.noteCPUFallback(renderer.fallbackReason)
+        try reportTileWarnings(scene, strict: plan.strict, io: io)
         let imageFormat = try plan.format(for: plan.output, matte: scene.matte(zoom: opts.drawnCamera(default: scene.style.camera).zoom))
         let bytes = try imageFormat.encode(image, threads: PNGEncoder.allCores)
         let output = plan.output
@@ -228,6 +233,14 @@ public enum RenderCommand {
             case .jpeg, .webp: throw IOFailure(path: output, message: "cannot write \(imageFormat.kind == .jpeg ? "JPEG" : "WebP"): \(e.message)")
             }
         }
+    }
+
+    /// Tiles the frame could not load: warnings, or with `--strict` an error (exit 2, nothing written).
+    static func reportTileWarnings(_ scene: Scene, strict: Bool, io: CommandIO) throws {
+        let messages = scene.tileWarningMessages
+        guard !messages.isEmpty else { return }
+        if strict { throw InputFailure(messages.joined(separator: "\n") + "\n(--strict: a tile that cannot be loaded is an error)") }
+        for m in messages { io.writeStderr("glmap: warning: \(m)\n") }
     }
 
     /// `--png-level` → the encoder setting.

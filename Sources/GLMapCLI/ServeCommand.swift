@@ -16,11 +16,11 @@ public enum ServeCommand {
         .init("public-url", help: "base URL written into TileJSON (e.g. the load balancer's); default: from the Host header"),
         .init("backend", help: "auto (default), gpu or cpu"),
         .init("help", value: false, help: "show this help"),
-    ]
+    ] + ResourceFlags.options
 
     static let help = """
     usage: glmap serve --style FILE [--style ID=FILE…] [--bind 127.0.0.1] [--port 8080] [--jobs N]
-                       [--max-queue 64] [--timeout 30] [--cache 64] [--max-size 2048]
+                       [--max-queue 64] [--timeout 30] [--cache 64] [--max-size 2048] [--http-cache DIR] [--offline]
 
     Serves, for each style id:
       /styles/{id}[/{256|512}]/{z}/{x}/{y}[@{2|3}x].png     tiles (a 256-px tile at z is the 512-px world at z-1)
@@ -60,6 +60,7 @@ public enum ServeCommand {
         if let s = try a.int("max-size") { c.maxStaticSize = s }
         c.publicURL = a.string("public-url")
         c.backend = try a.backend()
+        c.resources = try ResourceFlags.loaderOptions(a)
 
         let server = try TileServer(configuration: c)
         for w in server.warnings { io.writeStderr("glmap: warning: \(w)\n") }

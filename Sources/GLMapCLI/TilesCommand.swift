@@ -27,14 +27,14 @@ public enum TilesCommand {
         .init("overwrite", value: false, help: "replace an existing FILE.mbtiles or FILE.pmtiles (refused without it or --resume)"),
         .init("quiet", "q", value: false, help: "no progress bar or summary on stderr"),
         .init("help", value: false, help: "show this help"),
-    ]
+    ] + ResourceFlags.options
 
     static let help = """
     usage: glmap tiles --style FILE --zoom 0-5 --output DIR|FILE.mbtiles|FILE.pmtiles [--bbox W,S,E,N]
                        [--tile-size 256|512] [--ratio 1|2] [--format png|jpeg|webp] [--quality Q]
                        [--lossless] [--jobs N] [--shard I/N|auto|auto/N] [--resume]
                        [--png-level default|small] [--backend auto|gpu|cpu] [--strict]
-                       [--max-tiles N] [--overwrite] [--quiet]
+                       [--max-tiles N] [--overwrite] [--quiet] [--http-cache DIR] [--offline]
            glmap tiles merge OUT.mbtiles|OUT.pmtiles IN… [--quiet]
            glmap tiles --help
 
@@ -74,7 +74,7 @@ public enum TilesCommand {
         if plan.archiveKind == nil && plan.resume {   // a directory: tiles whose file is there are done (files are written atomically)
             remaining = plan.shardTiles.filter { !FileManager.default.fileExists(atPath: $0.path(in: plan.output, ratio: plan.ratio, fileExtension: plan.formatKind.fileExtension)) }
         }
-        let scene = try Scene(styleFile: plan.stylePath, strict: plan.strict)
+        let scene = try Scene(style: Scene.loadStyle(file: plan.stylePath), strict: plan.strict, resources: plan.resources)
         for w in scene.warningMessages { io.writeStderr("glmap: warning: \(w)\n") }
         let format = try ImageFormat.make(plan.formatKind, quality: plan.quality, lossless: plan.lossless, pngCompression: plan.compression,
                                           matte: scene.matte(zoom: Double(plan.pyramid.zooms.lowerBound)))
@@ -88,6 +88,7 @@ public enum TilesCommand {
             writer = w
         }
         try renderTiles(remaining, of: scene, plan: plan, format: format, writer: writer, io: io)
+        try RenderCommand.reportTileWarnings(scene, strict: plan.strict, io: io)
         return 0
     }
 
@@ -106,6 +107,7 @@ public enum TilesCommand {
         var backend: Backend
         var archiveKind: TileArchiveWriter.Kind?
         var resume: Bool, overwrite: Bool, strict: Bool, quiet: Bool
+        var resources: ResourceLoaderOptions?
         /// The tiles of this shard (of the whole pyramid without --shard).
         var shardTiles: Pyramid.Shard
 
@@ -134,6 +136,7 @@ public enum TilesCommand {
                 throw UsageError("--output \(output): name the archive (OUT.mbtiles or OUT.pmtiles), not its journal")
             }
             resume = a.flag("resume"); overwrite = a.flag("overwrite"); strict = a.flag("strict"); quiet = a.flag("quiet")
+            resources = try ResourceFlags.loaderOptions(a)
             let maxTiles = try a.int("max-tiles") ?? Pyramid.defaultTileLimit
             guard maxTiles >= 1 else { throw UsageError("--max-tiles expects at least 1, got \(maxTiles)") }
             shardTiles = pyramid.shard(shard.index, of: shard.count)

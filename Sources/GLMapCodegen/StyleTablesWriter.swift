@@ -37,13 +37,10 @@ struct StyleTablesWriter {
     static func tableName(_ layerType: String) -> String { SwiftNames.upperCamel(layerType) + "Properties" }
     static func sourceTableName(_ sourceType: String) -> String { SwiftNames.upperCamel(sourceType) + "SourceProperties" }
 
-    /// The table member of a layer property: the layer prefix dropped (`line-gap-width` → `gapWidth`;
-    /// `icon-size` in a symbol layer keeps `iconSize`).
-    static func memberName(_ property: String, layerType: String) -> String {
-        let prefix = layerType + "-"
-        let rest = property.hasPrefix(prefix) ? String(property.dropFirst(prefix.count)) : property
-        return SwiftNames.lowerCamel(rest)
-    }
+    /// The table member of a property: its spec name in lowerCamelCase (`line-gap-width` →
+    /// `lineGapWidth`), which is also its name in the typed API (`layer.lineGapWidth`), as the
+    /// Mapbox Maps SDK names it.
+    static func memberName(_ property: String) -> String { SwiftNames.lowerCamel(property) }
 
     // MARK: Files
 
@@ -95,10 +92,12 @@ struct StyleTablesWriter {
         var s = Codegen.header + "import GLMapCore\n\n"
         s += "/// The property table of `\(layer.type)` layers (\(SwiftNames.docText(layer.summary.trimmingTrailingPeriod))): every layout and\n"
         s += "/// paint property the style spec defines for them, as typed keys (`PropertyKey<T>`).\n"
-        s += "public enum \(name) {\n"
+        s += "public enum \(name): LayerPropertyTable {\n"
+        s += "    /// The layer type of the table.\n"
+        s += "    public static let layerType = LayerType.\(SwiftNames.member(SwiftNames.lowerCamel(layer.type)))\n"
         var members: [String] = []
         for p in layer.properties where p.name != "visibility" {
-            let member = Self.memberName(p.name, layerType: layer.type)
+            let member = Self.memberName(p.name)
             guard !members.contains(member), member != "all" else {
                 throw CodegenError("v8.json: \(p.name) gives \(name).\(member) twice")
             }
@@ -106,9 +105,7 @@ struct StyleTablesWriter {
             s += try row(p, member: member, owner: layer.type, indent: "    ")
         }
         s += "\n    /// Every row of the table: `visibility` first, then the layout and the paint properties in spec order.\n"
-        s += "    public static let all: [StyleProperty] = [\n        StyleProperty.visibility,\n"
-        for m in members { s += "        \(SwiftNames.member(m)),\n" }
-        s += "    ]\n}\n"
+        s += "    public static let all: [StyleProperty] = [\n" + wrapped(["StyleProperty.visibility"] + members.map(SwiftNames.member)) + "    ]\n}\n"
         return s
     }
 
@@ -138,18 +135,16 @@ struct StyleTablesWriter {
     func objectTable(_ object: SpecModel.ObjectSpec, name: String, owner: String, title: String) throws -> String {
         var s = Codegen.header + "import GLMapCore\n\n"
         s += "/// \(title): every key the style spec defines, as typed keys (`PropertyKey<T>`).\n"
-        s += "public enum \(name) {\n"
+        s += "public enum \(name): PropertyTable {\n"
         var members: [String] = []
         for p in object.properties {
-            let member = SwiftNames.lowerCamel(p.name)
+            let member = Self.memberName(p.name)
             guard !members.contains(member), member != "all" else { throw CodegenError("v8.json: \(p.name) gives \(name).\(member) twice") }
             members.append(member)
             s += try row(p, member: member, owner: owner, indent: "    ")
         }
         s += "\n    /// Every key, in spec order.\n"
-        s += "    public static let all: [StyleProperty] = [\n"
-        for m in members { s += "        \(SwiftNames.member(m)),\n" }
-        s += "    ]\n"
+        s += "    public static let all: [StyleProperty] = [\n" + wrapped(members.map(SwiftNames.member)) + "    ]\n"
         s += "\n    /// Whether the spec allows keys it does not list (`\"*\"`).\n"
         s += "    public static let allowsOtherKeys = \(object.allowsOtherKeys)\n"
         s += "}\n"
@@ -187,27 +182,32 @@ struct StyleTablesWriter {
         s += "    /// The keys a layer object may have, in spec order.\n"
         s += "    public static let layerKeys: [String] = [" + spec.layerKeys.map(SwiftNames.stringLiteral).joined(separator: ", ") + "]\n"
         s += "    /// The expression operators of the spec, in spec order.\n"
-        s += "    public static let expressionOperators: [String] = [\n"
-        var line = "       "
-        for op in spec.expressionOperators.map(SwiftNames.stringLiteral) {
-            if line.count + op.count + 2 > 110 { s += line + "\n"; line = "       " }
-            line += " \(op),"
-        }
-        s += line + "\n    ]\n"
+        s += "    public static let expressionOperators: [String] = [\n" + wrapped(spec.expressionOperators.map(SwiftNames.stringLiteral)) + "    ]\n"
         s += "}\n"
         return s
     }
 
+    /// Array elements, comma-separated, on lines of at most 110 characters indented by 8.
+    func wrapped(_ items: [String]) -> String {
+        var s = "", line = "       "
+        for item in items {
+            if line.count + item.count + 2 > 110 { s += line + "\n"; line = "       " }
+            line += " \(item),"
+        }
+        return s + line + "\n"
+    }
+
     // MARK: Rows
 
-    /// One `public static let member = PropertyKey<T>(…)` with its documentation.
+    /// One `public static let member = PropertyKey<T>(…)` line with its documentation.
     func row(_ p: SpecModel.Property, member: String, owner: String, indent: String) throws -> String {
         let types = try PropertyTypes(p, enumName: enums.name(owner: owner, p))
         var s = "\(indent)/// \(SwiftNames.docText(p.summary.isEmpty ? "`\(p.name)`." : p.summary))\n"
         s += "\(indent)///\n\(indent)/// \(facts(p))\n"
-        s += "\(indent)public static let \(SwiftNames.member(member)) = PropertyKey<\(types.keyType)>(\n"
-        s += "\(indent)    \(SwiftNames.stringLiteral(p.name))\(p.isLayout ? ", layout: true" : ""),\n"
-        s += "\(indent)    PropertySpec(" + (try specArguments(p, types)).joined(separator: ",\n\(indent)                 ") + "))\n"
+        // One line a row: the table reads as data, one property a line.
+        s += "\(indent)public static let \(SwiftNames.member(member)) = PropertyKey<\(types.keyType)>("
+        s += "\(SwiftNames.stringLiteral(p.name))\(p.isLayout ? ", layout: true" : ""), "
+        s += "PropertySpec(" + (try specArguments(p, types)).joined(separator: ", ") + "))\n"
         return s
     }
 

@@ -72,6 +72,8 @@ public struct ServerConfiguration: Sendable {
     public var publicURL: String?
     /// The backend the renderers use (`--backend`, default auto).
     public var backend: Backend = .auto
+    /// How the styles' http(s) URLs are fetched (`--http-cache`, `--offline`); nil: the defaults.
+    public var resources: ResourceLoaderOptions?
 
     /// The defaults for serving `styles`.
     public init(styles: [StyleEntry]) { self.styles = styles }

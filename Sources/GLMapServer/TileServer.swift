@@ -57,7 +57,7 @@ public final class TileServer: @unchecked Sendable {
         var scenes: [Scene] = []
         var warnings: [String] = []
         for s in configuration.styles {
-            let scene = try Scene(styleFile: s.path)
+            let scene = try Scene(style: Scene.loadStyle(file: s.path), resources: configuration.resources)
             warnings += scene.warnings.map { "style \(s.id): \($0)" }
             scenes.append(scene)
         }

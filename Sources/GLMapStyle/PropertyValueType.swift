@@ -70,7 +70,9 @@ extension Optional: PropertyValueType where Wrapped: PropertyValueType {
 }
 
 /// A generated style enum (`LineCap`, `TranslateAnchor`, `TextAnchor`, …): the spec's string values.
-public protocol PropertyEnum: PropertyValueType, RawRepresentable, CaseIterable, Hashable where RawValue == String {}
+/// The typed API writes it as itself.
+public protocol PropertyEnum: PropertyValueType, StyleEncodable, StyleAPIRepresentable, RawRepresentable, CaseIterable, Hashable
+    where RawValue == String, APIValue == Self {}
 
 extension PropertyEnum {
     /// The case whose spec string `v` is.

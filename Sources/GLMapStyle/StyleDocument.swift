@@ -46,6 +46,8 @@ public struct StyleDocument: Sendable {
     /// their generated tables (`LightProperties`, …) and compiled: object name → property name →
     /// value (unset properties: the spec default). `projection` is validated for its keys only.
     public var rootObjects: [String: [String: PropertyValue]] = [:]
+    /// The vector, raster, raster-dem and image sources by id (loaded tile by tile by a scene).
+    public var tileSources: [String: TileSourceSpec] = [:]
     /// The root `state` object: default values for `global-state`.
     public var globalState: JSONObject
     /// The style's `glyphs` URL template (`…/{fontstack}/{range}.pbf`), nil when absent.

@@ -59,8 +59,8 @@ public struct StyleEvaluator: Sendable {
         return StyleEvaluator.defaultValue(prop)
     }
 
-    /// A property's value read through its typed row: `value(LineProperties.width, layer)` is a
-    /// `Double`, `value(LineProperties.cap, layer)` a `LineCap` (the spec default when unset,
+    /// A property's value read through its typed row: `value(LineProperties.lineWidth, layer)` is a
+    /// `Double`, `value(LineProperties.lineCap, layer)` a `LineCap` (the spec default when unset,
     /// failing or not of the row's type; nil for an unset optional row such as a sort key).
     public func value<T>(_ key: PropertyKey<T>, _ layer: Layer, _ feature: FeatureContext? = nil) -> T {
         key.typed(value(key, in: layer, feature: feature))
@@ -162,6 +162,6 @@ public struct StyleEvaluator: Sendable {
 
     /// A background layer's paint at the zoom.
     public func evaluateBackground(_ layer: Layer) -> EvaluatedBackground {
-        EvaluatedBackground(color: color(BackgroundProperties.color, layer), opacity: number(BackgroundProperties.opacity, layer))
+        EvaluatedBackground(color: color(BackgroundProperties.backgroundColor, layer), opacity: number(BackgroundProperties.backgroundOpacity, layer))
     }
 }

@@ -7,6 +7,8 @@ struct StyleParser {
     var skipped: [SkippedFeature] = []
     /// Sources skipped for their type: id → their index in `skipped`.
     var skippedSources: [String: Int] = [:]
+    /// Vector, raster, raster-dem and image sources: loaded tile by tile by the scene.
+    var tileSources: [String: TileSourceSpec] = [:]
 
     /// The style spec's layer types, in spec order (glmap draws those with `LayerType.isDrawn`).
     static let specLayerTypes = LayerType.allCases.map(\.rawValue)
@@ -76,7 +78,7 @@ struct StyleParser {
                 fail("center", "expected an array of two numbers [longitude, latitude], found \(c.shortDescription)")
             }
         }
-        let zoom = number(root["zoom"], path: "zoom", default: 0, min: 0, max: 24)
+        let zoom = number(root["zoom"], path: "zoom", default: 0)   // no range in the spec (GL JS clamps the camera to −2…24)
         let bearing = number(root["bearing"], path: "bearing", default: 0)
         let pitch = number(root["pitch"], path: "pitch", default: 0, min: 0, max: 85)
 
@@ -133,6 +135,7 @@ struct StyleParser {
         var doc = StyleDocument(center: center, zoom: zoom, bearing: bearing, pitch: pitch, sources: sources,
                                 layers: layers, globalState: globalState, file: file)
         doc.allLayers = allLayers
+        doc.tileSources = tileSources
         doc.rootObjects = rootObjects
         doc.name = root["name"]?.stringValue
         doc.sprite = root["sprite"]
@@ -164,12 +167,17 @@ struct StyleParser {
         let errorsBefore = issues.count
         sourceKeys(o, type: sourceType, path: path)
         guard sourceType == .geojson else {
-            if issues.count == errorsBefore {
+            if issues.count == errorsBefore && sourceType != .video {
+                // Loaded from tiles (files, archives, TileJSON, http) by the scene.
+                tileSources[id] = TileSourceSpec(id: id, type: sourceType, json: o)
+            } else if issues.count == errorsBefore {
                 skippedSources[id] = skipped.count
-                skipped.append(SkippedFeature(kind: "source", id: id, path: path, reason: "\(type) sources are not drawn by glmap (it draws geojson sources)"))
+                skipped.append(SkippedFeature(kind: "source", id: id, path: path, reason: "\(type) sources are not drawn by glmap"))
             }
             return nil
         }
+        // The spec's checks of every key have spoken (once); what follows reads valid values.
+        guard issues.count == errorsBefore else { return nil }
         let data: GeoJSONData
         switch o["data"] {
         case .string(let s)?: data = .reference(s)
@@ -188,15 +196,51 @@ struct StyleParser {
         let buffer = number(o["buffer"], path: "\(path).buffer", default: 128, min: 0, max: 512)
         var source = Source(id: id, data: data, maxzoom: maxzoom, lineMetrics: lineMetrics, tolerance: tolerance, buffer: buffer)
         source.attribution = o["attribution"]?.stringValue
+        clusterOptions(o, path: path, into: &source)
         switch o["promoteId"] {
         case nil, .null?: break
         case .string(let name)?: source.promoteId = name
         case .object(let byLayer)?:
             // A GeoJSON source has one layer, which MapLibre names "_geojsonTileLayer".
             source.promoteId = byLayer["_geojsonTileLayer"]?.stringValue
-        case let other?: fail("\(path).promoteId", "expected a string or an object of strings, found \(other.shortDescription)")
+        default: break   // checked with the other keys (`sourceKeys`)
         }
         return source
+    }
+
+    /// `generateId`, `cluster` and its options, and the source's `filter`.
+    mutating func clusterOptions(_ o: JSONObject, path: String, into source: inout Source) {
+        func bool(_ key: String) -> Bool {
+            guard let v = o[key] else { return false }
+            guard let b = v.boolValue else { fail("\(path).\(key)", "expected boolean, found \(v.shortDescription)"); return false }
+            return b
+        }
+        source.generateId = bool("generateId")
+        source.cluster = bool("cluster")
+        if let v = o["clusterRadius"] { source.clusterRadius = number(v, path: "\(path).clusterRadius", default: 50, min: 0) }
+        if let v = o["clusterMaxZoom"] { source.clusterMaxZoom = number(v, path: "\(path).clusterMaxZoom", default: 0) }
+        if let v = o["clusterMinPoints"] { source.clusterMinPoints = number(v, path: "\(path).clusterMinPoints", default: 2) }
+        if let f = o["filter"] {
+            switch FeatureFilter.compile(f) {
+            case .success(let ff): source.filter = ff
+            case .failure(let errs): for e in errs.errors { fail("\(path).filter\(e.key)", e.message) }
+            }
+        }
+        if let cp = o["clusterProperties"] {
+            guard let props = cp.objectValue else { fail("\(path).clusterProperties", "expected an object, found \(cp.shortDescription)"); return }
+            let anySpec = PropertySpec(type: .value, kind: .dataDriven, zoomAllowed: false, interpolated: false)
+            for (name, v) in props.pairs {
+                let p = "\(path).clusterProperties.\(name)"
+                guard case .array(let pair) = v, pair.count == 2 else { fail(p, "expected [operator, map expression]"); continue }
+                // The reduce step is an operator name (applied to the accumulated value and the
+                // mapped one) or an expression reading ["accumulated"] and ["get", name].
+                let reduceJSON: JSONValue
+                if case .string(let op) = pair[0] { reduceJSON = .array([.string(op), ["accumulated"], ["get", .string(name)]]) } else { reduceJSON = pair[0] }
+                guard case .success(let map) = StyleExpression.compile(pair[1], spec: anySpec) else { fail("\(p)[1]", "invalid map expression"); continue }
+                guard case .success(let reduce) = StyleExpression.compile(reduceJSON, spec: anySpec) else { fail("\(p)[0]", "invalid reduce expression"); continue }
+                source.clusterProperties.append((name, map, reduce))
+            }
+        }
     }
 
     /// A layer and whether it is drawn, or nil when it is invalid (the problems are recorded) or
@@ -467,7 +511,7 @@ struct StyleParser {
             if key == "promoteId" {
                 let ok: Bool
                 switch value {
-                case .string: ok = true
+                case .string, .null: ok = true
                 case .object(let ids): ok = ids.pairs.allSatisfy { $0.value.stringValue != nil }
                 default: ok = false
                 }
@@ -490,7 +534,7 @@ struct StyleParser {
     /// A root object (`light`, `sky`, `terrain`, `projection`, `transition`): unknown keys are
     /// errors (as MapLibre's validator reports them), values are compiled for their rows (literals
     /// only where the spec takes no expressions), required keys must be there, and `terrain`'s
-    /// source must be a raster-dem source of the style. `projection.type` (a projection
+    /// source must be a source of the style. `projection.type` (a projection
     /// definition, which may interpolate between projections) is kept as written, unchecked.
     mutating func rootObject(_ v: JSONValue, key: String, table: [StyleProperty], sources: JSONObject?) -> [String: PropertyValue] {
         guard let o = object(v, path: key) else { return [:] }
@@ -514,12 +558,9 @@ struct StyleParser {
         for row in table where row.spec.required && o[row.name] == nil {
             fail("\(key).\(row.name)", "missing required property")
         }
-        if key == "terrain", let s = o["source"]?.stringValue {
-            if let type = sources?[s]?["type"]?.stringValue {
-                if type != "raster-dem" { fail("terrain.source", "terrain needs a raster-dem source; \"\(s)\" is a \(type) source") }
-            } else {
-                fail("terrain.source", "source \"\(s)\" not found")
-            }
+        if key == "terrain", let s = o["source"]?.stringValue, sources?[s] == nil {
+            // GL JS's setTerrain refuses it ("cannot load terrain, because there exists no source").
+            fail("terrain.source", "source \"\(s)\" not found")
         }
         return values
     }

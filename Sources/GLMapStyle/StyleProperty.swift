@@ -34,9 +34,9 @@ public class StyleProperty: Hashable, CustomStringConvertible, @unchecked Sendab
 }
 
 /// A typed row: a `StyleProperty` that carries the Swift type `T` of its value, so
-/// `StyleEvaluator.value(LineProperties.width, layer)` is a `Double` and
-/// `StyleEvaluator.value(LineProperties.cap, layer)` a `LineCap`. `T` is optional exactly when the
-/// spec gives the property no default (`FillProperties.outlineColor: PropertyKey<Color?>`).
+/// `StyleEvaluator.value(LineProperties.lineWidth, layer)` is a `Double` and
+/// `StyleEvaluator.value(LineProperties.lineCap, layer)` a `LineCap`. `T` is optional exactly when the
+/// spec gives the property no default (`FillProperties.fillOutlineColor: PropertyKey<Color?>`).
 public final class PropertyKey<T: PropertyValueType>: StyleProperty, @unchecked Sendable {
     /// The spec default as `T` (nil for optional `T` without a default).
     public let defaultValue: T

@@ -173,8 +173,8 @@ extension StyleEvaluator {
     func evaluateFill(_ layer: Layer, tile: TileInput) -> EvaluatedFillLayer {
         typealias P = FillProperties
         var items: [(key: Double?, item: EvaluatedFill)] = []
-        let fillColorOf = colorGetter(P.color, layer), opacityOf = numberGetter(P.opacity, layer)
-        let outlineOf = layer.values[P.outlineColor.name] == nil ? nil : colorGetter(P.outlineColor, layer)
+        let fillColorOf = colorGetter(P.fillColor, layer), opacityOf = numberGetter(P.fillOpacity, layer)
+        let outlineOf = layer.values[P.fillOutlineColor.name] == nil ? nil : colorGetter(P.fillOutlineColor, layer)
         let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
         let empty = FeatureContext()
         for f in tile.features {
@@ -188,15 +188,15 @@ extension StyleEvaluator {
             var fill = EvaluatedFill(polygons: polygons, color: fillColor, opacity: opacityOf(c),
                                      outlineColor: outlineOf?(c) ?? fillColor)
             fill.index = f.index
-            items.append((sortKey(P.sortKey, layer, c), fill))
+            items.append((sortKey(P.fillSortKey, layer, c), fill))
         }
         var result = EvaluatedFillLayer(
-            id: layer.id, antialias: value(P.antialias, in: layer).boolean ?? true,
-            translate: pair(P.translate, layer),
-            translateAnchor: value(P.translateAnchor, layer),
+            id: layer.id, antialias: value(P.fillAntialias, in: layer).boolean ?? true,
+            translate: pair(P.fillTranslate, layer),
+            translateAnchor: value(P.fillTranslateAnchor, layer),
             features: sorted(items))
         result.paint = PaintSource(layer: layer, globalState: globalState, tileZoom: tileZoom)
-        if outlineOf == nil { result.paint.expressions[P.outlineColor.name] = result.paint.expressions[P.color.name] }
+        if outlineOf == nil { result.paint.expressions[P.fillOutlineColor.name] = result.paint.expressions[P.fillColor.name] }
         return result
     }
 
@@ -205,10 +205,10 @@ extension StyleEvaluator {
     func evaluateCircle(_ layer: Layer, tile: TileInput) -> EvaluatedCircleLayer {
         typealias P = CircleProperties
         var items: [(key: Double?, item: EvaluatedCircle)] = []
-        let radiusOf = numberGetter(P.radius, layer), colorOf = colorGetter(P.color, layer)
-        let blurOf = numberGetter(P.blur, layer), opacityOf = numberGetter(P.opacity, layer)
-        let strokeWidthOf = numberGetter(P.strokeWidth, layer), strokeColorOf = colorGetter(P.strokeColor, layer)
-        let strokeOpacityOf = numberGetter(P.strokeOpacity, layer)
+        let radiusOf = numberGetter(P.circleRadius, layer), colorOf = colorGetter(P.circleColor, layer)
+        let blurOf = numberGetter(P.circleBlur, layer), opacityOf = numberGetter(P.circleOpacity, layer)
+        let strokeWidthOf = numberGetter(P.circleStrokeWidth, layer), strokeColorOf = colorGetter(P.circleStrokeColor, layer)
+        let strokeOpacityOf = numberGetter(P.circleStrokeOpacity, layer)
         let extent = Int16(TileExtent.extent)
         // Values that do not read the feature need no context per feature.
         let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
@@ -228,12 +228,12 @@ extension StyleEvaluator {
                 centers: centers, radius: radiusOf(c), color: colorOf(c), blur: blurOf(c), opacity: opacityOf(c),
                 strokeWidth: strokeWidthOf(c), strokeColor: strokeColorOf(c), strokeOpacity: strokeOpacityOf(c))
             circle.index = f.index
-            items.append((sortKey(P.sortKey, layer, c), circle))
+            items.append((sortKey(P.circleSortKey, layer, c), circle))
         }
         var result = EvaluatedCircleLayer(
-            id: layer.id, translate: pair(P.translate, layer),
-            translateAnchor: value(P.translateAnchor, layer),
-            pitchScale: value(P.pitchScale, layer), pitchAlignment: value(P.pitchAlignment, layer),
+            id: layer.id, translate: pair(P.circleTranslate, layer),
+            translateAnchor: value(P.circleTranslateAnchor, layer),
+            pitchScale: value(P.circlePitchScale, layer), pitchAlignment: value(P.circlePitchAlignment, layer),
             features: sorted(items))
         result.paint = PaintSource(layer: layer, globalState: globalState, tileZoom: tileZoom)
         return result
@@ -243,7 +243,7 @@ extension StyleEvaluator {
     /// values dashes need and the line-metrics clip of each GeoJSON piece.
     func evaluateLine(_ layer: Layer, tile: TileInput) -> EvaluatedLineLayer {
         typealias P = LineProperties
-        let dashed = layer.values[P.dasharray.name] != nil
+        let dashed = layer.values[P.lineDasharray.name] != nil
         let floorZoom = zoom.rounded(.down)
         // MapLibre's first frame has lastIntegerZoom = floor(zoom): between integer zooms it is
         // "zooming in" (from = the value at zoom − 1, scale 2), on one "zooming out" (zoom + 1,
@@ -253,17 +253,17 @@ extension StyleEvaluator {
         atFloor.zoom = floorZoom
         atFrom.zoom = zoomingIn ? zoom - 1 : zoom + 1
         func pattern(_ e: StyleEvaluator, _ c: FeatureContext) -> [Double]? {
-            guard let a = e.value(P.dasharray, in: layer, feature: c).array else { return nil }
+            guard let a = e.value(P.lineDasharray, in: layer, feature: c).array else { return nil }
             let numbers = a.compactMap(\.number)
             guard !numbers.isEmpty, numbers.count == a.count else { return nil }
             return numbers.map { $0.isFinite ? Swift.max(0, $0) : 0 }
         }
         var items: [(key: Double?, item: EvaluatedLine)] = []
         let layout = atTileZoom
-        let joinOf = layout.getter(P.join, layer, layout.string), colorOf = colorGetter(P.color, layer)
-        let opacityOf = numberGetter(P.opacity, layer), widthOf = numberGetter(P.width, layer)
-        let gapWidthOf = numberGetter(P.gapWidth, layer), offsetOf = numberGetter(P.offset, layer)
-        let blurOf = numberGetter(P.blur, layer)
+        let joinOf = layout.getter(P.lineJoin, layer, layout.string), colorOf = colorGetter(P.lineColor, layer)
+        let opacityOf = numberGetter(P.lineOpacity, layer), widthOf = numberGetter(P.lineWidth, layer)
+        let gapWidthOf = numberGetter(P.lineGapWidth, layer), offsetOf = numberGetter(P.lineOffset, layer)
+        let blurOf = numberGetter(P.lineBlur, layer)
         let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
         let empty = FeatureContext()
         for f in tile.features {
@@ -279,21 +279,21 @@ extension StyleEvaluator {
             if dashed, let to = pattern(self, c) {
                 line.dasharray = to
                 line.dasharrayFrom = pattern(atFrom, c) ?? to
-                line.floorWidth = atFloor.number(P.width, layer, c)
+                line.floorWidth = atFloor.number(P.lineWidth, layer, c)
             }
             // geojson-vt's line metrics: the piece's share of the whole line.
             if let s = f.properties["mapbox_clip_start"]?.numberValue, let e = f.properties["mapbox_clip_end"]?.numberValue {
                 line.clip = (s, e)
             }
             line.index = f.index
-            items.append((sortKey(P.sortKey, layer, c), line))
+            items.append((sortKey(P.lineSortKey, layer, c), line))
         }
-        let gradient = layer.values[P.gradient.name]
+        let gradient = layer.values[P.lineGradient.name]
         var result = EvaluatedLineLayer(
-            id: layer.id, cap: layout.value(P.cap, layer),
-            miterLimit: layout.number(P.miterLimit, layer), roundLimit: layout.number(P.roundLimit, layer),
-            translate: pair(P.translate, layer),
-            translateAnchor: value(P.translateAnchor, layer),
+            id: layer.id, cap: layout.value(P.lineCap, layer),
+            miterLimit: layout.number(P.lineMiterLimit, layer), roundLimit: layout.number(P.lineRoundLimit, layer),
+            translate: pair(P.lineTranslate, layer),
+            translateAnchor: value(P.lineTranslateAnchor, layer),
             gradient: gradient, features: sorted(items))
         result.zoom = zoom
         result.paint = PaintSource(layer: layer, globalState: globalState, tileZoom: tileZoom)

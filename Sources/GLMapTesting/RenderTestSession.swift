@@ -49,6 +49,12 @@ public struct RenderTestSession {
                                                               pixelRatio: CGFloat(c.effectivePixelRatio)),
                                   renderer: renderer)
         snapshotter.crossSourceCollisions = c.crossSourceCollisions
+        // The harness's HTTP origin and URL forms inside loaded resources (TileJSON files name
+        // their tiles as http://localhost:2900/…) map onto the suite's folder; never the network.
+        let rules = RenderSuite.resourceRules(assetRoot: c.assetRoot)
+        snapshotter.resourceOptions = ResourceLoaderOptions(
+            rewrites: rules.rewrites.map { URLRewriteRule(prefix: $0.prefix, replacement: $0.replacement) },
+            noContentMarkers: [rules.noContentMarker], offline: true)
     }
 
     /// Draws the case: style, operations, frame. Throws what makes the case an error (an invalid

@@ -73,7 +73,7 @@ public struct SymbolLayerValues: Sendable {
     /// The values of `layer` at `evaluator`'s zoom.
     public init(layer: Layer, evaluator e: StyleEvaluator) {
         typealias P = SymbolProperties
-        placement = e.value(P.placement, layer)
+        placement = e.value(P.symbolPlacement, layer)
         let pointPlacement = placement == .point
         var textRotation = e.value(P.textRotationAlignment, layer)
         if textRotation == .auto { textRotation = pointPlacement ? .viewport : .map }
@@ -102,9 +102,9 @@ public struct SymbolLayerValues: Sendable {
         textOptional = e.value(P.textOptional, layer)
         iconOptional = e.value(P.iconOptional, layer)
         iconTextFit = e.value(P.iconTextFit, layer)
-        zOrder = e.value(P.zOrder, layer)
+        zOrder = e.value(P.symbolZOrder, layer)
         textPadding = e.value(P.textPadding, layer)
-        avoidEdges = e.value(P.avoidEdges, layer)
+        avoidEdges = e.value(P.symbolAvoidEdges, layer)
         if pointPlacement {
             var modes: [WritingMode] = []
             for m in e.value(P.textWritingMode, layer) ?? [] {
@@ -116,7 +116,7 @@ public struct SymbolLayerValues: Sendable {
             writingModes = []
         }
         hasVariablePlacement = layer.values[P.textVariableAnchor.name] != nil || layer.values[P.textVariableAnchorOffset.name] != nil
-        if let s = layer.values[P.sortKey.name]?.expression { hasSortKey = s.constantValue == nil } else { hasSortKey = false }
+        if let s = layer.values[P.symbolSortKey.name]?.expression { hasSortKey = s.constantValue == nil } else { hasSortKey = false }
         func pair(_ a: [Double]) -> (x: Double, y: Double) { a.count == 2 ? (a[0], a[1]) : (0, 0) }
         textTranslate = pair(e.value(P.textTranslate, layer))
         textTranslateAnchor = e.value(P.textTranslateAnchor, layer)

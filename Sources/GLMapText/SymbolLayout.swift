@@ -205,7 +205,7 @@ extension SymbolLayout {
                 let text = withText ? self.text(c) : nil
                 let icon = withIcon ? self.icon(c) : nil
                 if (text == nil || text!.isEmpty) && icon == nil { continue }
-                let sortKey: Double? = values.sortFeaturesByKey ? (atTile.value(P.sortKey, layer, c) ?? 0) : nil
+                let sortKey: Double? = values.sortFeaturesByKey ? (atTile.value(P.symbolSortKey, layer, c) ?? 0) : nil
                 features.append(Feature(index: f.feature.index, context: c, type: f.feature.type,
                                         geometry: LabelAnchors.vectors(f.feature.geometry), text: text, icon: icon, sortKey: sortKey))
                 if let icon, !imageIDs.contains(icon) { imageIDs.append(icon) }
@@ -338,7 +338,7 @@ extension SymbolLayout {
             let textBoxScale = tpr * layoutTextSize / glyphSize
             let textMaxBoxScale = tpr * textMaxSize / glyphSize
             let iconBoxScale = tpr * layoutIconSize
-            let symbolMinDistance = tpr * atTile.value(P.spacing, layer)
+            let symbolMinDistance = tpr * atTile.value(P.symbolSpacing, layer)
             let textPadding = values.textPadding * tpr
             let ip = atTile.value(P.iconPadding, layer, c)
             let iconPadding = (top: ip.top * tpr, right: ip.right * tpr, bottom: ip.bottom * tpr, left: ip.left * tpr)

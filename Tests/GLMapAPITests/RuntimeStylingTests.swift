@@ -112,8 +112,7 @@ final class RuntimeStylingTests: XCTestCase {
         XCTAssertEqual(s.undrawnStyleFeatures, [])
         try s.setProjection(properties: obj(["type": "mercator"]))
         XCTAssertEqual(s.undrawnStyleFeatures, [], "Mercator is what glmap draws")
-        // Terrain must name a raster-dem source of the style, as MapLibre's validator requires.
-        try s.addSource(withId: "dem", properties: obj(["type": "raster-dem", "tiles": ["dem/{z}/{x}/{y}.png"]]))
+        try s.addSource(withId: "dem", properties: obj(["type": "raster-dem", "tiles": ["file:///nowhere/{z}/{x}/{y}.png"]]))
         try s.setTerrain(properties: obj(["source": "dem", "exaggeration": 1]))
         try s.setSky(properties: obj(["sky-color": "blue"]))
         try s.setLight(properties: obj(["intensity": 0.5]))

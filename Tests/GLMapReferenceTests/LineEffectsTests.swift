@@ -59,7 +59,7 @@ final class LineEffectsTests: XCTestCase {
 
     func gradient(_ json: String) throws -> PropertyValue {
         let j = try JSONParser.parse(Array(json.utf8))
-        return PropertyValue(json: j, expression: try StyleExpression.compile(j, spec: LineProperties.gradient.spec).get())
+        return PropertyValue(json: j, expression: try StyleExpression.compile(j, spec: LineProperties.lineGradient.spec).get())
     }
 
     func testRampInterpolatesOverThePieceRange() throws {

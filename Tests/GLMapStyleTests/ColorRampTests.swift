@@ -6,7 +6,7 @@ import XCTest
 final class ColorRampTests: XCTestCase {
     func expression(_ json: String) throws -> StyleExpression {
         let value = try JSONParser.parse(Array(json.utf8))
-        return try StyleExpression.compile(value, spec: LineProperties.gradient.spec).get()
+        return try StyleExpression.compile(value, spec: LineProperties.lineGradient.spec).get()
     }
 
     func texel(_ r: ColorRamp, row: Int = 0, _ i: Int) -> [UInt8] {

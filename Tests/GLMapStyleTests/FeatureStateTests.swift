@@ -65,9 +65,9 @@ import GLMapCore
         let layer = try #require(doc.layers.first)
         var feature = FeatureContext(id: 1)
         let evaluator = StyleEvaluator(zoom: 0)
-        #expect(evaluator.color(CircleProperties.color, layer, feature) == Color(css: "black"))
+        #expect(evaluator.color(CircleProperties.circleColor, layer, feature) == Color(css: "black"))
         feature.state = o(["color": "red"])
-        #expect(evaluator.color(CircleProperties.color, layer, feature) == Color(css: "red"))
+        #expect(evaluator.color(CircleProperties.circleColor, layer, feature) == Color(css: "red"))
 
         var layoutStyle = style
         if case .object(var root) = layoutStyle {

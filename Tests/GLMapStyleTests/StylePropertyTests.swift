@@ -30,51 +30,51 @@ final class StylePropertyTests: XCTestCase {
         let red = Value.color(Color(r: 1, g: 0, b: 0))
         return [
             (.background, [
-                (BackgroundProperties.color, "red", red, "not-a-colour"),
-                (BackgroundProperties.opacity, 0.5, .number(0.5), "half"),
-                (BackgroundProperties.pattern, "stripes", .string("stripes"), ["zoom"]),
+                (BackgroundProperties.backgroundColor, "red", red, "not-a-colour"),
+                (BackgroundProperties.backgroundOpacity, 0.5, .number(0.5), "half"),
+                (BackgroundProperties.backgroundPattern, "stripes", .string("stripes"), ["zoom"]),
             ]),
             (.fill, [
-                (FillProperties.sortKey, ["get", "rank"], .number(3), "high"),
-                (FillProperties.antialias, false, .boolean(false), "no"),
-                (FillProperties.opacity, ["interpolate", ["linear"], ["zoom"], 0, 0, 10, 1], .number(0.5), 2),
-                (FillProperties.color, ["get", "c"], .color(Color(r: 0, g: 0, b: 1)), 12),
-                (FillProperties.outlineColor, "#ff0000", red, true),
-                (FillProperties.translate, [1, 2], .array([.number(1), .number(2)]), [1]),
-                (FillProperties.translateAnchor, "viewport", .string("viewport"), 3),
-                (FillProperties.pattern, ["get", "c"], .string("blue"), ["zoom"]),
+                (FillProperties.fillSortKey, ["get", "rank"], .number(3), "high"),
+                (FillProperties.fillAntialias, false, .boolean(false), "no"),
+                (FillProperties.fillOpacity, ["interpolate", ["linear"], ["zoom"], 0, 0, 10, 1], .number(0.5), 2),
+                (FillProperties.fillColor, ["get", "c"], .color(Color(r: 0, g: 0, b: 1)), 12),
+                (FillProperties.fillOutlineColor, "#ff0000", red, true),
+                (FillProperties.fillTranslate, [1, 2], .array([.number(1), .number(2)]), [1]),
+                (FillProperties.fillTranslateAnchor, "viewport", .string("viewport"), 3),
+                (FillProperties.fillPattern, ["get", "c"], .string("blue"), ["zoom"]),
             ]),
             (.line, [
-                (LineProperties.cap, "round", .string("round"), 1),
-                (LineProperties.join, "bevel", .string("bevel"), false),
-                (LineProperties.miterLimit, 3, .number(3), "x"),
-                (LineProperties.roundLimit, 1.5, .number(1.5), "x"),
-                (LineProperties.sortKey, 4, .number(4), "x"),
-                (LineProperties.opacity, 0.25, .number(0.25), -1),
-                (LineProperties.color, "rgba(255,0,0,1)", red, 1),
-                (LineProperties.translate, [3, -4], .array([.number(3), .number(-4)]), "x"),
-                (LineProperties.translateAnchor, "map", .string("map"), 0),
-                (LineProperties.width, ["*", 2, ["get", "rank"]], .number(6), "wide"),
-                (LineProperties.gapWidth, 2, .number(2), -2),
-                (LineProperties.offset, -3, .number(-3), "x"),
-                (LineProperties.blur, 1, .number(1), -1),
-                (LineProperties.dasharray, [2, 1], .array([.number(2), .number(1)]), "dashed"),
-                (LineProperties.pattern, "dots", .string("dots"), ["zoom"]),
-                (LineProperties.gradient, ["interpolate", ["linear"], ["line-progress"], 0, "red", 1, "blue"], .null, "red-ish"),
+                (LineProperties.lineCap, "round", .string("round"), 1),
+                (LineProperties.lineJoin, "bevel", .string("bevel"), false),
+                (LineProperties.lineMiterLimit, 3, .number(3), "x"),
+                (LineProperties.lineRoundLimit, 1.5, .number(1.5), "x"),
+                (LineProperties.lineSortKey, 4, .number(4), "x"),
+                (LineProperties.lineOpacity, 0.25, .number(0.25), -1),
+                (LineProperties.lineColor, "rgba(255,0,0,1)", red, 1),
+                (LineProperties.lineTranslate, [3, -4], .array([.number(3), .number(-4)]), "x"),
+                (LineProperties.lineTranslateAnchor, "map", .string("map"), 0),
+                (LineProperties.lineWidth, ["*", 2, ["get", "rank"]], .number(6), "wide"),
+                (LineProperties.lineGapWidth, 2, .number(2), -2),
+                (LineProperties.lineOffset, -3, .number(-3), "x"),
+                (LineProperties.lineBlur, 1, .number(1), -1),
+                (LineProperties.lineDasharray, [2, 1], .array([.number(2), .number(1)]), "dashed"),
+                (LineProperties.linePattern, "dots", .string("dots"), ["zoom"]),
+                (LineProperties.lineGradient, ["interpolate", ["linear"], ["line-progress"], 0, "red", 1, "blue"], .null, "red-ish"),
             ]),
             (.circle, [
-                (CircleProperties.sortKey, 1, .number(1), "x"),
-                (CircleProperties.radius, ["step", ["zoom"], 2, 4, 8], .number(8), "big"),
-                (CircleProperties.color, "red", red, 7),
-                (CircleProperties.blur, 0.5, .number(0.5), "x"),
-                (CircleProperties.opacity, 1, .number(1), 1.5),
-                (CircleProperties.translate, [0, 1], .array([.number(0), .number(1)]), [0, 1, 2]),
-                (CircleProperties.translateAnchor, "viewport", .string("viewport"), "screen"),
-                (CircleProperties.pitchScale, "viewport", .string("viewport"), "x"),
-                (CircleProperties.pitchAlignment, "map", .string("map"), "x"),
-                (CircleProperties.strokeWidth, 2, .number(2), -1),
-                (CircleProperties.strokeColor, "red", red, "x"),
-                (CircleProperties.strokeOpacity, 0.5, .number(0.5), 2),
+                (CircleProperties.circleSortKey, 1, .number(1), "x"),
+                (CircleProperties.circleRadius, ["step", ["zoom"], 2, 4, 8], .number(8), "big"),
+                (CircleProperties.circleColor, "red", red, 7),
+                (CircleProperties.circleBlur, 0.5, .number(0.5), "x"),
+                (CircleProperties.circleOpacity, 1, .number(1), 1.5),
+                (CircleProperties.circleTranslate, [0, 1], .array([.number(0), .number(1)]), [0, 1, 2]),
+                (CircleProperties.circleTranslateAnchor, "viewport", .string("viewport"), "screen"),
+                (CircleProperties.circlePitchScale, "viewport", .string("viewport"), "x"),
+                (CircleProperties.circlePitchAlignment, "map", .string("map"), "x"),
+                (CircleProperties.circleStrokeWidth, 2, .number(2), -1),
+                (CircleProperties.circleStrokeColor, "red", red, "x"),
+                (CircleProperties.circleStrokeOpacity, 0.5, .number(0.5), 2),
             ]),
         ]
     }
@@ -91,7 +91,7 @@ final class StylePropertyTests: XCTestCase {
         for (type, list) in rows {
             for (prop, valid, expected, _) in list {
                 let v = try evaluate(type, prop, valid, properties: props)
-                if prop == LineProperties.gradient {
+                if prop == LineProperties.lineGradient {
                     // line-gradient needs line-progress: evaluate it along the line instead.
                     let doc = try StyleDocument.parse(json: style(type, section: "paint", name: prop.name, value: valid))
                     let e = doc.layers[0].values[prop.name]!.expression
@@ -123,19 +123,19 @@ final class StylePropertyTests: XCTestCase {
         func layer(_ t: LayerType) -> Layer {
             Layer(id: "x", type: t, source: "s", filter: nil, minzoom: 0, maxzoom: 24, isVisible: true, values: [:])
         }
-        XCTAssertEqual(ev.value(BackgroundProperties.color, in: layer(.background)), .color(.black))
-        XCTAssertEqual(ev.value(BackgroundProperties.opacity, in: layer(.background)), .number(1))
-        XCTAssertEqual(ev.value(FillProperties.antialias, in: layer(.fill)), .boolean(true))
-        XCTAssertEqual(ev.value(FillProperties.translateAnchor, in: layer(.fill)), .string("map"))
-        XCTAssertEqual(ev.value(LineProperties.width, in: layer(.line)), .number(1))
-        XCTAssertEqual(ev.value(LineProperties.miterLimit, in: layer(.line)), .number(2))
-        XCTAssertEqual(ev.value(LineProperties.roundLimit, in: layer(.line)), .number(1.05))
-        XCTAssertEqual(ev.value(LineProperties.cap, in: layer(.line)), .string("butt"))
-        XCTAssertEqual(ev.value(LineProperties.join, in: layer(.line)), .string("miter"))
-        XCTAssertEqual(ev.value(CircleProperties.radius, in: layer(.circle)), .number(5))
-        XCTAssertEqual(ev.value(CircleProperties.strokeWidth, in: layer(.circle)), .number(0))
-        XCTAssertEqual(ev.value(CircleProperties.pitchAlignment, in: layer(.circle)), .string("viewport"))
-        XCTAssertEqual(ev.value(CircleProperties.pitchScale, in: layer(.circle)), .string("map"))
+        XCTAssertEqual(ev.value(BackgroundProperties.backgroundColor, in: layer(.background)), .color(.black))
+        XCTAssertEqual(ev.value(BackgroundProperties.backgroundOpacity, in: layer(.background)), .number(1))
+        XCTAssertEqual(ev.value(FillProperties.fillAntialias, in: layer(.fill)), .boolean(true))
+        XCTAssertEqual(ev.value(FillProperties.fillTranslateAnchor, in: layer(.fill)), .string("map"))
+        XCTAssertEqual(ev.value(LineProperties.lineWidth, in: layer(.line)), .number(1))
+        XCTAssertEqual(ev.value(LineProperties.lineMiterLimit, in: layer(.line)), .number(2))
+        XCTAssertEqual(ev.value(LineProperties.lineRoundLimit, in: layer(.line)), .number(1.05))
+        XCTAssertEqual(ev.value(LineProperties.lineCap, in: layer(.line)), .string("butt"))
+        XCTAssertEqual(ev.value(LineProperties.lineJoin, in: layer(.line)), .string("miter"))
+        XCTAssertEqual(ev.value(CircleProperties.circleRadius, in: layer(.circle)), .number(5))
+        XCTAssertEqual(ev.value(CircleProperties.circleStrokeWidth, in: layer(.circle)), .number(0))
+        XCTAssertEqual(ev.value(CircleProperties.circlePitchAlignment, in: layer(.circle)), .string("viewport"))
+        XCTAssertEqual(ev.value(CircleProperties.circlePitchScale, in: layer(.circle)), .string("map"))
     }
 
     func testDataDrivenOnlyWhereTheSpecAllows() {

@@ -20,18 +20,18 @@ final class TypedKeyTests: XCTestCase {
         let line = try layer("line", layout: ["line-cap": "round", "line-join": ["get", "j"]],
                              paint: ["line-width": ["interpolate", ["linear"], ["zoom"], 0, 1, 20, 21], "line-color": "red",
                                      "line-dasharray": [2, 1], "line-translate-anchor": "viewport"])
-        let width: Double = ev.value(LineProperties.width, line)
+        let width: Double = ev.value(LineProperties.lineWidth, line)
         XCTAssertEqual(width, 11)
-        XCTAssertEqual(ev.value(LineProperties.cap, line), .round)
-        XCTAssertEqual(ev.value(LineProperties.join, line, FeatureContext(properties: JSONObject([("j", "bevel")]))), .bevel)
-        XCTAssertEqual(ev.value(LineProperties.join, line, FeatureContext(properties: JSONObject([("j", "nonsense")]))), .miter,
+        XCTAssertEqual(ev.value(LineProperties.lineCap, line), .round)
+        XCTAssertEqual(ev.value(LineProperties.lineJoin, line, FeatureContext(properties: JSONObject([("j", "bevel")]))), .bevel)
+        XCTAssertEqual(ev.value(LineProperties.lineJoin, line, FeatureContext(properties: JSONObject([("j", "nonsense")]))), .miter,
                        "a value outside the enum falls back to the spec default")
-        XCTAssertEqual(ev.value(LineProperties.color, line), Color(r: 1, g: 0, b: 0))
-        XCTAssertEqual(ev.value(LineProperties.dasharray, line), [2, 1])
-        XCTAssertEqual(ev.value(LineProperties.translateAnchor, line), .viewport)
-        XCTAssertEqual(ev.value(LineProperties.translate, line), [0, 0], "unset: the spec default")
-        XCTAssertNil(ev.value(LineProperties.sortKey, line), "unset, no default: nil")
-        XCTAssertNil(ev.value(LineProperties.gradient, line))
+        XCTAssertEqual(ev.value(LineProperties.lineColor, line), Color(r: 1, g: 0, b: 0))
+        XCTAssertEqual(ev.value(LineProperties.lineDasharray, line), [2, 1])
+        XCTAssertEqual(ev.value(LineProperties.lineTranslateAnchor, line), .viewport)
+        XCTAssertEqual(ev.value(LineProperties.lineTranslate, line), [0, 0], "unset: the spec default")
+        XCTAssertNil(ev.value(LineProperties.lineSortKey, line), "unset, no default: nil")
+        XCTAssertNil(ev.value(LineProperties.lineGradient, line))
         XCTAssertEqual(ev.value(StyleProperty.visibility, line), .visible)
     }
 
@@ -54,10 +54,10 @@ final class TypedKeyTests: XCTestCase {
         XCTAssertEqual(ev.value(SymbolProperties.iconPadding, symbol), Padding(top: 1, right: 2, bottom: 1, left: 2))
         XCTAssertEqual(ev.value(SymbolProperties.textVariableAnchorOffset, symbol)?.entries,
                        [.init(anchor: .top, offset: [0, 1]), .init(anchor: .left, offset: [2, 0])])
-        XCTAssertEqual(ev.value(SymbolProperties.placement, symbol), .lineCenter)
+        XCTAssertEqual(ev.value(SymbolProperties.symbolPlacement, symbol), .lineCenter)
         XCTAssertEqual(ev.value(SymbolProperties.iconTextFit, symbol), .both)
         XCTAssertEqual(ev.value(SymbolProperties.textJustify, symbol), .auto)
-        XCTAssertEqual(ev.value(SymbolProperties.zOrder, symbol), .viewportY)
+        XCTAssertEqual(ev.value(SymbolProperties.symbolZOrder, symbol), .viewportY)
         XCTAssertEqual(ev.value(SymbolProperties.textColor, symbol), Color(r: 0, g: 1, b: 0))
         XCTAssertEqual(ev.value(SymbolProperties.textHaloWidth, symbol), 2)
         XCTAssertEqual(ev.value(SymbolProperties.textMaxWidth, symbol), 10, "unset: the spec default")
@@ -65,28 +65,28 @@ final class TypedKeyTests: XCTestCase {
 
         let hill = try layer("hillshade", paint: ["hillshade-illumination-direction": [100, 200], "hillshade-shadow-color": ["red", "blue"],
                                                   "hillshade-method": "igor", "hillshade-highlight-color": "#ffffff"])
-        XCTAssertEqual(ev.value(HillshadeProperties.illuminationDirection, hill), [100, 200])
-        XCTAssertEqual(ev.value(HillshadeProperties.shadowColor, hill), [Color(r: 1, g: 0, b: 0), Color(r: 0, g: 0, b: 1)])
-        XCTAssertEqual(ev.value(HillshadeProperties.highlightColor, hill), [.white], "one colour is a colorArray of one")
-        XCTAssertEqual(ev.value(HillshadeProperties.method, hill), .igor)
-        XCTAssertEqual(ev.value(HillshadeProperties.illuminationAltitude, hill), [45])
-        XCTAssertEqual(ev.value(HillshadeProperties.illuminationAnchor, hill), .viewport)
+        XCTAssertEqual(ev.value(HillshadeProperties.hillshadeIlluminationDirection, hill), [100, 200])
+        XCTAssertEqual(ev.value(HillshadeProperties.hillshadeShadowColor, hill), [Color(r: 1, g: 0, b: 0), Color(r: 0, g: 0, b: 1)])
+        XCTAssertEqual(ev.value(HillshadeProperties.hillshadeHighlightColor, hill), [.white], "one colour is a colorArray of one")
+        XCTAssertEqual(ev.value(HillshadeProperties.hillshadeMethod, hill), .igor)
+        XCTAssertEqual(ev.value(HillshadeProperties.hillshadeIlluminationAltitude, hill), [45])
+        XCTAssertEqual(ev.value(HillshadeProperties.hillshadeIlluminationAnchor, hill), .viewport)
 
         let extrusion = try layer("fill-extrusion", paint: ["fill-extrusion-height": ["*", 2, ["get", "h"]], "fill-extrusion-vertical-gradient": false])
-        XCTAssertEqual(ev.value(FillExtrusionProperties.height, extrusion, FeatureContext(properties: JSONObject([("h", 21)]))), 42)
-        XCTAssertEqual(ev.value(FillExtrusionProperties.verticalGradient, extrusion), false)
-        XCTAssertEqual(ev.value(FillExtrusionProperties.base, extrusion), 0)
+        XCTAssertEqual(ev.value(FillExtrusionProperties.fillExtrusionHeight, extrusion, FeatureContext(properties: JSONObject([("h", 21)]))), 42)
+        XCTAssertEqual(ev.value(FillExtrusionProperties.fillExtrusionVerticalGradient, extrusion), false)
+        XCTAssertEqual(ev.value(FillExtrusionProperties.fillExtrusionBase, extrusion), 0)
 
         let raster = try layer("raster", paint: ["raster-resampling": "nearest", "raster-opacity": 0.5])
-        XCTAssertEqual(ev.value(RasterProperties.resampling, raster), .nearest)
-        XCTAssertEqual(ev.value(RasterProperties.opacity, raster), 0.5)
+        XCTAssertEqual(ev.value(RasterProperties.rasterResampling, raster), .nearest)
+        XCTAssertEqual(ev.value(RasterProperties.rasterOpacity, raster), 0.5)
 
         let heat = try layer("heatmap", paint: ["heatmap-radius": 12, "heatmap-weight": ["get", "w"]])
-        XCTAssertEqual(ev.value(HeatmapProperties.radius, heat), 12)
-        XCTAssertEqual(ev.value(HeatmapProperties.weight, heat, FeatureContext(properties: JSONObject([("w", 3)]))), 3)
-        XCTAssertNil(ev.value(HeatmapProperties.color, heat))
+        XCTAssertEqual(ev.value(HeatmapProperties.heatmapRadius, heat), 12)
+        XCTAssertEqual(ev.value(HeatmapProperties.heatmapWeight, heat, FeatureContext(properties: JSONObject([("w", 3)]))), 3)
+        XCTAssertNil(ev.value(HeatmapProperties.heatmapColor, heat))
 
         let relief = try layer("color-relief", paint: ["color-relief-opacity": 0.25])
-        XCTAssertEqual(ev.value(ColorReliefProperties.opacity, relief), 0.25)
+        XCTAssertEqual(ev.value(ColorReliefProperties.colorReliefOpacity, relief), 0.25)
     }
 }

@@ -16,7 +16,7 @@ final class LineBucketEffectsTests: XCTestCase {
         var g: PropertyValue?
         if let gradient {
             let json = try JSONParser.parse(Array(gradient.utf8))
-            g = PropertyValue(json: json, expression: try StyleExpression.compile(json, spec: LineProperties.gradient.spec).get())
+            g = PropertyValue(json: json, expression: try StyleExpression.compile(json, spec: LineProperties.lineGradient.spec).get())
         }
         var l = EvaluatedLineLayer(id: "l", cap: .butt, miterLimit: 2, roundLimit: 1.05, translate: (0, 0),
                                    translateAnchor: .map, gradient: g, features: [line])

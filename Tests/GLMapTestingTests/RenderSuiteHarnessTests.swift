@@ -216,7 +216,7 @@ final class RenderSuiteHarnessTests: FolderTestCase {
         let d = try drawCase("ops/unsupported", #"""
         {"version": 8, "metadata": {"test": {"width": 16, "height": 16, "collisionDebug": true, "operations": [
           ["setRoll", 10], ["setTerrain", {"source": "dem"}], ["setPaintProperty", "missing", "circle-color", "red"], ["wait"]]}},
-         "sources": {"dem": {"type": "raster-dem", "tiles": ["dem/{z}/{x}/{y}.png"]}}, "layers": []}
+         "sources": {"dem": {"type": "raster-dem", "tiles": ["local://tiles/{z}-{x}-{y}.terrain.png"]}}, "layers": []}
         """#)
         XCTAssertTrue(d.unsupported.contains("operation setRoll not supported"), "\(d.unsupported)")
         XCTAssertTrue(d.unsupported.contains { $0.contains("terrain") }, "\(d.unsupported)")

@@ -33,7 +33,7 @@ final class GeneratedStyleAPITests: XCTestCase {
     }
 
     static func names<L: GLMap.Layer>(_ l: L.Type) -> [(name: String, layout: Bool)] {
-        L.properties.map { ($0.property.name, $0.property.isLayout) }
+        L.propertyTable.map { ($0.name, $0.isLayout) }
     }
 
     func testEveryPropertyOfTheSpecIsATypedProperty() throws {
@@ -53,7 +53,7 @@ final class GeneratedStyleAPITests: XCTestCase {
             XCTAssertEqual(typed.count, Set(typed.map(\.name)).count, "\(name): a property bound twice")
         }
         XCTAssertGreaterThan(count, 130)
-        for (object, rows) in [("light", Light.properties.map(\.property.name)), ("sky", Sky.properties.map(\.property.name))] {
+        for (object, rows) in [("light", Light.propertyTable.map(\.name)), ("sky", Sky.propertyTable.map(\.name))] {
             XCTAssertEqual(rows, try XCTUnwrap(spec[object]?.objectValue).keys, "\(object): every key typed, in spec order")
         }
     }
@@ -64,8 +64,10 @@ final class GeneratedStyleAPITests: XCTestCase {
         layer.source = "s"
         layer.minZoom = 1
         layer.maxZoom = 20
-        for b in L.properties {
-            XCTAssertTrue(b.decode(&layer, TypedStyleAPITests.sample(b.property.spec.type)), "\(L.self).\(b.property.name) takes a sample value")
+        for row in L.propertyTable {
+            let json = (row as? any TypedRow)?.accepted(TypedStyleAPITests.sample(row.spec.type))
+            XCTAssertNotNil(json, "\(L.self).\(row.name) takes a sample value")
+            layer.styleValues[row.name] = json
         }
         return layer
     }

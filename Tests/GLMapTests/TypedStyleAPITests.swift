@@ -12,37 +12,19 @@ import GLMapStyle
 final class TypedStyleAPITests: XCTestCase {
     // MARK: Coverage of the property tables
 
-    func bindings(_ type: LayerType) -> [(property: StyleProperty, label: (JSONValue) -> String?)] {
-        func rows<L: GLMap.Layer>(_ l: L.Type) -> [(property: StyleProperty, label: (JSONValue) -> String?)] {
-            L.properties.map { b in
-                (b.property, { sample in
-                    var layer = L(id: "x")
-                    guard b.decode(&layer, sample) else { return nil }
-                    return Self.setLabels(layer).first
-                })
-            }
-        }
+    /// The typed layer type of a layer type.
+    static func layerType(_ type: LayerType) -> any GLMap.Layer.Type {
         switch type {   // no default: a new layer type must get its typed layer here
-        case .background: return rows(BackgroundLayer.self)
-        case .fill: return rows(FillLayer.self)
-        case .line: return rows(LineLayer.self)
-        case .circle: return rows(CircleLayer.self)
-        case .symbol: return rows(SymbolLayer.self)
-        case .heatmap: return rows(HeatmapLayer.self)
-        case .fillExtrusion: return rows(FillExtrusionLayer.self)
-        case .raster: return rows(RasterLayer.self)
-        case .hillshade: return rows(HillshadeLayer.self)
-        case .colorRelief: return rows(ColorReliefLayer.self)
-        }
-    }
-
-    /// Labels of the typed properties that are set (non-nil) on a layer.
-    static func setLabels(_ layer: Any) -> [String] {
-        Mirror(reflecting: layer).children.compactMap { child in
-            let m = Mirror(reflecting: child.value)
-            guard m.displayStyle == .optional, !m.children.isEmpty, let label = child.label,
-                  !["source", "filter", "minZoom", "maxZoom"].contains(label) else { return nil }
-            return label
+        case .background: return BackgroundLayer.self
+        case .fill: return FillLayer.self
+        case .line: return LineLayer.self
+        case .circle: return CircleLayer.self
+        case .symbol: return SymbolLayer.self
+        case .heatmap: return HeatmapLayer.self
+        case .fillExtrusion: return FillExtrusionLayer.self
+        case .raster: return RasterLayer.self
+        case .hillshade: return HillshadeLayer.self
+        case .colorRelief: return ColorReliefLayer.self
         }
     }
 
@@ -68,19 +50,38 @@ final class TypedStyleAPITests: XCTestCase {
         }
     }
 
-    func testEveryTableRowHasOneTypedPropertyNamedAfterIt() {
+    func testEveryTableRowIsATypedPropertyTakingItsSpecType() throws {
         for type in LayerType.allCases {
-            let b = bindings(type)
-            XCTAssertEqual(b.map(\.property.name).sorted(), type.properties.map(\.name).sorted(),
-                           "\(type): typed properties vs the property table")
-            XCTAssertEqual(Set(b.map(\.property.name)).count, b.count, "\(type): a row bound twice")
+            let typed = Self.layerType(type)
+            XCTAssertEqual(typed.init(id: "x").type, type)
+            XCTAssertEqual(typed.propertyTable.map(\.name), type.properties.map(\.name), "\(type): the typed layer's rows are the table's")
             for row in type.properties {
-                guard let binding = b.first(where: { $0.property.name == row.name }) else { continue }
-                XCTAssertEqual(binding.property.isLayout, row.isLayout, "\(row.name): layout/paint")
-                XCTAssertEqual(binding.label(Self.sample(row.spec.type)), Self.lowerCamelCase(row.name),
-                               "\(type) \(row.name): the typed property must take a \(row.spec.type) and be named \(Self.lowerCamelCase(row.name))")
+                // The row's value type has a typed-API type, which takes a value of the spec type
+                // and writes it back as given.
+                let sample = Self.sample(row.spec.type)
+                let typedRow = try XCTUnwrap(row as? any TypedRow, "\(row.name): \(Swift.type(of: row)) has no typed-API type")
+                XCTAssertEqual(typedRow.accepted(sample), sample, "\(type) \(row.name) must take a \(row.spec.type)")
+                XCTAssertNil(typedRow.accepted(["stops": [[0, 1]]]), "\(row.name): a legacy function is not a typed value")
             }
         }
+    }
+
+    func testTypedPropertiesAreTheTableRowsByName() {
+        var fill = FillLayer(id: "f", source: "s")
+        fill.fillColor = .constant(StyleColor(.red))
+        fill.fillSortKey = .expression(Exp(.get) { "rank" })
+        XCTAssertEqual(fill.styleValues, ["fill-color": "rgba(255, 0, 0, 1)", "fill-sort-key": ["get", "rank"]])
+        XCTAssertEqual(fill.fillColor, .constant(StyleColor(.red)))
+        XCTAssertNil(fill.fillOpacity)
+        fill.fillColor = nil
+        XCTAssertEqual(Array(fill.styleValues.keys), ["fill-sort-key"])
+        let symbol = SymbolLayer(id: "t").symbolPlacement(.line).textSize(12).iconSize(Exp(.zoom))
+        XCTAssertEqual(symbol.symbolPlacement, .constant(.line))
+        XCTAssertEqual(symbol.styleJSON, #"{"id":"t","type":"symbol","layout":{"symbol-placement":"line","icon-size":["zoom"],"text-size":12}}"#)
+        // A background layer has no source, source layer or filter: they are not written.
+        var background = BackgroundLayer(id: "b", source: "s")
+        background.filter = Exp(.has) { "x" }
+        XCTAssertEqual(background.styleJSON, #"{"id":"b","type":"background"}"#)
     }
 
     func testOperatorConstantsCoverEveryOperatorGlmapEvaluates() {
@@ -132,9 +133,9 @@ final class TypedStyleAPITests: XCTestCase {
         XCTAssertFalse(parsed.isVisible)
         XCTAssertEqual(parsed.minzoom, 2)
         XCTAssertEqual(parsed.maxzoom, 20)
-        XCTAssertEqual(evaluate(BackgroundProperties.color, parsed), .color(Color(r: 10 / 255, g: 20 / 255, b: 30 / 255, a: 0.5)))
-        XCTAssertEqual(evaluate(BackgroundProperties.opacity, parsed), .number(0.25))
-        XCTAssertEqual(evaluate(BackgroundProperties.pattern, parsed), .string("stripes"))
+        XCTAssertEqual(evaluate(BackgroundProperties.backgroundColor, parsed), .color(Color(r: 10 / 255, g: 20 / 255, b: 30 / 255, a: 0.5)))
+        XCTAssertEqual(evaluate(BackgroundProperties.backgroundOpacity, parsed), .number(0.25))
+        XCTAssertEqual(evaluate(BackgroundProperties.backgroundPattern, parsed), .string("stripes"))
     }
 
     func testFillLayerEveryProperty() throws {
@@ -154,14 +155,14 @@ final class TypedStyleAPITests: XCTestCase {
         try assertAllSet(json, .fill)
         XCTAssertTrue(parsed.isVisible)
         XCTAssertNotNil(parsed.filter)
-        XCTAssertEqual(evaluate(FillProperties.sortKey, parsed), .number(3))
-        XCTAssertEqual(evaluate(FillProperties.antialias, parsed), .boolean(false))
-        XCTAssertEqual(evaluate(FillProperties.opacity, parsed), .number(0.5))
-        XCTAssertEqual(evaluate(FillProperties.color, parsed), color("rgba(68, 105, 247, 1)"))
-        XCTAssertEqual(evaluate(FillProperties.outlineColor, parsed), color("#00ff00"))
-        XCTAssertEqual(evaluate(FillProperties.translate, parsed), .array([.number(1), .number(2)]))
-        XCTAssertEqual(evaluate(FillProperties.translateAnchor, parsed), .string("viewport"))
-        XCTAssertEqual(evaluate(FillProperties.pattern, parsed), .string("stripes"))
+        XCTAssertEqual(evaluate(FillProperties.fillSortKey, parsed), .number(3))
+        XCTAssertEqual(evaluate(FillProperties.fillAntialias, parsed), .boolean(false))
+        XCTAssertEqual(evaluate(FillProperties.fillOpacity, parsed), .number(0.5))
+        XCTAssertEqual(evaluate(FillProperties.fillColor, parsed), color("rgba(68, 105, 247, 1)"))
+        XCTAssertEqual(evaluate(FillProperties.fillOutlineColor, parsed), color("#00ff00"))
+        XCTAssertEqual(evaluate(FillProperties.fillTranslate, parsed), .array([.number(1), .number(2)]))
+        XCTAssertEqual(evaluate(FillProperties.fillTranslateAnchor, parsed), .string("viewport"))
+        XCTAssertEqual(evaluate(FillProperties.fillPattern, parsed), .string("stripes"))
     }
 
     func testLineLayerEveryProperty() throws {
@@ -187,22 +188,22 @@ final class TypedStyleAPITests: XCTestCase {
         let (json, parsed) = try roundTrip(l, lineMetrics: true)
         XCTAssertEqual(json, #"{"id":"l","type":"line","source":"s","filter":["==","$type","LineString"],"layout":{"visibility":"visible","line-cap":"round","line-join":"bevel","line-miter-limit":3,"line-round-limit":1.5,"line-sort-key":2},"paint":{"line-opacity":0.8,"line-color":"rgba(0, 0, 255, 1)","line-translate":[3,4],"line-translate-anchor":"viewport","line-width":["interpolate",["linear"],["zoom"],5,1,15,11],"line-gap-width":1,"line-offset":-2,"line-blur":0.5,"line-dasharray":[2,1],"line-pattern":"dots","line-gradient":["interpolate",["linear"],["line-progress"],0,"rgba(255, 0, 0, 1)",1,"rgba(0, 0, 255, 1)"]}}"#)
         try assertAllSet(json, .line)
-        XCTAssertEqual(evaluate(LineProperties.cap, parsed), .string("round"))
-        XCTAssertEqual(evaluate(LineProperties.join, parsed), .string("bevel"))
-        XCTAssertEqual(evaluate(LineProperties.miterLimit, parsed), .number(3))
-        XCTAssertEqual(evaluate(LineProperties.roundLimit, parsed), .number(1.5))
-        XCTAssertEqual(evaluate(LineProperties.sortKey, parsed), .number(2))
-        XCTAssertEqual(evaluate(LineProperties.opacity, parsed), .number(0.8))
-        XCTAssertEqual(evaluate(LineProperties.color, parsed), color("blue"))
-        XCTAssertEqual(evaluate(LineProperties.translate, parsed), .array([.number(3), .number(4)]))
-        XCTAssertEqual(evaluate(LineProperties.translateAnchor, parsed), .string("viewport"))
-        XCTAssertEqual(evaluate(LineProperties.width, parsed, zoom: 10), .number(6))
-        XCTAssertEqual(evaluate(LineProperties.width, parsed, zoom: 15), .number(11))
-        XCTAssertEqual(evaluate(LineProperties.gapWidth, parsed), .number(1))
-        XCTAssertEqual(evaluate(LineProperties.offset, parsed), .number(-2))
-        XCTAssertEqual(evaluate(LineProperties.blur, parsed), .number(0.5))
-        XCTAssertEqual(evaluate(LineProperties.dasharray, parsed), .array([.number(2), .number(1)]))
-        XCTAssertEqual(evaluate(LineProperties.pattern, parsed), .string("dots"))
+        XCTAssertEqual(evaluate(LineProperties.lineCap, parsed), .string("round"))
+        XCTAssertEqual(evaluate(LineProperties.lineJoin, parsed), .string("bevel"))
+        XCTAssertEqual(evaluate(LineProperties.lineMiterLimit, parsed), .number(3))
+        XCTAssertEqual(evaluate(LineProperties.lineRoundLimit, parsed), .number(1.5))
+        XCTAssertEqual(evaluate(LineProperties.lineSortKey, parsed), .number(2))
+        XCTAssertEqual(evaluate(LineProperties.lineOpacity, parsed), .number(0.8))
+        XCTAssertEqual(evaluate(LineProperties.lineColor, parsed), color("blue"))
+        XCTAssertEqual(evaluate(LineProperties.lineTranslate, parsed), .array([.number(3), .number(4)]))
+        XCTAssertEqual(evaluate(LineProperties.lineTranslateAnchor, parsed), .string("viewport"))
+        XCTAssertEqual(evaluate(LineProperties.lineWidth, parsed, zoom: 10), .number(6))
+        XCTAssertEqual(evaluate(LineProperties.lineWidth, parsed, zoom: 15), .number(11))
+        XCTAssertEqual(evaluate(LineProperties.lineGapWidth, parsed), .number(1))
+        XCTAssertEqual(evaluate(LineProperties.lineOffset, parsed), .number(-2))
+        XCTAssertEqual(evaluate(LineProperties.lineBlur, parsed), .number(0.5))
+        XCTAssertEqual(evaluate(LineProperties.lineDasharray, parsed), .array([.number(2), .number(1)]))
+        XCTAssertEqual(evaluate(LineProperties.linePattern, parsed), .string("dots"))
         let gradient = try XCTUnwrap(parsed.values["line-gradient"]).expression
         XCTAssertEqual(try gradient.evaluate(EvaluationContext(zoom: 10, lineProgress: 0)), color("red"))
         XCTAssertEqual(try gradient.evaluate(EvaluationContext(zoom: 10, lineProgress: 1)), color("blue"))
@@ -231,20 +232,20 @@ final class TypedStyleAPITests: XCTestCase {
         let kindB = FeatureContext(properties: JSONObject([("kind", "b"), ("r", 3)]))
         let other = FeatureContext(properties: JSONObject([("kind", "z")]))
         let ev = StyleEvaluator(zoom: 10)
-        XCTAssertEqual(evaluate(CircleProperties.sortKey, parsed), .number(1))
-        XCTAssertEqual(ev.value(CircleProperties.radius, in: parsed, feature: kindB), .number(3))
-        XCTAssertEqual(ev.value(CircleProperties.radius, in: parsed, feature: other), .number(7))
-        XCTAssertEqual(ev.value(CircleProperties.color, in: parsed, feature: kindB), color("red"))
-        XCTAssertEqual(ev.value(CircleProperties.color, in: parsed, feature: other), color("black"))
-        XCTAssertEqual(evaluate(CircleProperties.blur, parsed), .number(0.25))
-        XCTAssertEqual(evaluate(CircleProperties.opacity, parsed), .number(0.75))
-        XCTAssertEqual(evaluate(CircleProperties.translate, parsed), .array([.number(5), .number(6)]))
-        XCTAssertEqual(evaluate(CircleProperties.translateAnchor, parsed), .string("viewport"))
-        XCTAssertEqual(evaluate(CircleProperties.pitchScale, parsed), .string("viewport"))
-        XCTAssertEqual(evaluate(CircleProperties.pitchAlignment, parsed), .string("map"))
-        XCTAssertEqual(evaluate(CircleProperties.strokeWidth, parsed), .number(1.5))
-        XCTAssertEqual(evaluate(CircleProperties.strokeColor, parsed), color("rgba(0, 0, 0, 0.5)"))
-        XCTAssertEqual(evaluate(CircleProperties.strokeOpacity, parsed), .number(0.5))
+        XCTAssertEqual(evaluate(CircleProperties.circleSortKey, parsed), .number(1))
+        XCTAssertEqual(ev.value(CircleProperties.circleRadius, in: parsed, feature: kindB), .number(3))
+        XCTAssertEqual(ev.value(CircleProperties.circleRadius, in: parsed, feature: other), .number(7))
+        XCTAssertEqual(ev.value(CircleProperties.circleColor, in: parsed, feature: kindB), color("red"))
+        XCTAssertEqual(ev.value(CircleProperties.circleColor, in: parsed, feature: other), color("black"))
+        XCTAssertEqual(evaluate(CircleProperties.circleBlur, parsed), .number(0.25))
+        XCTAssertEqual(evaluate(CircleProperties.circleOpacity, parsed), .number(0.75))
+        XCTAssertEqual(evaluate(CircleProperties.circleTranslate, parsed), .array([.number(5), .number(6)]))
+        XCTAssertEqual(evaluate(CircleProperties.circleTranslateAnchor, parsed), .string("viewport"))
+        XCTAssertEqual(evaluate(CircleProperties.circlePitchScale, parsed), .string("viewport"))
+        XCTAssertEqual(evaluate(CircleProperties.circlePitchAlignment, parsed), .string("map"))
+        XCTAssertEqual(evaluate(CircleProperties.circleStrokeWidth, parsed), .number(1.5))
+        XCTAssertEqual(evaluate(CircleProperties.circleStrokeColor, parsed), color("rgba(0, 0, 0, 0.5)"))
+        XCTAssertEqual(evaluate(CircleProperties.circleStrokeOpacity, parsed), .number(0.5))
     }
 
     func testChainingFormEncodesAsThePropertyForm() {

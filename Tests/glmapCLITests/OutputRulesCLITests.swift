@@ -72,7 +72,7 @@ final class OutputRulesCLITests: FolderTestCase {
         }
         let render = run(["render", "-s", exampleStyle, "-z", "24.5", "-o", path("r.png")])
         XCTAssertEqual(render.code, 2)
-        XCTAssertEqual(render.stderr, "glmap: zoom must be between 0 and 24, got 24.5\n")
+        XCTAssertEqual(render.stderr, "glmap: zoom must be between -2 and 24, got 24.5\n")
         XCTAssertEqual(Pyramid.maxZoom, RenderOptions.maxZoom)
         XCTAssertEqual(files(), [])
     }

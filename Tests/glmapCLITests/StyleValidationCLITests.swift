@@ -142,23 +142,11 @@ final class StyleValidationCLITests: FolderTestCase {
                       strictIssue: "layers[0]: layer 'b': fill-extrusion layers are not drawn by glmap")
     }
 
-    func testVectorSourceIsSkippedWithItsLayers() {
-        assertSkipped(style(#"{"id": "roads", "type": "line", "source": "v", "source-layer": "transportation"}, {"id": "c", "type": "circle", "source": "s"}"#,
-                            sources: #", "v": {"type": "vector", "url": "https://example.com/tiles.json"}"#),
-                      warning: "source 'v': vector sources are not drawn by glmap (it draws geojson sources); skipped, with the layer 'roads' that uses it",
-                      strictIssue: "sources.v: source 'v': vector sources are not drawn by glmap (it draws geojson sources), with the layer 'roads' that uses it")
-    }
-
-    func testRasterSourceIsSkipped() {
-        assertSkipped(style(#"{"id": "c", "type": "circle", "source": "s"}"#, sources: #", "sat": {"type": "raster", "tiles": ["https://example.com/{z}/{x}/{y}.png"]}"#),
-                      warning: "source 'sat': raster sources are not drawn by glmap (it draws geojson sources); skipped",
-                      strictIssue: "sources.sat: source 'sat': raster sources are not drawn by glmap (it draws geojson sources)")
-    }
-
-    func testImageSourceIsSkipped() {
-        assertSkipped(style(#"{"id": "c", "type": "circle", "source": "s"}"#, sources: #", "img": {"type": "image", "url": "x.png", "coordinates": [[0, 1], [1, 1], [1, 0], [0, 0]]}"#),
-                      warning: "source 'img': image sources are not drawn by glmap (it draws geojson sources); skipped",
-                      strictIssue: "sources.img: source 'img': image sources are not drawn by glmap (it draws geojson sources)")
+    func testVideoSourceIsSkippedWithItsLayers() {
+        assertSkipped(style(#"{"id": "clip", "type": "raster", "source": "v"}, {"id": "c", "type": "circle", "source": "s"}"#,
+                            sources: #", "v": {"type": "video", "urls": ["a.mp4"], "coordinates": [[0, 1], [1, 1], [1, 0], [0, 0]]}"#),
+                      warning: "source 'v': video sources are not drawn by glmap; skipped, with the layer 'clip' that uses it",
+                      strictIssue: "sources.v: source 'v': video sources are not drawn by glmap, with the layer 'clip' that uses it")
     }
 
     func testPatternPropertyIsSkipped() {

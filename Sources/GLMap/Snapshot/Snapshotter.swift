@@ -14,11 +14,15 @@ import Foundation
 import GLMapCore
 import GLMapGeoJSON
 import GLMapStyle
+import GLMapTiles
 
 /// Draws maps headlessly from a style built in Swift (or set as JSON), one image per call.
 public final class Snapshotter {
     /// Image size and pixel ratio.
     public var options: MapSnapshotOptions
+    /// How the style's URLs are fetched (tiles, TileJSON, glyphs, sprites): rewrite rules, an
+    /// HTTP cache folder, offline mode (nil: relative to the style file, no cache).
+    public var resourceOptions: ResourceLoaderOptions? { didSet { scene = nil } }
 
     enum StoredSource {
         case typed(GeoJSONSource)
@@ -313,21 +317,28 @@ public final class Snapshotter {
                              bearing: cameraOptions.bearing ?? d.bearing, pitch: CGFloat(cameraOptions.pitch ?? d.pitch))
     }
 
-    /// The camera that shows all `coordinates` inside the view less `padding`, as MapLibre Native's
+    /// The camera that shows all `coordinates` inside the view less `padding` (nil: none), as the
+    /// Mapbox Maps SDK's `camera(for:padding:bearing:pitch:)` does and MapLibre Native's
     /// `cameraForLatLngBounds` fits their bounding box (`Camera.fitting`, the fit `glmap render
     /// --bounds` uses): at `bearing` and `pitch` (default 0), zoom at most 24, the padding already
-    /// applied to the centre (the result's `padding` is zero). Nil when there are no finite
-    /// coordinates, the padding leaves no room, or the box reaches past the horizon at that pitch.
-    public func camera(for coordinates: [LocationCoordinate2D], padding: EdgeInsets = .zero,
-                       bearing: Double? = nil, pitch: Double? = nil) -> CameraOptions? {
+    /// applied to the centre (the result's `padding` is zero). An empty `CameraOptions` (every
+    /// field nil, so `setCamera(to:)` changes nothing) when there are no finite coordinates, the
+    /// padding leaves no room, or the box reaches past the horizon at that pitch.
+    public func camera(for coordinates: [LocationCoordinate2D], padding: UIEdgeInsets?,
+                       bearing: Double?, pitch: Double?) -> CameraOptions {
         guard coordinates.allSatisfy({ $0.latitude.isFinite && $0.longitude.isFinite }),
-              let bounds = LngLatBounds.enclosing(coordinates.map { ($0.longitude, $0.latitude) }) else { return nil }
+              let bounds = LngLatBounds.enclosing(coordinates.map { ($0.longitude, $0.latitude) }) else { return CameraOptions() }
         let w = Double(options.size.width), h = Double(options.size.height)
         let start = cameraOptions.renderCamera(width: w, height: h, defaults: styleCamera)
-        guard let c = try? Camera.fitting(bounds, width: w, height: h, padding: padding, bearing: bearing ?? 0,
-                                          pitch: pitch ?? 0, from: start) else { return nil }
+        guard let c = try? Camera.fitting(bounds, width: w, height: h, padding: padding ?? .zero, bearing: bearing ?? 0,
+                                          pitch: pitch ?? 0, from: start) else { return CameraOptions() }
         return CameraOptions(center: LocationCoordinate2D(latitude: c.latitude, longitude: c.longitude), padding: .zero,
                              zoom: CGFloat(c.zoom), bearing: c.bearing, pitch: CGFloat(c.pitch))
+    }
+
+    /// `camera(for:padding:bearing:pitch:)` with no padding, bearing 0 and pitch 0.
+    public func camera(for coordinates: [LocationCoordinate2D]) -> CameraOptions {
+        camera(for: coordinates, padding: nil, bearing: nil, pitch: nil)
     }
 
     // MARK: Rendering
@@ -398,6 +409,7 @@ public final class Snapshotter {
         guard var document else { throw SnapshotError.renderFailed("internal: no validated style") }
         document.featureStates = featureStates
         for (name, value) in globalStateValues.pairs { document.globalState[name] = value }
-        return try Scene(style: document, preloaded: preloaded, images: images, crossSourceCollisions: crossSourceCollisions)
+        return try Scene(style: document, preloaded: preloaded, resources: resourceOptions, images: images,
+                         crossSourceCollisions: crossSourceCollisions)
     }
 }

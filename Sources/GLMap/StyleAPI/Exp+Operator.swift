@@ -26,6 +26,8 @@ extension Exp {
         case globalState = "global-state"
         /// `["feature-state", key]`: the feature's runtime state (`Snapshotter.setFeatureState`).
         case featureState = "feature-state"
+        /// `["accumulated"]`: a cluster property's value so far, in `clusterProperties` reduce expressions.
+        case accumulated
         /// `within`: whether the feature lies in a polygon.
         case within
         // Decision

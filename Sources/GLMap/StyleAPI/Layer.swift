@@ -1,14 +1,16 @@
-// Layer — the typed style layers (FillLayer, LineLayer, SymbolLayer, … one per layer type of the
-// spec, generated into Generated/ by glmap-codegen) and the typed root objects (Light, Sky).
-// Each type lists its typed properties with the property-table row each stands for
-// (`properties`); encoding to style JSON and decoding from it (also through Codable) go through
-// that list, so the JSON names, paint/layout placement and defaults come from glmap's property
-// tables. A test checks that every table row has exactly one typed property named by its
-// lowerCamelCase spec name.
+// Layer — the typed style layers: `TypedLayer<Table>` over a generated property table
+// (`FillLayer` = `TypedLayer<FillProperties>`, one name per layer type of the spec, generated into
+// Generated/ by glmap-codegen), and the typed root objects (`TypedRootObject`: Light, Sky).
+// A typed property is its table row: `layer.fillColor` reads and writes `FillProperties.fillColor`
+// through dynamic member lookup, typed `Value<StyleColor>?`; `layer.fillColor(.red)` is the
+// builder form. Values are kept as style JSON by spec name, so encoding, decoding (also through
+// Codable), paint/layout placement and the names come from the property tables: one declaration
+// per property, the table row.
 import GLMapCore
 import GLMapStyle
 
-/// A typed style layer that a `Snapshotter` can add, update and draw.
+/// A typed style layer that a `Snapshotter` can add, update and draw (`FillLayer`, `LineLayer`,
+/// `SymbolLayer`, …: each a `TypedLayer` over its layer type's property table).
 public protocol Layer: Sendable {
     /// The layer's unique id in the style.
     var id: String { get set }
@@ -26,35 +28,154 @@ public protocol Layer: Sendable {
     var maxZoom: Double? { get set }
     /// `visibility` (layout): whether the layer is drawn: `.visible` (default) or `.none`.
     var visibility: Value<Visibility>? { get set }
+    /// The layout and paint properties that are set, as style JSON by spec name (`"fill-color"`).
+    var styleValues: [String: JSONValue] { get set }
+    /// Every layout and paint property of the layer type (its property table's rows).
+    static var propertyTable: [StyleProperty] { get }
     /// A layer with only an id (every property unset).
     init(id: String)
-    /// Each typed property with the property-table row it stands for.
-    static var properties: [LayerPropertyBinding<Self>] { get }
 }
 
-/// A typed property of a layer (or of a root object such as `Light`) bound to its row of
-/// glmap's property table.
-public struct LayerPropertyBinding<L> {
-    /// The table row: spec name, paint or layout, type, default.
-    public let property: StyleProperty
-    let encode: (L) -> JSONValue?
-    let decode: (inout L, JSONValue) -> Bool
-    let clear: (inout L) -> Void
+/// A typed style layer over the generated property table `Table` of its layer type. Each row of the
+/// table is a typed property by the row's name: `layer.fillColor = .constant(StyleColor(.red))`
+/// sets `FillProperties.fillColor`; `layer.fillColor(.red)` returns a copy with it set (as the
+/// Mapbox Maps SDK's style DSL writes it). Unset properties (nil) use the spec default.
+@dynamicMemberLookup
+public struct TypedLayer<Table: LayerPropertyTable>: Layer, Equatable, Codable {
+    /// The layer's unique id in the style.
+    public var id: String
+    private var sourceKeys: (source: String?, sourceLayer: String?, filter: Exp?) = (nil, nil, nil)
+    /// The id of the source whose features are drawn (always nil for background layers: they have none).
+    public var source: String? {
+        get { sourceKeys.source }
+        set { if Table.layerType != .background { sourceKeys.source = newValue } }
+    }
+    /// The layer of a vector source to draw (`source-layer`); nil for sources without layers (GeoJSON).
+    public var sourceLayer: String? {
+        get { sourceKeys.sourceLayer }
+        set { if Table.layerType != .background { sourceKeys.sourceLayer = newValue } }
+    }
+    /// Which features are drawn (an expression or a legacy filter such as `["==", "$type", "Polygon"]`).
+    public var filter: Exp? {
+        get { sourceKeys.filter }
+        set { if Table.layerType != .background { sourceKeys.filter = newValue } }
+    }
+    /// The lowest zoom at which the layer is drawn (inclusive).
+    public var minZoom: Double?
+    /// The zoom from which the layer is no longer drawn (exclusive).
+    public var maxZoom: Double?
+    /// The layout and paint properties that are set, as style JSON by spec name.
+    public var styleValues: [String: JSONValue] = [:]
 
-    /// Binds the typed property at `keyPath` to the table row `property`. With `scalarAsArray`,
-    /// a single value in style JSON reads as an array of one (the spec's `padding`,
-    /// `numberArray` and `colorArray` take either form).
-    public init<T>(_ keyPath: WritableKeyPath<L, Value<T>?>, _ property: StyleProperty, scalarAsArray: Bool = false) {
+    /// A layer with only an id (set `source` before adding it, except for background layers).
+    public init(id: String) { self.id = id }
+    /// A layer drawing the features of `source`.
+    public init(id: String, source: String) { self.id = id; self.source = source }
+
+    /// Layers are equal when every key and property is.
+    public static func == (a: Self, b: Self) -> Bool {
+        a.id == b.id && a.sourceKeys == b.sourceKeys && a.minZoom == b.minZoom && a.maxZoom == b.maxZoom && a.styleValues == b.styleValues
+    }
+
+    /// The layer type of `Table`.
+    public var type: LayerType { Table.layerType }
+    /// The rows of `Table`: every layout and paint property of the layer type.
+    public static var propertyTable: [StyleProperty] { Table.all }
+
+    /// `visibility` (layout): whether the layer is drawn: `.visible` (default) or `.none`.
+    public var visibility: Value<Visibility>? {
+        get { styleValues.typed(StyleProperty.visibility) }
+        set { styleValues.setTyped(StyleProperty.visibility, newValue) }
+    }
+
+    /// The typed property of the table row `key` (`layer.fillColor` for `FillProperties.fillColor`).
+    public subscript<T: StyleAPIRepresentable>(dynamicMember key: KeyPath<Table.Type, PropertyKey<T>>) -> Value<T.APIValue>? {
+        get { styleValues.typed(Table.self[keyPath: key]) }
+        set { styleValues.setTyped(Table.self[keyPath: key], newValue) }
+    }
+
+    /// The builder form of the row `key`: `layer.fillColor(.red)` or `layer.fillColor(exp)` is a copy with it set.
+    @_disfavoredOverload
+    public subscript<T: StyleAPIRepresentable>(dynamicMember key: KeyPath<Table.Type, PropertyKey<T>>) -> PropertySetter<Self, T.APIValue> {
+        PropertySetter(self, Table.self[keyPath: key]) { $0.styleValues.setTyped($1, $2) }
+    }
+
+    /// Reads the layer from its style-JSON object (as `JSONDecoder` decodes it).
+    public init(from decoder: any Decoder) throws { self = try Self.decodeLayer(from: decoder) }
+    /// Writes the layer as its style-JSON object (as `JSONEncoder` encodes it).
+    public func encode(to encoder: any Encoder) throws { try encodeLayer(to: encoder) }
+}
+
+/// A property of a typed layer or root object in builder form: call it with a constant or an
+/// expression for a copy of the owner with the property set.
+public struct PropertySetter<Owner, T: StyleEncodable> {
+    let owner: Owner
+    let property: StyleProperty
+    let set: (inout Owner, StyleProperty, Value<T>) -> Void
+
+    init(_ owner: Owner, _ property: StyleProperty, set: @escaping (inout Owner, StyleProperty, Value<T>) -> Void) {
+        self.owner = owner
         self.property = property
-        encode = { $0[keyPath: keyPath]?.json }
-        decode = { layer, json in
-            var json = json
-            if scalarAsArray, Value<T>(json: json) == nil, json.arrayValue == nil { json = .array([json]) }
-            guard let v = Value<T>(json: json) else { return false }
-            layer[keyPath: keyPath] = v
-            return true
+        self.set = set
+    }
+
+    /// A copy of the owner with the property set to a constant.
+    public func callAsFunction(_ constant: T) -> Owner { var o = owner; set(&o, property, .constant(constant)); return o }
+    /// A copy of the owner with the property set to an expression.
+    public func callAsFunction(_ expression: Exp) -> Owner { var o = owner; set(&o, property, .expression(expression)); return o }
+}
+
+extension [String: JSONValue] {
+    /// The value of a row as a typed value (nil when unset or not representable).
+    func typed<T: StyleEncodable>(_ property: StyleProperty) -> GLMap.Value<T>? {
+        self[property.name].flatMap(GLMap.Value<T>.init(json:))
+    }
+
+    /// Sets (or with nil removes) the value of a row.
+    mutating func setTyped<T: StyleEncodable>(_ property: StyleProperty, _ value: GLMap.Value<T>?) {
+        self[property.name] = value?.json
+    }
+}
+
+/// A table row that checks style JSON against its typed-API type.
+protocol TypedRow {
+    /// The JSON to keep for `json` (a single value made an array of one where the spec allows
+    /// either form: `padding`, `numberArray`, `colorArray`); nil when it is not a value of the row.
+    func accepted(_ json: JSONValue) -> JSONValue?
+}
+
+extension PropertyKey: TypedRow where T: StyleAPIRepresentable {
+    func accepted(_ json: JSONValue) -> JSONValue? {
+        if Value<T.APIValue>(json: json) != nil { return json }
+        switch spec.type {
+        case .padding, .numberArray, .colorArray:
+            switch json {
+            case .number, .string:
+                let one = JSONValue.array([json])
+                return Value<T.APIValue>(json: one) != nil ? one : nil
+            default:
+                return nil
+            }
+        default:
+            return nil
         }
-        clear = { $0[keyPath: keyPath] = nil }
+    }
+}
+
+/// Reads the properties of a style-JSON object (`values`) into a typed owner's `styleValues`,
+/// checking each against its row of `table`; `path` names them in errors.
+func decodeStyleValues(_ values: JSONObject, table: [StyleProperty], layout: Bool?, path: String,
+                       into out: inout [String: JSONValue]) throws {
+    for (name, v) in values.pairs {
+        if layout != nil && name.hasSuffix("-transition") { continue }
+        guard let row = table.first(where: { $0.name == name && (layout == nil || $0.isLayout == layout) }) else {
+            throw StyleError(file: nil, issues: [StyleIssue(path: "\(path).\(name)", message: "unknown property")])
+        }
+        guard let json = (row as? any TypedRow)?.accepted(v) else {
+            throw StyleError(file: nil, issues: [StyleIssue(path: "\(path).\(name)",
+                                                            message: "\(v.shortText) is not representable as a typed value (a legacy function?)")])
+        }
+        out[name] = json
     }
 }
 
@@ -83,9 +204,9 @@ extension Layer {
         if let minZoom { o["minzoom"] = .number(minZoom) }
         if let maxZoom { o["maxzoom"] = .number(maxZoom) }
         var layout = JSONObject(), paint = JSONObject()
-        for binding in Self.properties {
-            guard let v = binding.encode(self) else { continue }
-            if binding.property.isLayout { layout[binding.property.name] = v } else { paint[binding.property.name] = v }
+        for row in Self.propertyTable {
+            guard let v = styleValues[row.name] else { continue }
+            if row.isLayout { layout[row.name] = v } else { paint[row.name] = v }
         }
         if !layout.isEmpty { o["layout"] = .object(layout) }
         if !paint.isEmpty { o["paint"] = .object(paint) }
@@ -113,18 +234,9 @@ extension Layer {
         }
         if case .number(let z)? = o["minzoom"] { layer.minZoom = z }
         if case .number(let z)? = o["maxzoom"] { layer.maxZoom = z }
-        let bindings = Self.properties
         for group in ["layout", "paint"] {
             guard case .object(let values)? = o[group] else { continue }
-            for (name, v) in values.pairs {
-                if name.hasSuffix("-transition") { continue }
-                guard let b = bindings.first(where: { $0.property.name == name && $0.property.isLayout == (group == "layout") }) else {
-                    throw fail("\(group).\(name)", "unknown property")
-                }
-                guard b.decode(&layer, v) else {
-                    throw fail("\(group).\(name)", "\(v.shortText) is not representable as a typed value (a legacy function?)")
-                }
-            }
+            try decodeStyleValues(values, table: Self.propertyTable, layout: group == "layout", path: "\(path).\(group)", into: &layer.styleValues)
         }
         return layer
     }

@@ -1,5 +1,6 @@
-// StyleRootObject — the typed root objects of a style (Light, Sky; generated into Generated/):
-// their properties, like a layer's, go to and from style JSON through their property-table rows.
+// StyleRootObject — the typed root objects of a style (`Light`, `Sky`: `TypedRootObject` over
+// their generated property tables). Like a layer's, their properties are the table rows, read and
+// written by the rows' names (`light.anchor`, `sky.skyColor`) and kept as style JSON.
 import GLMapCore
 import GLMapStyle
 
@@ -8,16 +9,47 @@ import GLMapStyle
 public protocol StyleRootObject: Sendable {
     /// The object with every property unset (the spec defaults).
     init()
-    /// Each typed property with the property-table row it stands for.
-    static var properties: [LayerPropertyBinding<Self>] { get }
+    /// The properties that are set, as style JSON by spec name.
+    var styleValues: [String: JSONValue] { get set }
+    /// Every property of the object (its property table's rows).
+    static var propertyTable: [StyleProperty] { get }
+}
+
+/// A typed root object over its generated property table `Table`: `light.anchor = .constant(.map)`
+/// sets `LightProperties.anchor`; `Light().anchor(.map)` is the builder form.
+@dynamicMemberLookup
+public struct TypedRootObject<Table: PropertyTable>: StyleRootObject, Equatable, Codable {
+    /// The properties that are set, as style JSON by spec name.
+    public var styleValues: [String: JSONValue] = [:]
+    /// The object with every property unset (the spec defaults).
+    public init() {}
+    /// The rows of `Table`.
+    public static var propertyTable: [StyleProperty] { Table.all }
+
+    /// The typed property of the table row `key` (`light.intensity` for `LightProperties.intensity`).
+    public subscript<T: StyleAPIRepresentable>(dynamicMember key: KeyPath<Table.Type, PropertyKey<T>>) -> Value<T.APIValue>? {
+        get { styleValues.typed(Table.self[keyPath: key]) }
+        set { styleValues.setTyped(Table.self[keyPath: key], newValue) }
+    }
+
+    /// The builder form of the row `key`: `Light().intensity(0.5)` is a copy with it set.
+    @_disfavoredOverload
+    public subscript<T: StyleAPIRepresentable>(dynamicMember key: KeyPath<Table.Type, PropertyKey<T>>) -> PropertySetter<Self, T.APIValue> {
+        PropertySetter(self, Table.self[keyPath: key]) { $0.styleValues.setTyped($1, $2) }
+    }
+
+    /// Reads the object from a decoder holding its style-JSON object.
+    public init(from decoder: any Decoder) throws { self = try Self.decodeObject(from: decoder) }
+    /// Writes the object's style-JSON object to an encoder.
+    public func encode(to encoder: any Encoder) throws { try JSONValue.object(styleJSONObject).encode(to: encoder) }
 }
 
 extension StyleRootObject {
-    /// The object as a style JSON object (set properties only).
+    /// The object as a style JSON object (set properties only, in table order).
     var styleJSONObject: JSONObject {
         var o = JSONObject()
-        for binding in Self.properties {
-            if let v = binding.encode(self) { o[binding.property.name] = v }
+        for row in Self.propertyTable {
+            if let v = styleValues[row.name] { o[row.name] = v }
         }
         return o
     }
@@ -28,14 +60,7 @@ extension StyleRootObject {
     /// Reads the object from its style JSON object; `path` names it in errors.
     static func decode(_ o: JSONObject, path: String) throws -> Self {
         var object = Self()
-        for (name, v) in o.pairs {
-            guard let b = Self.properties.first(where: { $0.property.name == name }) else {
-                throw StyleError(file: nil, issues: [StyleIssue(path: "\(path).\(name)", message: "unknown property")])
-            }
-            guard b.decode(&object, v) else {
-                throw StyleError(file: nil, issues: [StyleIssue(path: "\(path).\(name)", message: "\(v.shortText) is not representable as a typed value (a legacy function?)")])
-            }
-        }
+        try decodeStyleValues(o, table: propertyTable, layout: nil, path: path, into: &object.styleValues)
         return object
     }
 
@@ -51,7 +76,4 @@ extension StyleRootObject {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: e.description, underlyingError: e))
         }
     }
-
-    /// Writes the object's style JSON to an encoder.
-    func encodeObject(to encoder: any Encoder) throws { try JSONValue.object(styleJSONObject).encode(to: encoder) }
 }

@@ -164,6 +164,10 @@ extension CompoundOperator {
         define("line-progress", n, .fixed([]), reads: .lineProgress) { _, ctx, _ throws(ExpressionEvaluationError) in
             .number(ctx.lineProgress ?? 0)
         }
+        // The value a cluster property has accumulated so far (clusterProperties' reduce step).
+        define("accumulated", .value, .fixed([]), reads: .neverConstant) { _, ctx, _ throws(ExpressionEvaluationError) in
+            ctx.accumulated.map(Value.init(json:)) ?? .null
+        }
 
         // Arithmetic.
         define("+", n, .varargs(n)) { args, ctx, _ throws(ExpressionEvaluationError) in

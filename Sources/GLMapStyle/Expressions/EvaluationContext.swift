@@ -11,6 +11,9 @@ public struct EvaluationContext: Sendable {
     public var globalState: JSONObject
     /// Position along a line in 0…1, for `line-gradient` (`line-progress`); nil reads as 0.
     public var lineProgress: Double?
+    /// The value a cluster property has accumulated so far (`accumulated`, in a source's
+    /// `clusterProperties` reduce expressions); nil reads as null.
+    public var accumulated: JSONValue?
 
     /// Creates a context; every part is optional.
     public init(zoom: Double? = nil, feature: FeatureContext? = nil, globalState: JSONObject = JSONObject(),

@@ -4,47 +4,24 @@ import GLMapCore
 
 /// The property table of `background` layers (The background color or pattern of the map): every layout and
 /// paint property the style spec defines for them, as typed keys (`PropertyKey<T>`).
-public enum BackgroundProperties {
+public enum BackgroundProperties: LayerPropertyTable {
+    /// The layer type of the table.
+    public static let layerType = LayerType.background
     /// The color with which the background will be drawn.
     ///
     /// `background-color`: paint, data-constant (zoom), interpolated, transition; default `"#000000"`.
-    public static let color = PropertyKey<Color>(
-        "background-color",
-        PropertySpec(type: .color,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: "#000000",
-                     requires: [.absent("background-pattern")],
-                     transition: true))
+    public static let backgroundColor = PropertyKey<Color>("background-color", PropertySpec(type: .color, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: "#000000", requires: [.absent("background-pattern")], transition: true))
     /// Name of image in sprite to use for drawing an image background.
     ///
     /// `background-pattern`: paint, cross-faded (zoom), transition; no default.
-    public static let pattern = PropertyKey<ResolvedImage?>(
-        "background-pattern",
-        PropertySpec(type: .resolvedImage,
-                     kind: .crossFaded,
-                     parameters: [.zoom],
-                     transition: true))
+    public static let backgroundPattern = PropertyKey<ResolvedImage?>("background-pattern", PropertySpec(type: .resolvedImage, kind: .crossFaded, parameters: [.zoom], transition: true))
     /// The opacity at which the background will be drawn.
     ///
     /// `background-opacity`: paint, data-constant (zoom), interpolated, transition; default `1`; minimum 0; maximum 1.
-    public static let opacity = PropertyKey<Double>(
-        "background-opacity",
-        PropertySpec(type: .number,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 1,
-                     minimum: 0,
-                     maximum: 1,
-                     transition: true))
+    public static let backgroundOpacity = PropertyKey<Double>("background-opacity", PropertySpec(type: .number, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 1, minimum: 0, maximum: 1, transition: true))
 
     /// Every row of the table: `visibility` first, then the layout and the paint properties in spec order.
     public static let all: [StyleProperty] = [
-        StyleProperty.visibility,
-        color,
-        pattern,
-        opacity,
+        StyleProperty.visibility, backgroundColor, backgroundPattern, backgroundOpacity,
     ]
 }

@@ -4,155 +4,62 @@ import GLMapCore
 
 /// The property table of `circle` layers (A filled circle): every layout and
 /// paint property the style spec defines for them, as typed keys (`PropertyKey<T>`).
-public enum CircleProperties {
+public enum CircleProperties: LayerPropertyTable {
+    /// The layer type of the table.
+    public static let layerType = LayerType.circle
     /// Sorts features in ascending order based on this value.
     ///
     /// `circle-sort-key`: layout, data-driven (zoom, feature); no default.
-    public static let sortKey = PropertyKey<Double?>(
-        "circle-sort-key", layout: true,
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature]))
+    public static let circleSortKey = PropertyKey<Double?>("circle-sort-key", layout: true, PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature]))
     /// Circle radius.
     ///
     /// `circle-radius`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `5`; minimum 0; pixels.
-    public static let radius = PropertyKey<Double>(
-        "circle-radius",
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: 5,
-                     minimum: 0,
-                     units: "pixels",
-                     transition: true))
+    public static let circleRadius = PropertyKey<Double>("circle-radius", PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: 5, minimum: 0, units: "pixels", transition: true))
     /// The fill color of the circle.
     ///
     /// `circle-color`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `"#000000"`.
-    public static let color = PropertyKey<Color>(
-        "circle-color",
-        PropertySpec(type: .color,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: "#000000",
-                     transition: true))
+    public static let circleColor = PropertyKey<Color>("circle-color", PropertySpec(type: .color, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: "#000000", transition: true))
     /// Amount to blur the circle.
     ///
     /// `circle-blur`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `0`.
-    public static let blur = PropertyKey<Double>(
-        "circle-blur",
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: 0,
-                     transition: true))
+    public static let circleBlur = PropertyKey<Double>("circle-blur", PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: 0, transition: true))
     /// The opacity at which the circle will be drawn.
     ///
     /// `circle-opacity`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `1`; minimum 0; maximum 1.
-    public static let opacity = PropertyKey<Double>(
-        "circle-opacity",
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: 1,
-                     minimum: 0,
-                     maximum: 1,
-                     transition: true))
+    public static let circleOpacity = PropertyKey<Double>("circle-opacity", PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: 1, minimum: 0, maximum: 1, transition: true))
     /// The geometry's offset.
     ///
     /// `circle-translate`: paint, data-constant (zoom), interpolated, transition; default `[0,0]`; pixels.
-    public static let translate = PropertyKey<[Double]>(
-        "circle-translate",
-        PropertySpec(type: .array(.number, length: 2),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: [0, 0],
-                     units: "pixels",
-                     transition: true))
+    public static let circleTranslate = PropertyKey<[Double]>("circle-translate", PropertySpec(type: .array(.number, length: 2), kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: [0, 0], units: "pixels", transition: true))
     /// Controls the frame of reference for `circle-translate`.
     ///
     /// `circle-translate-anchor`: paint, data-constant (zoom); default `"map"`.
-    public static let translateAnchor = PropertyKey<TranslateAnchor>(
-        "circle-translate-anchor",
-        PropertySpec(type: .enum(["map", "viewport"]),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: "map",
-                     requires: [.present("circle-translate")]))
+    public static let circleTranslateAnchor = PropertyKey<TranslateAnchor>("circle-translate-anchor", PropertySpec(type: .enum(["map", "viewport"]), kind: .dataConstant, parameters: [.zoom], defaultValue: "map", requires: [.present("circle-translate")]))
     /// Controls the scaling behavior of the circle when the map is pitched.
     ///
     /// `circle-pitch-scale`: paint, data-constant (zoom); default `"map"`.
-    public static let pitchScale = PropertyKey<CirclePitchScale>(
-        "circle-pitch-scale",
-        PropertySpec(type: .enum(["map", "viewport"]),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: "map"))
+    public static let circlePitchScale = PropertyKey<CirclePitchScale>("circle-pitch-scale", PropertySpec(type: .enum(["map", "viewport"]), kind: .dataConstant, parameters: [.zoom], defaultValue: "map"))
     /// Orientation of circle when map is pitched.
     ///
     /// `circle-pitch-alignment`: paint, data-constant (zoom); default `"viewport"`.
-    public static let pitchAlignment = PropertyKey<CirclePitchAlignment>(
-        "circle-pitch-alignment",
-        PropertySpec(type: .enum(["map", "viewport"]),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: "viewport"))
+    public static let circlePitchAlignment = PropertyKey<CirclePitchAlignment>("circle-pitch-alignment", PropertySpec(type: .enum(["map", "viewport"]), kind: .dataConstant, parameters: [.zoom], defaultValue: "viewport"))
     /// The width of the circle's stroke.
     ///
     /// `circle-stroke-width`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `0`; minimum 0; pixels.
-    public static let strokeWidth = PropertyKey<Double>(
-        "circle-stroke-width",
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: 0,
-                     minimum: 0,
-                     units: "pixels",
-                     transition: true))
+    public static let circleStrokeWidth = PropertyKey<Double>("circle-stroke-width", PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: 0, minimum: 0, units: "pixels", transition: true))
     /// The stroke color of the circle.
     ///
     /// `circle-stroke-color`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `"#000000"`.
-    public static let strokeColor = PropertyKey<Color>(
-        "circle-stroke-color",
-        PropertySpec(type: .color,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: "#000000",
-                     transition: true))
+    public static let circleStrokeColor = PropertyKey<Color>("circle-stroke-color", PropertySpec(type: .color, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: "#000000", transition: true))
     /// The opacity of the circle's stroke.
     ///
     /// `circle-stroke-opacity`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `1`; minimum 0; maximum 1.
-    public static let strokeOpacity = PropertyKey<Double>(
-        "circle-stroke-opacity",
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: 1,
-                     minimum: 0,
-                     maximum: 1,
-                     transition: true))
+    public static let circleStrokeOpacity = PropertyKey<Double>("circle-stroke-opacity", PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: 1, minimum: 0, maximum: 1, transition: true))
 
     /// Every row of the table: `visibility` first, then the layout and the paint properties in spec order.
     public static let all: [StyleProperty] = [
-        StyleProperty.visibility,
-        sortKey,
-        radius,
-        color,
-        blur,
-        opacity,
-        translate,
-        translateAnchor,
-        pitchScale,
-        pitchAlignment,
-        strokeWidth,
-        strokeColor,
-        strokeOpacity,
+        StyleProperty.visibility, circleSortKey, circleRadius, circleColor, circleBlur, circleOpacity,
+        circleTranslate, circleTranslateAnchor, circlePitchScale, circlePitchAlignment, circleStrokeWidth,
+        circleStrokeColor, circleStrokeOpacity,
     ]
 }

@@ -4,34 +4,20 @@ import GLMapCore
 
 /// The property table of `color-relief` layers (Client-side elevation coloring based on DEM data): every layout and
 /// paint property the style spec defines for them, as typed keys (`PropertyKey<T>`).
-public enum ColorReliefProperties {
+public enum ColorReliefProperties: LayerPropertyTable {
+    /// The layer type of the table.
+    public static let layerType = LayerType.colorRelief
     /// The opacity at which the color-relief will be drawn.
     ///
     /// `color-relief-opacity`: paint, data-constant (zoom), interpolated, transition; default `1`; minimum 0; maximum 1.
-    public static let opacity = PropertyKey<Double>(
-        "color-relief-opacity",
-        PropertySpec(type: .number,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 1,
-                     minimum: 0,
-                     maximum: 1,
-                     transition: true))
+    public static let colorReliefOpacity = PropertyKey<Double>("color-relief-opacity", PropertySpec(type: .number, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 1, minimum: 0, maximum: 1, transition: true))
     /// Defines the color of each pixel based on its elevation.
     ///
     /// `color-relief-color`: paint, color-ramp (elevation), interpolated; no default.
-    public static let color = PropertyKey<Color?>(
-        "color-relief-color",
-        PropertySpec(type: .color,
-                     kind: .colorRamp,
-                     parameters: [.elevation],
-                     interpolated: true))
+    public static let colorReliefColor = PropertyKey<Color?>("color-relief-color", PropertySpec(type: .color, kind: .colorRamp, parameters: [.elevation], interpolated: true))
 
     /// Every row of the table: `visibility` first, then the layout and the paint properties in spec order.
     public static let all: [StyleProperty] = [
-        StyleProperty.visibility,
-        opacity,
-        color,
+        StyleProperty.visibility, colorReliefOpacity, colorReliefColor,
     ]
 }

@@ -4,110 +4,46 @@ import GLMapCore
 
 /// The property table of `fill-extrusion` layers (An extruded (3D) polygon): every layout and
 /// paint property the style spec defines for them, as typed keys (`PropertyKey<T>`).
-public enum FillExtrusionProperties {
+public enum FillExtrusionProperties: LayerPropertyTable {
+    /// The layer type of the table.
+    public static let layerType = LayerType.fillExtrusion
     /// The opacity of the entire fill extrusion layer.
     ///
     /// `fill-extrusion-opacity`: paint, data-constant (zoom), interpolated, transition; default `1`; minimum 0; maximum 1.
-    public static let opacity = PropertyKey<Double>(
-        "fill-extrusion-opacity",
-        PropertySpec(type: .number,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 1,
-                     minimum: 0,
-                     maximum: 1,
-                     transition: true))
+    public static let fillExtrusionOpacity = PropertyKey<Double>("fill-extrusion-opacity", PropertySpec(type: .number, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 1, minimum: 0, maximum: 1, transition: true))
     /// The base color of the extruded fill.
     ///
     /// `fill-extrusion-color`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `"#000000"`.
-    public static let color = PropertyKey<Color>(
-        "fill-extrusion-color",
-        PropertySpec(type: .color,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: "#000000",
-                     requires: [.absent("fill-extrusion-pattern")],
-                     transition: true))
+    public static let fillExtrusionColor = PropertyKey<Color>("fill-extrusion-color", PropertySpec(type: .color, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: "#000000", requires: [.absent("fill-extrusion-pattern")], transition: true))
     /// The geometry's offset.
     ///
     /// `fill-extrusion-translate`: paint, data-constant (zoom), interpolated, transition; default `[0,0]`; pixels.
-    public static let translate = PropertyKey<[Double]>(
-        "fill-extrusion-translate",
-        PropertySpec(type: .array(.number, length: 2),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: [0, 0],
-                     units: "pixels",
-                     transition: true))
+    public static let fillExtrusionTranslate = PropertyKey<[Double]>("fill-extrusion-translate", PropertySpec(type: .array(.number, length: 2), kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: [0, 0], units: "pixels", transition: true))
     /// Controls the frame of reference for `fill-extrusion-translate`.
     ///
     /// `fill-extrusion-translate-anchor`: paint, data-constant (zoom); default `"map"`.
-    public static let translateAnchor = PropertyKey<TranslateAnchor>(
-        "fill-extrusion-translate-anchor",
-        PropertySpec(type: .enum(["map", "viewport"]),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: "map",
-                     requires: [.present("fill-extrusion-translate")]))
+    public static let fillExtrusionTranslateAnchor = PropertyKey<TranslateAnchor>("fill-extrusion-translate-anchor", PropertySpec(type: .enum(["map", "viewport"]), kind: .dataConstant, parameters: [.zoom], defaultValue: "map", requires: [.present("fill-extrusion-translate")]))
     /// Name of image in sprite to use for drawing images on extruded fills.
     ///
     /// `fill-extrusion-pattern`: paint, cross-faded-data-driven (zoom, feature), transition; no default.
-    public static let pattern = PropertyKey<ResolvedImage?>(
-        "fill-extrusion-pattern",
-        PropertySpec(type: .resolvedImage,
-                     kind: .crossFadedDataDriven,
-                     parameters: [.zoom, .feature],
-                     transition: true))
+    public static let fillExtrusionPattern = PropertyKey<ResolvedImage?>("fill-extrusion-pattern", PropertySpec(type: .resolvedImage, kind: .crossFadedDataDriven, parameters: [.zoom, .feature], transition: true))
     /// The height with which to extrude this layer.
     ///
     /// `fill-extrusion-height`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `0`; minimum 0; meters.
-    public static let height = PropertyKey<Double>(
-        "fill-extrusion-height",
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: 0,
-                     minimum: 0,
-                     units: "meters",
-                     transition: true))
+    public static let fillExtrusionHeight = PropertyKey<Double>("fill-extrusion-height", PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: 0, minimum: 0, units: "meters", transition: true))
     /// The height with which to extrude the base of this layer.
     ///
     /// `fill-extrusion-base`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `0`; minimum 0; meters.
-    public static let base = PropertyKey<Double>(
-        "fill-extrusion-base",
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: 0,
-                     minimum: 0,
-                     units: "meters",
-                     requires: [.present("fill-extrusion-height")],
-                     transition: true))
+    public static let fillExtrusionBase = PropertyKey<Double>("fill-extrusion-base", PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: 0, minimum: 0, units: "meters", requires: [.present("fill-extrusion-height")], transition: true))
     /// Whether to apply a vertical gradient to the sides of a fill-extrusion layer.
     ///
     /// `fill-extrusion-vertical-gradient`: paint, data-constant (zoom); default `true`.
-    public static let verticalGradient = PropertyKey<Bool>(
-        "fill-extrusion-vertical-gradient",
-        PropertySpec(type: .boolean,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: true))
+    public static let fillExtrusionVerticalGradient = PropertyKey<Bool>("fill-extrusion-vertical-gradient", PropertySpec(type: .boolean, kind: .dataConstant, parameters: [.zoom], defaultValue: true))
 
     /// Every row of the table: `visibility` first, then the layout and the paint properties in spec order.
     public static let all: [StyleProperty] = [
-        StyleProperty.visibility,
-        opacity,
-        color,
-        translate,
-        translateAnchor,
-        pattern,
-        height,
-        base,
-        verticalGradient,
+        StyleProperty.visibility, fillExtrusionOpacity, fillExtrusionColor, fillExtrusionTranslate,
+        fillExtrusionTranslateAnchor, fillExtrusionPattern, fillExtrusionHeight, fillExtrusionBase,
+        fillExtrusionVerticalGradient,
     ]
 }

@@ -4,102 +4,45 @@ import GLMapCore
 
 /// The property table of `fill` layers (A filled polygon with an optional stroked border): every layout and
 /// paint property the style spec defines for them, as typed keys (`PropertyKey<T>`).
-public enum FillProperties {
+public enum FillProperties: LayerPropertyTable {
+    /// The layer type of the table.
+    public static let layerType = LayerType.fill
     /// Sorts features in ascending order based on this value.
     ///
     /// `fill-sort-key`: layout, data-driven (zoom, feature); no default.
-    public static let sortKey = PropertyKey<Double?>(
-        "fill-sort-key", layout: true,
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature]))
+    public static let fillSortKey = PropertyKey<Double?>("fill-sort-key", layout: true, PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature]))
     /// Whether or not the fill should be antialiased.
     ///
     /// `fill-antialias`: paint, data-constant (zoom); default `true`.
-    public static let antialias = PropertyKey<Bool>(
-        "fill-antialias",
-        PropertySpec(type: .boolean,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: true))
+    public static let fillAntialias = PropertyKey<Bool>("fill-antialias", PropertySpec(type: .boolean, kind: .dataConstant, parameters: [.zoom], defaultValue: true))
     /// The opacity of the entire fill layer.
     ///
     /// `fill-opacity`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `1`; minimum 0; maximum 1.
-    public static let opacity = PropertyKey<Double>(
-        "fill-opacity",
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: 1,
-                     minimum: 0,
-                     maximum: 1,
-                     transition: true))
+    public static let fillOpacity = PropertyKey<Double>("fill-opacity", PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: 1, minimum: 0, maximum: 1, transition: true))
     /// The color of the filled part of this layer.
     ///
     /// `fill-color`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `"#000000"`.
-    public static let color = PropertyKey<Color>(
-        "fill-color",
-        PropertySpec(type: .color,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: "#000000",
-                     requires: [.absent("fill-pattern")],
-                     transition: true))
+    public static let fillColor = PropertyKey<Color>("fill-color", PropertySpec(type: .color, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: "#000000", requires: [.absent("fill-pattern")], transition: true))
     /// The outline color of the fill.
     ///
     /// `fill-outline-color`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; no default.
-    public static let outlineColor = PropertyKey<Color?>(
-        "fill-outline-color",
-        PropertySpec(type: .color,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     requires: [.absent("fill-pattern"), .oneOf("fill-antialias", [true])],
-                     transition: true))
+    public static let fillOutlineColor = PropertyKey<Color?>("fill-outline-color", PropertySpec(type: .color, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, requires: [.absent("fill-pattern"), .oneOf("fill-antialias", [true])], transition: true))
     /// The geometry's offset.
     ///
     /// `fill-translate`: paint, data-constant (zoom), interpolated, transition; default `[0,0]`; pixels.
-    public static let translate = PropertyKey<[Double]>(
-        "fill-translate",
-        PropertySpec(type: .array(.number, length: 2),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: [0, 0],
-                     units: "pixels",
-                     transition: true))
+    public static let fillTranslate = PropertyKey<[Double]>("fill-translate", PropertySpec(type: .array(.number, length: 2), kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: [0, 0], units: "pixels", transition: true))
     /// Controls the frame of reference for `fill-translate`.
     ///
     /// `fill-translate-anchor`: paint, data-constant (zoom); default `"map"`.
-    public static let translateAnchor = PropertyKey<TranslateAnchor>(
-        "fill-translate-anchor",
-        PropertySpec(type: .enum(["map", "viewport"]),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: "map",
-                     requires: [.present("fill-translate")]))
+    public static let fillTranslateAnchor = PropertyKey<TranslateAnchor>("fill-translate-anchor", PropertySpec(type: .enum(["map", "viewport"]), kind: .dataConstant, parameters: [.zoom], defaultValue: "map", requires: [.present("fill-translate")]))
     /// Name of image in sprite to use for drawing image fills.
     ///
     /// `fill-pattern`: paint, cross-faded-data-driven (zoom, feature), transition; no default.
-    public static let pattern = PropertyKey<ResolvedImage?>(
-        "fill-pattern",
-        PropertySpec(type: .resolvedImage,
-                     kind: .crossFadedDataDriven,
-                     parameters: [.zoom, .feature],
-                     transition: true))
+    public static let fillPattern = PropertyKey<ResolvedImage?>("fill-pattern", PropertySpec(type: .resolvedImage, kind: .crossFadedDataDriven, parameters: [.zoom, .feature], transition: true))
 
     /// Every row of the table: `visibility` first, then the layout and the paint properties in spec order.
     public static let all: [StyleProperty] = [
-        StyleProperty.visibility,
-        sortKey,
-        antialias,
-        opacity,
-        color,
-        outlineColor,
-        translate,
-        translateAnchor,
-        pattern,
+        StyleProperty.visibility, fillSortKey, fillAntialias, fillOpacity, fillColor, fillOutlineColor,
+        fillTranslate, fillTranslateAnchor, fillPattern,
     ]
 }

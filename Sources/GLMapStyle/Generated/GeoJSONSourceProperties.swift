@@ -3,157 +3,72 @@
 import GLMapCore
 
 /// The keys of `geojson` sources: every key the style spec defines, as typed keys (`PropertyKey<T>`).
-public enum GeoJSONSourceProperties {
+public enum GeoJSONSourceProperties: PropertyTable {
     /// The data type of the GeoJSON source.
     ///
     /// `type`: key, constant; no default; required.
-    public static let type = PropertyKey<String?>(
-        "type",
-        PropertySpec(type: .enum(["geojson"]),
-                     kind: .constant,
-                     parameters: [],
-                     required: true))
+    public static let type = PropertyKey<String?>("type", PropertySpec(type: .enum(["geojson"]), kind: .constant, parameters: [], required: true))
     /// A URL to a GeoJSON file, or inline GeoJSON.
     ///
     /// `data`: key, constant; no default; required.
-    public static let data = PropertyKey<Value>(
-        "data",
-        PropertySpec(type: .value,
-                     kind: .constant,
-                     parameters: [],
-                     required: true))
+    public static let data = PropertyKey<Value>("data", PropertySpec(type: .value, kind: .constant, parameters: [], required: true))
     /// Maximum zoom level at which to create vector tiles (higher means greater detail at high zoom levels).
     ///
     /// `maxzoom`: key, constant; default `18`.
-    public static let maxzoom = PropertyKey<Double>(
-        "maxzoom",
-        PropertySpec(type: .number,
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: 18))
+    public static let maxzoom = PropertyKey<Double>("maxzoom", PropertySpec(type: .number, kind: .constant, parameters: [], defaultValue: 18))
     /// Contains an attribution to be displayed when the map is shown to a user.
     ///
     /// `attribution`: key, constant; no default.
-    public static let attribution = PropertyKey<String?>(
-        "attribution",
-        PropertySpec(type: .string,
-                     kind: .constant,
-                     parameters: []))
+    public static let attribution = PropertyKey<String?>("attribution", PropertySpec(type: .string, kind: .constant, parameters: []))
     /// Size of the tile buffer on each side.
     ///
     /// `buffer`: key, constant; default `128`; minimum 0; maximum 512.
-    public static let buffer = PropertyKey<Double>(
-        "buffer",
-        PropertySpec(type: .number,
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: 128,
-                     minimum: 0,
-                     maximum: 512))
+    public static let buffer = PropertyKey<Double>("buffer", PropertySpec(type: .number, kind: .constant, parameters: [], defaultValue: 128, minimum: 0, maximum: 512))
     /// An expression for filtering features prior to processing them for rendering.
     ///
     /// `filter`: key, constant; no default.
-    public static let filter = PropertyKey<Value>(
-        "filter",
-        PropertySpec(type: .value,
-                     kind: .constant,
-                     parameters: []))
+    public static let filter = PropertyKey<Value>("filter", PropertySpec(type: .value, kind: .constant, parameters: []))
     /// Douglas-Peucker simplification tolerance (higher means simpler geometries and faster performance).
     ///
     /// `tolerance`: key, constant; default `0.375`.
-    public static let tolerance = PropertyKey<Double>(
-        "tolerance",
-        PropertySpec(type: .number,
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: 0.375))
+    public static let tolerance = PropertyKey<Double>("tolerance", PropertySpec(type: .number, kind: .constant, parameters: [], defaultValue: 0.375))
     /// If the data is a collection of point features, setting this to true clusters the points by radius into groups.
     ///
     /// `cluster`: key, constant; default `false`.
-    public static let cluster = PropertyKey<Bool>(
-        "cluster",
-        PropertySpec(type: .boolean,
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: false))
+    public static let cluster = PropertyKey<Bool>("cluster", PropertySpec(type: .boolean, kind: .constant, parameters: [], defaultValue: false))
     /// Radius of each cluster if clustering is enabled.
     ///
     /// `clusterRadius`: key, constant; default `50`; minimum 0.
-    public static let clusterRadius = PropertyKey<Double>(
-        "clusterRadius",
-        PropertySpec(type: .number,
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: 50,
-                     minimum: 0))
+    public static let clusterRadius = PropertyKey<Double>("clusterRadius", PropertySpec(type: .number, kind: .constant, parameters: [], defaultValue: 50, minimum: 0))
     /// Max zoom on which to cluster points if clustering is enabled.
     ///
     /// `clusterMaxZoom`: key, constant; no default.
-    public static let clusterMaxZoom = PropertyKey<Double?>(
-        "clusterMaxZoom",
-        PropertySpec(type: .number,
-                     kind: .constant,
-                     parameters: []))
+    public static let clusterMaxZoom = PropertyKey<Double?>("clusterMaxZoom", PropertySpec(type: .number, kind: .constant, parameters: []))
     /// Minimum number of points necessary to form a cluster if clustering is enabled.
     ///
     /// `clusterMinPoints`: key, constant; no default.
-    public static let clusterMinPoints = PropertyKey<Double?>(
-        "clusterMinPoints",
-        PropertySpec(type: .number,
-                     kind: .constant,
-                     parameters: []))
+    public static let clusterMinPoints = PropertyKey<Double?>("clusterMinPoints", PropertySpec(type: .number, kind: .constant, parameters: []))
     /// An object defining custom properties on the generated clusters if clustering is enabled, aggregating values from clustered points.
     ///
     /// `clusterProperties`: key, constant; no default.
-    public static let clusterProperties = PropertyKey<Value>(
-        "clusterProperties",
-        PropertySpec(type: .value,
-                     kind: .constant,
-                     parameters: []))
+    public static let clusterProperties = PropertyKey<Value>("clusterProperties", PropertySpec(type: .value, kind: .constant, parameters: []))
     /// Whether to calculate line distance metrics.
     ///
     /// `lineMetrics`: key, constant; default `false`.
-    public static let lineMetrics = PropertyKey<Bool>(
-        "lineMetrics",
-        PropertySpec(type: .boolean,
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: false))
+    public static let lineMetrics = PropertyKey<Bool>("lineMetrics", PropertySpec(type: .boolean, kind: .constant, parameters: [], defaultValue: false))
     /// Whether to generate ids for the geojson features.
     ///
     /// `generateId`: key, constant; default `false`.
-    public static let generateId = PropertyKey<Bool>(
-        "generateId",
-        PropertySpec(type: .boolean,
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: false))
+    public static let generateId = PropertyKey<Bool>("generateId", PropertySpec(type: .boolean, kind: .constant, parameters: [], defaultValue: false))
     /// A property to use as a feature id (for feature state).
     ///
     /// `promoteId`: key, constant; no default.
-    public static let promoteId = PropertyKey<Value>(
-        "promoteId",
-        PropertySpec(type: .value,
-                     kind: .constant,
-                     parameters: []))
+    public static let promoteId = PropertyKey<Value>("promoteId", PropertySpec(type: .value, kind: .constant, parameters: []))
 
     /// Every key, in spec order.
     public static let all: [StyleProperty] = [
-        type,
-        data,
-        maxzoom,
-        attribution,
-        buffer,
-        filter,
-        tolerance,
-        cluster,
-        clusterRadius,
-        clusterMaxZoom,
-        clusterMinPoints,
-        clusterProperties,
-        lineMetrics,
-        generateId,
-        promoteId,
+        type, data, maxzoom, attribution, buffer, filter, tolerance, cluster, clusterRadius, clusterMaxZoom,
+        clusterMinPoints, clusterProperties, lineMetrics, generateId, promoteId,
     ]
 
     /// Whether the spec allows keys it does not list (`"*"`).

@@ -4,74 +4,33 @@ import GLMapCore
 
 /// The property table of `heatmap` layers (A heatmap): every layout and
 /// paint property the style spec defines for them, as typed keys (`PropertyKey<T>`).
-public enum HeatmapProperties {
+public enum HeatmapProperties: LayerPropertyTable {
+    /// The layer type of the table.
+    public static let layerType = LayerType.heatmap
     /// Radius of influence of one heatmap point in pixels.
     ///
     /// `heatmap-radius`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `30`; minimum 1; pixels.
-    public static let radius = PropertyKey<Double>(
-        "heatmap-radius",
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: 30,
-                     minimum: 1,
-                     units: "pixels",
-                     transition: true))
+    public static let heatmapRadius = PropertyKey<Double>("heatmap-radius", PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: 30, minimum: 1, units: "pixels", transition: true))
     /// A measure of how much an individual point contributes to the heatmap.
     ///
     /// `heatmap-weight`: paint, data-driven (zoom, feature, feature-state), interpolated; default `1`; minimum 0.
-    public static let weight = PropertyKey<Double>(
-        "heatmap-weight",
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: 1,
-                     minimum: 0))
+    public static let heatmapWeight = PropertyKey<Double>("heatmap-weight", PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: 1, minimum: 0))
     /// Similar to `heatmap-weight` but controls the intensity of the heatmap globally.
     ///
     /// `heatmap-intensity`: paint, data-constant (zoom), interpolated, transition; default `1`; minimum 0.
-    public static let intensity = PropertyKey<Double>(
-        "heatmap-intensity",
-        PropertySpec(type: .number,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 1,
-                     minimum: 0,
-                     transition: true))
+    public static let heatmapIntensity = PropertyKey<Double>("heatmap-intensity", PropertySpec(type: .number, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 1, minimum: 0, transition: true))
     /// Defines the color of each pixel based on its density value in a heatmap.
     ///
     /// `heatmap-color`: paint, color-ramp (heatmap-density), interpolated; default `["interpolate",["linear"],["heatmap-density"],0,"rgba(0, 0, 255, 0)",0.1,"royalblue",0.3,"cyan",0.5,"lime",0.7,"yellow",1,"red"]`.
-    public static let color = PropertyKey<Color?>(
-        "heatmap-color",
-        PropertySpec(type: .color,
-                     kind: .colorRamp,
-                     parameters: [.heatmapDensity],
-                     interpolated: true,
-                     defaultValue: ["interpolate", ["linear"], ["heatmap-density"], 0, "rgba(0, 0, 255, 0)", 0.1, "royalblue", 0.3, "cyan", 0.5, "lime", 0.7, "yellow", 1, "red"]))
+    public static let heatmapColor = PropertyKey<Color?>("heatmap-color", PropertySpec(type: .color, kind: .colorRamp, parameters: [.heatmapDensity], interpolated: true, defaultValue: ["interpolate", ["linear"], ["heatmap-density"], 0, "rgba(0, 0, 255, 0)", 0.1, "royalblue", 0.3, "cyan", 0.5, "lime", 0.7, "yellow", 1, "red"]))
     /// The global opacity at which the heatmap layer will be drawn.
     ///
     /// `heatmap-opacity`: paint, data-constant (zoom), interpolated, transition; default `1`; minimum 0; maximum 1.
-    public static let opacity = PropertyKey<Double>(
-        "heatmap-opacity",
-        PropertySpec(type: .number,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 1,
-                     minimum: 0,
-                     maximum: 1,
-                     transition: true))
+    public static let heatmapOpacity = PropertyKey<Double>("heatmap-opacity", PropertySpec(type: .number, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 1, minimum: 0, maximum: 1, transition: true))
 
     /// Every row of the table: `visibility` first, then the layout and the paint properties in spec order.
     public static let all: [StyleProperty] = [
-        StyleProperty.visibility,
-        radius,
-        weight,
-        intensity,
-        color,
-        opacity,
+        StyleProperty.visibility, heatmapRadius, heatmapWeight, heatmapIntensity, heatmapColor,
+        heatmapOpacity,
     ]
 }

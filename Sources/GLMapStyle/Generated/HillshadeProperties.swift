@@ -4,106 +4,46 @@ import GLMapCore
 
 /// The property table of `hillshade` layers (Client-side hillshading visualization based on DEM data): every layout and
 /// paint property the style spec defines for them, as typed keys (`PropertyKey<T>`).
-public enum HillshadeProperties {
+public enum HillshadeProperties: LayerPropertyTable {
+    /// The layer type of the table.
+    public static let layerType = LayerType.hillshade
     /// The direction of the light source(s) used to generate the hillshading with 0 as the top of the viewport if `hillshade-illumination-anchor` is set to `viewport` and due north if `hillshade-illumination-anchor` is set to `map`.
     ///
     /// `hillshade-illumination-direction`: paint, data-constant (zoom), interpolated; default `335`; minimum 0; maximum 359.
-    public static let illuminationDirection = PropertyKey<[Double]>(
-        "hillshade-illumination-direction",
-        PropertySpec(type: .numberArray,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 335,
-                     minimum: 0,
-                     maximum: 359))
+    public static let hillshadeIlluminationDirection = PropertyKey<[Double]>("hillshade-illumination-direction", PropertySpec(type: .numberArray, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 335, minimum: 0, maximum: 359))
     /// The altitude of the light source(s) used to generate the hillshading with 0 as sunset and 90 as noon.
     ///
     /// `hillshade-illumination-altitude`: paint, data-constant (zoom), interpolated; default `45`; minimum 0; maximum 90.
-    public static let illuminationAltitude = PropertyKey<[Double]>(
-        "hillshade-illumination-altitude",
-        PropertySpec(type: .numberArray,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 45,
-                     minimum: 0,
-                     maximum: 90))
+    public static let hillshadeIlluminationAltitude = PropertyKey<[Double]>("hillshade-illumination-altitude", PropertySpec(type: .numberArray, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 45, minimum: 0, maximum: 90))
     /// Direction of light source when map is rotated.
     ///
     /// `hillshade-illumination-anchor`: paint, data-constant (zoom); default `"viewport"`.
-    public static let illuminationAnchor = PropertyKey<HillshadeIlluminationAnchor>(
-        "hillshade-illumination-anchor",
-        PropertySpec(type: .enum(["map", "viewport"]),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: "viewport"))
+    public static let hillshadeIlluminationAnchor = PropertyKey<HillshadeIlluminationAnchor>("hillshade-illumination-anchor", PropertySpec(type: .enum(["map", "viewport"]), kind: .dataConstant, parameters: [.zoom], defaultValue: "viewport"))
     /// Intensity of the hillshade.
     ///
     /// `hillshade-exaggeration`: paint, data-constant (zoom), interpolated, transition; default `0.5`; minimum 0; maximum 1.
-    public static let exaggeration = PropertyKey<Double>(
-        "hillshade-exaggeration",
-        PropertySpec(type: .number,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 0.5,
-                     minimum: 0,
-                     maximum: 1,
-                     transition: true))
+    public static let hillshadeExaggeration = PropertyKey<Double>("hillshade-exaggeration", PropertySpec(type: .number, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 0.5, minimum: 0, maximum: 1, transition: true))
     /// The shading color of areas that face away from the light source(s).
     ///
     /// `hillshade-shadow-color`: paint, data-constant (zoom), interpolated, transition; default `"#000000"`.
-    public static let shadowColor = PropertyKey<[Color]>(
-        "hillshade-shadow-color",
-        PropertySpec(type: .colorArray,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: "#000000",
-                     transition: true))
+    public static let hillshadeShadowColor = PropertyKey<[Color]>("hillshade-shadow-color", PropertySpec(type: .colorArray, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: "#000000", transition: true))
     /// The shading color of areas that faces towards the light source(s).
     ///
     /// `hillshade-highlight-color`: paint, data-constant (zoom), interpolated, transition; default `"#FFFFFF"`.
-    public static let highlightColor = PropertyKey<[Color]>(
-        "hillshade-highlight-color",
-        PropertySpec(type: .colorArray,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: "#FFFFFF",
-                     transition: true))
+    public static let hillshadeHighlightColor = PropertyKey<[Color]>("hillshade-highlight-color", PropertySpec(type: .colorArray, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: "#FFFFFF", transition: true))
     /// The shading color used to accentuate rugged terrain like sharp cliffs and gorges.
     ///
     /// `hillshade-accent-color`: paint, data-constant (zoom), interpolated, transition; default `"#000000"`.
-    public static let accentColor = PropertyKey<Color>(
-        "hillshade-accent-color",
-        PropertySpec(type: .color,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: "#000000",
-                     transition: true))
+    public static let hillshadeAccentColor = PropertyKey<Color>("hillshade-accent-color", PropertySpec(type: .color, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: "#000000", transition: true))
     /// The hillshade algorithm to use, one of `standard`, `basic`, `combined`, `igor`, or `multidirectional`.
     ///
     /// `hillshade-method`: paint, data-constant (zoom); default `"standard"`.
-    public static let method = PropertyKey<HillshadeMethod>(
-        "hillshade-method",
-        PropertySpec(type: .enum(["standard", "basic", "combined", "igor", "multidirectional"]),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: "standard"))
+    public static let hillshadeMethod = PropertyKey<HillshadeMethod>("hillshade-method", PropertySpec(type: .enum(["standard", "basic", "combined", "igor", "multidirectional"]), kind: .dataConstant, parameters: [.zoom], defaultValue: "standard"))
 
     /// Every row of the table: `visibility` first, then the layout and the paint properties in spec order.
     public static let all: [StyleProperty] = [
-        StyleProperty.visibility,
-        illuminationDirection,
-        illuminationAltitude,
-        illuminationAnchor,
-        exaggeration,
-        shadowColor,
-        highlightColor,
-        accentColor,
-        method,
+        StyleProperty.visibility, hillshadeIlluminationDirection, hillshadeIlluminationAltitude,
+        hillshadeIlluminationAnchor, hillshadeExaggeration, hillshadeShadowColor, hillshadeHighlightColor,
+        hillshadeAccentColor, hillshadeMethod,
     ]
 }

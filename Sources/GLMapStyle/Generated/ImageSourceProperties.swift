@@ -3,40 +3,23 @@
 import GLMapCore
 
 /// The keys of `image` sources: every key the style spec defines, as typed keys (`PropertyKey<T>`).
-public enum ImageSourceProperties {
+public enum ImageSourceProperties: PropertyTable {
     /// The data type of the image source.
     ///
     /// `type`: key, constant; no default; required.
-    public static let type = PropertyKey<String?>(
-        "type",
-        PropertySpec(type: .enum(["image"]),
-                     kind: .constant,
-                     parameters: [],
-                     required: true))
+    public static let type = PropertyKey<String?>("type", PropertySpec(type: .enum(["image"]), kind: .constant, parameters: [], required: true))
     /// URL that points to an image.
     ///
     /// `url`: key, constant; no default; required.
-    public static let url = PropertyKey<String?>(
-        "url",
-        PropertySpec(type: .string,
-                     kind: .constant,
-                     parameters: [],
-                     required: true))
+    public static let url = PropertyKey<String?>("url", PropertySpec(type: .string, kind: .constant, parameters: [], required: true))
     /// Corners of image specified in longitude, latitude pairs.
     ///
     /// `coordinates`: key, constant; no default; required.
-    public static let coordinates = PropertyKey<[[Double]]?>(
-        "coordinates",
-        PropertySpec(type: .array(.array(.number, length: 2), length: 4),
-                     kind: .constant,
-                     parameters: [],
-                     required: true))
+    public static let coordinates = PropertyKey<[[Double]]?>("coordinates", PropertySpec(type: .array(.array(.number, length: 2), length: 4), kind: .constant, parameters: [], required: true))
 
     /// Every key, in spec order.
     public static let all: [StyleProperty] = [
-        type,
-        url,
-        coordinates,
+        type, url, coordinates,
     ]
 
     /// Whether the spec allows keys it does not list (`"*"`).

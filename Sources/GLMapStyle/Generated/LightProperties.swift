@@ -3,58 +3,27 @@
 import GLMapCore
 
 /// The keys of the style's root `light` object: every key the style spec defines, as typed keys (`PropertyKey<T>`).
-public enum LightProperties {
+public enum LightProperties: PropertyTable {
     /// Whether extruded geometries are lit relative to the map or viewport.
     ///
     /// `anchor`: paint, data-constant (zoom); default `"viewport"`.
-    public static let anchor = PropertyKey<LightAnchor>(
-        "anchor",
-        PropertySpec(type: .enum(["map", "viewport"]),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: "viewport"))
+    public static let anchor = PropertyKey<LightAnchor>("anchor", PropertySpec(type: .enum(["map", "viewport"]), kind: .dataConstant, parameters: [.zoom], defaultValue: "viewport"))
     /// Position of the light source relative to lit (extruded) geometries, in [r radial coordinate, a azimuthal angle, p polar angle] where r indicates the distance from the center of the base of an object to its light, a indicates the position of the light relative to 0° (0° when `light.anchor` is set to `viewport` corresponds to the top of the viewport, or 0° when `light.anchor` is set to `map` corresponds to due north, and degrees proceed clockwise), and p indicates the height of the light (from 0°, directly above, to 180°, directly below).
     ///
     /// `position`: paint, data-constant (zoom), interpolated, transition; default `[1.15,210,30]`.
-    public static let position = PropertyKey<[Double]>(
-        "position",
-        PropertySpec(type: .array(.number, length: 3),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: [1.15, 210, 30],
-                     transition: true))
+    public static let position = PropertyKey<[Double]>("position", PropertySpec(type: .array(.number, length: 3), kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: [1.15, 210, 30], transition: true))
     /// Color tint for lighting extruded geometries.
     ///
     /// `color`: paint, data-constant (zoom), interpolated, transition; default `"#ffffff"`.
-    public static let color = PropertyKey<Color>(
-        "color",
-        PropertySpec(type: .color,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: "#ffffff",
-                     transition: true))
+    public static let color = PropertyKey<Color>("color", PropertySpec(type: .color, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: "#ffffff", transition: true))
     /// Intensity of lighting (on a scale from 0 to 1).
     ///
     /// `intensity`: paint, data-constant (zoom), interpolated, transition; default `0.5`; minimum 0; maximum 1.
-    public static let intensity = PropertyKey<Double>(
-        "intensity",
-        PropertySpec(type: .number,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 0.5,
-                     minimum: 0,
-                     maximum: 1,
-                     transition: true))
+    public static let intensity = PropertyKey<Double>("intensity", PropertySpec(type: .number, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 0.5, minimum: 0, maximum: 1, transition: true))
 
     /// Every key, in spec order.
     public static let all: [StyleProperty] = [
-        anchor,
-        position,
-        color,
-        intensity,
+        anchor, position, color, intensity,
     ]
 
     /// Whether the spec allows keys it does not list (`"*"`).

@@ -4,203 +4,78 @@ import GLMapCore
 
 /// The property table of `line` layers (A stroked line): every layout and
 /// paint property the style spec defines for them, as typed keys (`PropertyKey<T>`).
-public enum LineProperties {
+public enum LineProperties: LayerPropertyTable {
+    /// The layer type of the table.
+    public static let layerType = LayerType.line
     /// The display of line endings.
     ///
     /// `line-cap`: layout, data-constant (zoom); default `"butt"`.
-    public static let cap = PropertyKey<LineCap>(
-        "line-cap", layout: true,
-        PropertySpec(type: .enum(["butt", "round", "square"]),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: "butt"))
+    public static let lineCap = PropertyKey<LineCap>("line-cap", layout: true, PropertySpec(type: .enum(["butt", "round", "square"]), kind: .dataConstant, parameters: [.zoom], defaultValue: "butt"))
     /// The display of lines when joining.
     ///
     /// `line-join`: layout, data-driven (zoom, feature); default `"miter"`.
-    public static let join = PropertyKey<LineJoin>(
-        "line-join", layout: true,
-        PropertySpec(type: .enum(["bevel", "round", "miter"]),
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature],
-                     defaultValue: "miter"))
+    public static let lineJoin = PropertyKey<LineJoin>("line-join", layout: true, PropertySpec(type: .enum(["bevel", "round", "miter"]), kind: .dataDriven, parameters: [.zoom, .feature], defaultValue: "miter"))
     /// Used to automatically convert miter joins to bevel joins for sharp angles.
     ///
     /// `line-miter-limit`: layout, data-constant (zoom), interpolated; default `2`.
-    public static let miterLimit = PropertyKey<Double>(
-        "line-miter-limit", layout: true,
-        PropertySpec(type: .number,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 2,
-                     requires: [.oneOf("line-join", ["miter"])]))
+    public static let lineMiterLimit = PropertyKey<Double>("line-miter-limit", layout: true, PropertySpec(type: .number, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 2, requires: [.oneOf("line-join", ["miter"])]))
     /// Used to automatically convert round joins to miter joins for shallow angles.
     ///
     /// `line-round-limit`: layout, data-constant (zoom), interpolated; default `1.05`.
-    public static let roundLimit = PropertyKey<Double>(
-        "line-round-limit", layout: true,
-        PropertySpec(type: .number,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 1.05,
-                     requires: [.oneOf("line-join", ["round"])]))
+    public static let lineRoundLimit = PropertyKey<Double>("line-round-limit", layout: true, PropertySpec(type: .number, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 1.05, requires: [.oneOf("line-join", ["round"])]))
     /// Sorts features in ascending order based on this value.
     ///
     /// `line-sort-key`: layout, data-driven (zoom, feature); no default.
-    public static let sortKey = PropertyKey<Double?>(
-        "line-sort-key", layout: true,
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature]))
+    public static let lineSortKey = PropertyKey<Double?>("line-sort-key", layout: true, PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature]))
     /// The opacity at which the line will be drawn.
     ///
     /// `line-opacity`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `1`; minimum 0; maximum 1.
-    public static let opacity = PropertyKey<Double>(
-        "line-opacity",
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: 1,
-                     minimum: 0,
-                     maximum: 1,
-                     transition: true))
+    public static let lineOpacity = PropertyKey<Double>("line-opacity", PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: 1, minimum: 0, maximum: 1, transition: true))
     /// The color with which the line will be drawn.
     ///
     /// `line-color`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `"#000000"`.
-    public static let color = PropertyKey<Color>(
-        "line-color",
-        PropertySpec(type: .color,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: "#000000",
-                     requires: [.absent("line-pattern")],
-                     transition: true))
+    public static let lineColor = PropertyKey<Color>("line-color", PropertySpec(type: .color, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: "#000000", requires: [.absent("line-pattern")], transition: true))
     /// The geometry's offset.
     ///
     /// `line-translate`: paint, data-constant (zoom), interpolated, transition; default `[0,0]`; pixels.
-    public static let translate = PropertyKey<[Double]>(
-        "line-translate",
-        PropertySpec(type: .array(.number, length: 2),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: [0, 0],
-                     units: "pixels",
-                     transition: true))
+    public static let lineTranslate = PropertyKey<[Double]>("line-translate", PropertySpec(type: .array(.number, length: 2), kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: [0, 0], units: "pixels", transition: true))
     /// Controls the frame of reference for `line-translate`.
     ///
     /// `line-translate-anchor`: paint, data-constant (zoom); default `"map"`.
-    public static let translateAnchor = PropertyKey<TranslateAnchor>(
-        "line-translate-anchor",
-        PropertySpec(type: .enum(["map", "viewport"]),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: "map",
-                     requires: [.present("line-translate")]))
+    public static let lineTranslateAnchor = PropertyKey<TranslateAnchor>("line-translate-anchor", PropertySpec(type: .enum(["map", "viewport"]), kind: .dataConstant, parameters: [.zoom], defaultValue: "map", requires: [.present("line-translate")]))
     /// Stroke thickness.
     ///
     /// `line-width`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `1`; minimum 0; pixels.
-    public static let width = PropertyKey<Double>(
-        "line-width",
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: 1,
-                     minimum: 0,
-                     units: "pixels",
-                     transition: true))
+    public static let lineWidth = PropertyKey<Double>("line-width", PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: 1, minimum: 0, units: "pixels", transition: true))
     /// Draws a line casing outside of a line's actual path.
     ///
     /// `line-gap-width`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `0`; minimum 0; pixels.
-    public static let gapWidth = PropertyKey<Double>(
-        "line-gap-width",
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: 0,
-                     minimum: 0,
-                     units: "pixels",
-                     transition: true))
+    public static let lineGapWidth = PropertyKey<Double>("line-gap-width", PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: 0, minimum: 0, units: "pixels", transition: true))
     /// The line's offset.
     ///
     /// `line-offset`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `0`; pixels.
-    public static let offset = PropertyKey<Double>(
-        "line-offset",
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: 0,
-                     units: "pixels",
-                     transition: true))
+    public static let lineOffset = PropertyKey<Double>("line-offset", PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: 0, units: "pixels", transition: true))
     /// Blur applied to the line, in pixels.
     ///
     /// `line-blur`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `0`; minimum 0; pixels.
-    public static let blur = PropertyKey<Double>(
-        "line-blur",
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: 0,
-                     minimum: 0,
-                     units: "pixels",
-                     transition: true))
+    public static let lineBlur = PropertyKey<Double>("line-blur", PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: 0, minimum: 0, units: "pixels", transition: true))
     /// Specifies the lengths of the alternating dashes and gaps that form the dash pattern.
     ///
     /// `line-dasharray`: paint, cross-faded-data-driven (zoom, feature), transition; no default; minimum 0; line widths.
-    public static let dasharray = PropertyKey<[Double]?>(
-        "line-dasharray",
-        PropertySpec(type: .array(.number, length: nil),
-                     kind: .crossFadedDataDriven,
-                     parameters: [.zoom, .feature],
-                     minimum: 0,
-                     units: "line widths",
-                     requires: [.absent("line-pattern")],
-                     transition: true))
+    public static let lineDasharray = PropertyKey<[Double]?>("line-dasharray", PropertySpec(type: .array(.number, length: nil), kind: .crossFadedDataDriven, parameters: [.zoom, .feature], minimum: 0, units: "line widths", requires: [.absent("line-pattern")], transition: true))
     /// Name of image in sprite to use for drawing image lines.
     ///
     /// `line-pattern`: paint, cross-faded-data-driven (zoom, feature), transition; no default.
-    public static let pattern = PropertyKey<ResolvedImage?>(
-        "line-pattern",
-        PropertySpec(type: .resolvedImage,
-                     kind: .crossFadedDataDriven,
-                     parameters: [.zoom, .feature],
-                     transition: true))
+    public static let linePattern = PropertyKey<ResolvedImage?>("line-pattern", PropertySpec(type: .resolvedImage, kind: .crossFadedDataDriven, parameters: [.zoom, .feature], transition: true))
     /// Defines a gradient with which to color a line feature.
     ///
     /// `line-gradient`: paint, color-ramp (line-progress), interpolated; no default.
-    public static let gradient = PropertyKey<Color?>(
-        "line-gradient",
-        PropertySpec(type: .color,
-                     kind: .colorRamp,
-                     parameters: [.lineProgress],
-                     interpolated: true,
-                     requires: [.absent("line-dasharray"), .absent("line-pattern"), .source("geojson", has: ["lineMetrics": true])]))
+    public static let lineGradient = PropertyKey<Color?>("line-gradient", PropertySpec(type: .color, kind: .colorRamp, parameters: [.lineProgress], interpolated: true, requires: [.absent("line-dasharray"), .absent("line-pattern"), .source("geojson", has: ["lineMetrics": true])]))
 
     /// Every row of the table: `visibility` first, then the layout and the paint properties in spec order.
     public static let all: [StyleProperty] = [
-        StyleProperty.visibility,
-        cap,
-        join,
-        miterLimit,
-        roundLimit,
-        sortKey,
-        opacity,
-        color,
-        translate,
-        translateAnchor,
-        width,
-        gapWidth,
-        offset,
-        blur,
-        dasharray,
-        pattern,
-        gradient,
+        StyleProperty.visibility, lineCap, lineJoin, lineMiterLimit, lineRoundLimit, lineSortKey, lineOpacity,
+        lineColor, lineTranslate, lineTranslateAnchor, lineWidth, lineGapWidth, lineOffset, lineBlur,
+        lineDasharray, linePattern, lineGradient,
     ]
 }

@@ -3,17 +3,11 @@
 import GLMapCore
 
 /// The keys of the style's root `projection` object: every key the style spec defines, as typed keys (`PropertyKey<T>`).
-public enum ProjectionProperties {
+public enum ProjectionProperties: PropertyTable {
     /// The projection definition type.
     ///
     /// `type`: paint, data-constant (zoom), interpolated; default `"mercator"`.
-    public static let type = PropertyKey<Value>(
-        "type",
-        PropertySpec(type: .value,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: "mercator"))
+    public static let type = PropertyKey<Value>("type", PropertySpec(type: .value, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: "mercator"))
 
     /// Every key, in spec order.
     public static let all: [StyleProperty] = [

@@ -3,148 +3,68 @@
 import GLMapCore
 
 /// The keys of `raster-dem` sources: every key the style spec defines, as typed keys (`PropertyKey<T>`).
-public enum RasterDEMSourceProperties {
+public enum RasterDEMSourceProperties: PropertyTable {
     /// The type of the source.
     ///
     /// `type`: key, constant; no default; required.
-    public static let type = PropertyKey<String?>(
-        "type",
-        PropertySpec(type: .enum(["raster-dem"]),
-                     kind: .constant,
-                     parameters: [],
-                     required: true))
+    public static let type = PropertyKey<String?>("type", PropertySpec(type: .enum(["raster-dem"]), kind: .constant, parameters: [], required: true))
     /// A URL to a TileJSON resource.
     ///
     /// `url`: key, constant; no default.
-    public static let url = PropertyKey<String?>(
-        "url",
-        PropertySpec(type: .string,
-                     kind: .constant,
-                     parameters: []))
+    public static let url = PropertyKey<String?>("url", PropertySpec(type: .string, kind: .constant, parameters: []))
     /// An array of one or more tile source URLs, as in the TileJSON spec.
     ///
     /// `tiles`: key, constant; no default.
-    public static let tiles = PropertyKey<[String]?>(
-        "tiles",
-        PropertySpec(type: .array(.string, length: nil),
-                     kind: .constant,
-                     parameters: []))
+    public static let tiles = PropertyKey<[String]?>("tiles", PropertySpec(type: .array(.string, length: nil), kind: .constant, parameters: []))
     /// An array containing the longitude and latitude of the southwest and northeast corners of the source's bounding box in the following order: `[sw.lng, sw.lat, ne.lng, ne.lat]`.
     ///
     /// `bounds`: key, constant; default `[-180,-85.051129,180,85.051129]`.
-    public static let bounds = PropertyKey<[Double]>(
-        "bounds",
-        PropertySpec(type: .array(.number, length: 4),
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: [-180, -85.051129, 180, 85.051129]))
+    public static let bounds = PropertyKey<[Double]>("bounds", PropertySpec(type: .array(.number, length: 4), kind: .constant, parameters: [], defaultValue: [-180, -85.051129, 180, 85.051129]))
     /// Minimum zoom level for which tiles are available, as in the TileJSON spec.
     ///
     /// `minzoom`: key, constant; default `0`.
-    public static let minzoom = PropertyKey<Double>(
-        "minzoom",
-        PropertySpec(type: .number,
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: 0))
+    public static let minzoom = PropertyKey<Double>("minzoom", PropertySpec(type: .number, kind: .constant, parameters: [], defaultValue: 0))
     /// Maximum zoom level for which tiles are available, as in the TileJSON spec.
     ///
     /// `maxzoom`: key, constant; default `22`.
-    public static let maxzoom = PropertyKey<Double>(
-        "maxzoom",
-        PropertySpec(type: .number,
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: 22))
+    public static let maxzoom = PropertyKey<Double>("maxzoom", PropertySpec(type: .number, kind: .constant, parameters: [], defaultValue: 22))
     /// The minimum visual size to display tiles for this layer.
     ///
     /// `tileSize`: key, constant; default `512`; pixels.
-    public static let tileSize = PropertyKey<Double>(
-        "tileSize",
-        PropertySpec(type: .number,
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: 512,
-                     units: "pixels"))
+    public static let tileSize = PropertyKey<Double>("tileSize", PropertySpec(type: .number, kind: .constant, parameters: [], defaultValue: 512, units: "pixels"))
     /// Contains an attribution to be displayed when the map is shown to a user.
     ///
     /// `attribution`: key, constant; no default.
-    public static let attribution = PropertyKey<String?>(
-        "attribution",
-        PropertySpec(type: .string,
-                     kind: .constant,
-                     parameters: []))
+    public static let attribution = PropertyKey<String?>("attribution", PropertySpec(type: .string, kind: .constant, parameters: []))
     /// The encoding used by this source.
     ///
     /// `encoding`: key, constant; default `"mapbox"`.
-    public static let encoding = PropertyKey<RasterDEMSourceEncoding>(
-        "encoding",
-        PropertySpec(type: .enum(["terrarium", "mapbox", "custom"]),
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: "mapbox"))
+    public static let encoding = PropertyKey<RasterDEMSourceEncoding>("encoding", PropertySpec(type: .enum(["terrarium", "mapbox", "custom"]), kind: .constant, parameters: [], defaultValue: "mapbox"))
     /// Value that will be multiplied by the red channel value when decoding.
     ///
     /// `redFactor`: key, constant; default `1`.
-    public static let redFactor = PropertyKey<Double>(
-        "redFactor",
-        PropertySpec(type: .number,
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: 1))
+    public static let redFactor = PropertyKey<Double>("redFactor", PropertySpec(type: .number, kind: .constant, parameters: [], defaultValue: 1))
     /// Value that will be multiplied by the blue channel value when decoding.
     ///
     /// `blueFactor`: key, constant; default `1`.
-    public static let blueFactor = PropertyKey<Double>(
-        "blueFactor",
-        PropertySpec(type: .number,
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: 1))
+    public static let blueFactor = PropertyKey<Double>("blueFactor", PropertySpec(type: .number, kind: .constant, parameters: [], defaultValue: 1))
     /// Value that will be multiplied by the green channel value when decoding.
     ///
     /// `greenFactor`: key, constant; default `1`.
-    public static let greenFactor = PropertyKey<Double>(
-        "greenFactor",
-        PropertySpec(type: .number,
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: 1))
+    public static let greenFactor = PropertyKey<Double>("greenFactor", PropertySpec(type: .number, kind: .constant, parameters: [], defaultValue: 1))
     /// Value that will be added to the encoding mix when decoding.
     ///
     /// `baseShift`: key, constant; default `0`.
-    public static let baseShift = PropertyKey<Double>(
-        "baseShift",
-        PropertySpec(type: .number,
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: 0))
+    public static let baseShift = PropertyKey<Double>("baseShift", PropertySpec(type: .number, kind: .constant, parameters: [], defaultValue: 0))
     /// A setting to determine whether a source's tiles are cached locally.
     ///
     /// `volatile`: key, constant; default `false`.
-    public static let volatile = PropertyKey<Bool>(
-        "volatile",
-        PropertySpec(type: .boolean,
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: false))
+    public static let volatile = PropertyKey<Bool>("volatile", PropertySpec(type: .boolean, kind: .constant, parameters: [], defaultValue: false))
 
     /// Every key, in spec order.
     public static let all: [StyleProperty] = [
-        type,
-        url,
-        tiles,
-        bounds,
-        minzoom,
-        maxzoom,
-        tileSize,
-        attribution,
-        encoding,
-        redFactor,
-        blueFactor,
-        greenFactor,
-        baseShift,
-        volatile,
+        type, url, tiles, bounds, minzoom, maxzoom, tileSize, attribution, encoding, redFactor, blueFactor,
+        greenFactor, baseShift, volatile,
     ]
 
     /// Whether the spec allows keys it does not list (`"*"`).

@@ -4,117 +4,45 @@ import GLMapCore
 
 /// The property table of `raster` layers (Raster map textures such as satellite imagery): every layout and
 /// paint property the style spec defines for them, as typed keys (`PropertyKey<T>`).
-public enum RasterProperties {
+public enum RasterProperties: LayerPropertyTable {
+    /// The layer type of the table.
+    public static let layerType = LayerType.raster
     /// The opacity at which the image will be drawn.
     ///
     /// `raster-opacity`: paint, data-constant (zoom), interpolated, transition; default `1`; minimum 0; maximum 1.
-    public static let opacity = PropertyKey<Double>(
-        "raster-opacity",
-        PropertySpec(type: .number,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 1,
-                     minimum: 0,
-                     maximum: 1,
-                     transition: true))
+    public static let rasterOpacity = PropertyKey<Double>("raster-opacity", PropertySpec(type: .number, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 1, minimum: 0, maximum: 1, transition: true))
     /// Rotates hues around the color wheel.
     ///
     /// `raster-hue-rotate`: paint, data-constant (zoom), interpolated, transition; default `0`; degrees.
-    public static let hueRotate = PropertyKey<Double>(
-        "raster-hue-rotate",
-        PropertySpec(type: .number,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 0,
-                     units: "degrees",
-                     period: 360,
-                     transition: true))
+    public static let rasterHueRotate = PropertyKey<Double>("raster-hue-rotate", PropertySpec(type: .number, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 0, units: "degrees", period: 360, transition: true))
     /// Increase or reduce the brightness of the image.
     ///
     /// `raster-brightness-min`: paint, data-constant (zoom), interpolated, transition; default `0`; minimum 0; maximum 1.
-    public static let brightnessMin = PropertyKey<Double>(
-        "raster-brightness-min",
-        PropertySpec(type: .number,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 0,
-                     minimum: 0,
-                     maximum: 1,
-                     transition: true))
+    public static let rasterBrightnessMin = PropertyKey<Double>("raster-brightness-min", PropertySpec(type: .number, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 0, minimum: 0, maximum: 1, transition: true))
     /// Increase or reduce the brightness of the image.
     ///
     /// `raster-brightness-max`: paint, data-constant (zoom), interpolated, transition; default `1`; minimum 0; maximum 1.
-    public static let brightnessMax = PropertyKey<Double>(
-        "raster-brightness-max",
-        PropertySpec(type: .number,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 1,
-                     minimum: 0,
-                     maximum: 1,
-                     transition: true))
+    public static let rasterBrightnessMax = PropertyKey<Double>("raster-brightness-max", PropertySpec(type: .number, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 1, minimum: 0, maximum: 1, transition: true))
     /// Increase or reduce the saturation of the image.
     ///
     /// `raster-saturation`: paint, data-constant (zoom), interpolated, transition; default `0`; minimum -1; maximum 1.
-    public static let saturation = PropertyKey<Double>(
-        "raster-saturation",
-        PropertySpec(type: .number,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 0,
-                     minimum: -1,
-                     maximum: 1,
-                     transition: true))
+    public static let rasterSaturation = PropertyKey<Double>("raster-saturation", PropertySpec(type: .number, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 0, minimum: -1, maximum: 1, transition: true))
     /// Increase or reduce the contrast of the image.
     ///
     /// `raster-contrast`: paint, data-constant (zoom), interpolated, transition; default `0`; minimum -1; maximum 1.
-    public static let contrast = PropertyKey<Double>(
-        "raster-contrast",
-        PropertySpec(type: .number,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 0,
-                     minimum: -1,
-                     maximum: 1,
-                     transition: true))
+    public static let rasterContrast = PropertyKey<Double>("raster-contrast", PropertySpec(type: .number, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 0, minimum: -1, maximum: 1, transition: true))
     /// The resampling/interpolation method to use for overscaling, also known as texture magnification filter.
     ///
     /// `raster-resampling`: paint, data-constant (zoom); default `"linear"`.
-    public static let resampling = PropertyKey<RasterResampling>(
-        "raster-resampling",
-        PropertySpec(type: .enum(["linear", "nearest"]),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: "linear"))
+    public static let rasterResampling = PropertyKey<RasterResampling>("raster-resampling", PropertySpec(type: .enum(["linear", "nearest"]), kind: .dataConstant, parameters: [.zoom], defaultValue: "linear"))
     /// Fade duration when a new tile is added, or when a video is started or its coordinates are updated.
     ///
     /// `raster-fade-duration`: paint, data-constant (zoom), interpolated; default `300`; minimum 0; milliseconds.
-    public static let fadeDuration = PropertyKey<Double>(
-        "raster-fade-duration",
-        PropertySpec(type: .number,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 300,
-                     minimum: 0,
-                     units: "milliseconds"))
+    public static let rasterFadeDuration = PropertyKey<Double>("raster-fade-duration", PropertySpec(type: .number, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 300, minimum: 0, units: "milliseconds"))
 
     /// Every row of the table: `visibility` first, then the layout and the paint properties in spec order.
     public static let all: [StyleProperty] = [
-        StyleProperty.visibility,
-        opacity,
-        hueRotate,
-        brightnessMin,
-        brightnessMax,
-        saturation,
-        contrast,
-        resampling,
-        fadeDuration,
+        StyleProperty.visibility, rasterOpacity, rasterHueRotate, rasterBrightnessMin, rasterBrightnessMax,
+        rasterSaturation, rasterContrast, rasterResampling, rasterFadeDuration,
     ]
 }

@@ -3,102 +3,39 @@
 import GLMapCore
 
 /// The keys of the style's root `sky` object: every key the style spec defines, as typed keys (`PropertyKey<T>`).
-public enum SkyProperties {
+public enum SkyProperties: PropertyTable {
     /// The base color for the sky.
     ///
     /// `sky-color`: paint, data-constant (zoom), interpolated, transition; default `"#88C6FC"`.
-    public static let skyColor = PropertyKey<Color>(
-        "sky-color",
-        PropertySpec(type: .color,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: "#88C6FC",
-                     transition: true))
+    public static let skyColor = PropertyKey<Color>("sky-color", PropertySpec(type: .color, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: "#88C6FC", transition: true))
     /// The base color at the horizon.
     ///
     /// `horizon-color`: paint, data-constant (zoom), interpolated, transition; default `"#ffffff"`.
-    public static let horizonColor = PropertyKey<Color>(
-        "horizon-color",
-        PropertySpec(type: .color,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: "#ffffff",
-                     transition: true))
+    public static let horizonColor = PropertyKey<Color>("horizon-color", PropertySpec(type: .color, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: "#ffffff", transition: true))
     /// The base color for the fog.
     ///
     /// `fog-color`: paint, data-constant (zoom), interpolated, transition; default `"#ffffff"`.
-    public static let fogColor = PropertyKey<Color>(
-        "fog-color",
-        PropertySpec(type: .color,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: "#ffffff",
-                     transition: true))
+    public static let fogColor = PropertyKey<Color>("fog-color", PropertySpec(type: .color, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: "#ffffff", transition: true))
     /// How to blend the fog over the 3D terrain.
     ///
     /// `fog-ground-blend`: paint, data-constant (zoom), interpolated, transition; default `0.5`; minimum 0; maximum 1.
-    public static let fogGroundBlend = PropertyKey<Double>(
-        "fog-ground-blend",
-        PropertySpec(type: .number,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 0.5,
-                     minimum: 0,
-                     maximum: 1,
-                     transition: true))
+    public static let fogGroundBlend = PropertyKey<Double>("fog-ground-blend", PropertySpec(type: .number, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 0.5, minimum: 0, maximum: 1, transition: true))
     /// How to blend the fog color and the horizon color.
     ///
     /// `horizon-fog-blend`: paint, data-constant (zoom), interpolated, transition; default `0.8`; minimum 0; maximum 1.
-    public static let horizonFogBlend = PropertyKey<Double>(
-        "horizon-fog-blend",
-        PropertySpec(type: .number,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 0.8,
-                     minimum: 0,
-                     maximum: 1,
-                     transition: true))
+    public static let horizonFogBlend = PropertyKey<Double>("horizon-fog-blend", PropertySpec(type: .number, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 0.8, minimum: 0, maximum: 1, transition: true))
     /// How to blend the sky color and the horizon color.
     ///
     /// `sky-horizon-blend`: paint, data-constant (zoom), interpolated, transition; default `0.8`; minimum 0; maximum 1.
-    public static let skyHorizonBlend = PropertyKey<Double>(
-        "sky-horizon-blend",
-        PropertySpec(type: .number,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 0.8,
-                     minimum: 0,
-                     maximum: 1,
-                     transition: true))
+    public static let skyHorizonBlend = PropertyKey<Double>("sky-horizon-blend", PropertySpec(type: .number, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 0.8, minimum: 0, maximum: 1, transition: true))
     /// How to blend the atmosphere.
     ///
     /// `atmosphere-blend`: paint, data-constant (zoom), interpolated, transition; default `0.8`; minimum 0; maximum 1.
-    public static let atmosphereBlend = PropertyKey<Double>(
-        "atmosphere-blend",
-        PropertySpec(type: .number,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 0.8,
-                     minimum: 0,
-                     maximum: 1,
-                     transition: true))
+    public static let atmosphereBlend = PropertyKey<Double>("atmosphere-blend", PropertySpec(type: .number, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 0.8, minimum: 0, maximum: 1, transition: true))
 
     /// Every key, in spec order.
     public static let all: [StyleProperty] = [
-        skyColor,
-        horizonColor,
-        fogColor,
-        fogGroundBlend,
-        horizonFogBlend,
-        skyHorizonBlend,
-        atmosphereBlend,
+        skyColor, horizonColor, fogColor, fogGroundBlend, horizonFogBlend, skyHorizonBlend, atmosphereBlend,
     ]
 
     /// Whether the spec allows keys it does not list (`"*"`).

@@ -6,10 +6,5 @@ extension StyleProperty {
     /// Whether this layer is displayed.
     ///
     /// `visibility`: layout, constant; default `"visible"`.
-    public static let visibility = PropertyKey<Visibility>(
-        "visibility", layout: true,
-        PropertySpec(type: .enum(["visible", "none"]),
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: "visible"))
+    public static let visibility = PropertyKey<Visibility>("visibility", layout: true, PropertySpec(type: .enum(["visible", "none"]), kind: .constant, parameters: [], defaultValue: "visible"))
 }

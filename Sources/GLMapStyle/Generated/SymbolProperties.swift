@@ -4,713 +4,253 @@ import GLMapCore
 
 /// The property table of `symbol` layers (An icon or a text label): every layout and
 /// paint property the style spec defines for them, as typed keys (`PropertyKey<T>`).
-public enum SymbolProperties {
+public enum SymbolProperties: LayerPropertyTable {
+    /// The layer type of the table.
+    public static let layerType = LayerType.symbol
     /// Label placement relative to its geometry.
     ///
     /// `symbol-placement`: layout, data-constant (zoom); default `"point"`.
-    public static let placement = PropertyKey<SymbolPlacement>(
-        "symbol-placement", layout: true,
-        PropertySpec(type: .enum(["point", "line", "line-center"]),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: "point"))
+    public static let symbolPlacement = PropertyKey<SymbolPlacement>("symbol-placement", layout: true, PropertySpec(type: .enum(["point", "line", "line-center"]), kind: .dataConstant, parameters: [.zoom], defaultValue: "point"))
     /// Distance between two symbol anchors.
     ///
     /// `symbol-spacing`: layout, data-constant (zoom), interpolated; default `250`; minimum 1; pixels.
-    public static let spacing = PropertyKey<Double>(
-        "symbol-spacing", layout: true,
-        PropertySpec(type: .number,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 250,
-                     minimum: 1,
-                     units: "pixels",
-                     requires: [.oneOf("symbol-placement", ["line"])]))
+    public static let symbolSpacing = PropertyKey<Double>("symbol-spacing", layout: true, PropertySpec(type: .number, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 250, minimum: 1, units: "pixels", requires: [.oneOf("symbol-placement", ["line"])]))
     /// If true, the symbols will not cross tile edges to avoid mutual collisions.
     ///
     /// `symbol-avoid-edges`: layout, data-constant (zoom); default `false`.
-    public static let avoidEdges = PropertyKey<Bool>(
-        "symbol-avoid-edges", layout: true,
-        PropertySpec(type: .boolean,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: false))
+    public static let symbolAvoidEdges = PropertyKey<Bool>("symbol-avoid-edges", layout: true, PropertySpec(type: .boolean, kind: .dataConstant, parameters: [.zoom], defaultValue: false))
     /// Sorts features in ascending order based on this value.
     ///
     /// `symbol-sort-key`: layout, data-driven (zoom, feature); no default.
-    public static let sortKey = PropertyKey<Double?>(
-        "symbol-sort-key", layout: true,
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature]))
+    public static let symbolSortKey = PropertyKey<Double?>("symbol-sort-key", layout: true, PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature]))
     /// Determines whether overlapping symbols in the same layer are rendered in the order that they appear in the data source or by their y-position relative to the viewport.
     ///
     /// `symbol-z-order`: layout, data-constant (zoom); default `"auto"`.
-    public static let zOrder = PropertyKey<SymbolZOrder>(
-        "symbol-z-order", layout: true,
-        PropertySpec(type: .enum(["auto", "viewport-y", "source"]),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: "auto"))
+    public static let symbolZOrder = PropertyKey<SymbolZOrder>("symbol-z-order", layout: true, PropertySpec(type: .enum(["auto", "viewport-y", "source"]), kind: .dataConstant, parameters: [.zoom], defaultValue: "auto"))
     /// If true, the icon will be visible even if it collides with other previously drawn symbols.
     ///
     /// `icon-allow-overlap`: layout, data-constant (zoom); default `false`.
-    public static let iconAllowOverlap = PropertyKey<Bool>(
-        "icon-allow-overlap", layout: true,
-        PropertySpec(type: .boolean,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: false,
-                     requires: [.present("icon-image"), .absent("icon-overlap")]))
+    public static let iconAllowOverlap = PropertyKey<Bool>("icon-allow-overlap", layout: true, PropertySpec(type: .boolean, kind: .dataConstant, parameters: [.zoom], defaultValue: false, requires: [.present("icon-image"), .absent("icon-overlap")]))
     /// Allows for control over whether to show an icon when it overlaps other symbols on the map.
     ///
     /// `icon-overlap`: layout, data-constant (zoom); no default.
-    public static let iconOverlap = PropertyKey<IconOverlap?>(
-        "icon-overlap", layout: true,
-        PropertySpec(type: .enum(["never", "always", "cooperative"]),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     requires: [.present("icon-image")]))
+    public static let iconOverlap = PropertyKey<IconOverlap?>("icon-overlap", layout: true, PropertySpec(type: .enum(["never", "always", "cooperative"]), kind: .dataConstant, parameters: [.zoom], requires: [.present("icon-image")]))
     /// If true, other symbols can be visible even if they collide with the icon.
     ///
     /// `icon-ignore-placement`: layout, data-constant (zoom); default `false`.
-    public static let iconIgnorePlacement = PropertyKey<Bool>(
-        "icon-ignore-placement", layout: true,
-        PropertySpec(type: .boolean,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: false,
-                     requires: [.present("icon-image")]))
+    public static let iconIgnorePlacement = PropertyKey<Bool>("icon-ignore-placement", layout: true, PropertySpec(type: .boolean, kind: .dataConstant, parameters: [.zoom], defaultValue: false, requires: [.present("icon-image")]))
     /// If true, text will display without their corresponding icons when the icon collides with other symbols and the text does not.
     ///
     /// `icon-optional`: layout, data-constant (zoom); default `false`.
-    public static let iconOptional = PropertyKey<Bool>(
-        "icon-optional", layout: true,
-        PropertySpec(type: .boolean,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: false,
-                     requires: [.present("icon-image"), .present("text-field")]))
+    public static let iconOptional = PropertyKey<Bool>("icon-optional", layout: true, PropertySpec(type: .boolean, kind: .dataConstant, parameters: [.zoom], defaultValue: false, requires: [.present("icon-image"), .present("text-field")]))
     /// In combination with `symbol-placement`, determines the rotation behavior of icons.
     ///
     /// `icon-rotation-alignment`: layout, data-constant (zoom); default `"auto"`.
-    public static let iconRotationAlignment = PropertyKey<IconRotationAlignment>(
-        "icon-rotation-alignment", layout: true,
-        PropertySpec(type: .enum(["map", "viewport", "auto"]),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: "auto",
-                     requires: [.present("icon-image")]))
+    public static let iconRotationAlignment = PropertyKey<IconRotationAlignment>("icon-rotation-alignment", layout: true, PropertySpec(type: .enum(["map", "viewport", "auto"]), kind: .dataConstant, parameters: [.zoom], defaultValue: "auto", requires: [.present("icon-image")]))
     /// Scales the original size of the icon by the provided factor.
     ///
     /// `icon-size`: layout, data-driven (zoom, feature), interpolated; default `1`; minimum 0; factor of the original icon size.
-    public static let iconSize = PropertyKey<Double>(
-        "icon-size", layout: true,
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature],
-                     interpolated: true,
-                     defaultValue: 1,
-                     minimum: 0,
-                     units: "factor of the original icon size",
-                     requires: [.present("icon-image")]))
+    public static let iconSize = PropertyKey<Double>("icon-size", layout: true, PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature], interpolated: true, defaultValue: 1, minimum: 0, units: "factor of the original icon size", requires: [.present("icon-image")]))
     /// Scales the icon to fit around the associated text.
     ///
     /// `icon-text-fit`: layout, data-constant (zoom); default `"none"`.
-    public static let iconTextFit = PropertyKey<IconTextFit>(
-        "icon-text-fit", layout: true,
-        PropertySpec(type: .enum(["none", "width", "height", "both"]),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: "none",
-                     requires: [.present("icon-image"), .present("text-field")]))
+    public static let iconTextFit = PropertyKey<IconTextFit>("icon-text-fit", layout: true, PropertySpec(type: .enum(["none", "width", "height", "both"]), kind: .dataConstant, parameters: [.zoom], defaultValue: "none", requires: [.present("icon-image"), .present("text-field")]))
     /// Size of the additional area added to dimensions determined by `icon-text-fit`, in clockwise order: top, right, bottom, left.
     ///
     /// `icon-text-fit-padding`: layout, data-constant (zoom), interpolated; default `[0,0,0,0]`; pixels.
-    public static let iconTextFitPadding = PropertyKey<[Double]>(
-        "icon-text-fit-padding", layout: true,
-        PropertySpec(type: .array(.number, length: 4),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: [0, 0, 0, 0],
-                     units: "pixels",
-                     requires: [.present("icon-image"), .present("text-field"), .oneOf("icon-text-fit", ["both", "width", "height"])]))
+    public static let iconTextFitPadding = PropertyKey<[Double]>("icon-text-fit-padding", layout: true, PropertySpec(type: .array(.number, length: 4), kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: [0, 0, 0, 0], units: "pixels", requires: [.present("icon-image"), .present("text-field"), .oneOf("icon-text-fit", ["both", "width", "height"])]))
     /// Name of image in sprite to use for drawing an image background.
     ///
     /// `icon-image`: layout, data-driven (zoom, feature); no default.
-    public static let iconImage = PropertyKey<ResolvedImage?>(
-        "icon-image", layout: true,
-        PropertySpec(type: .resolvedImage,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature],
-                     tokens: true))
+    public static let iconImage = PropertyKey<ResolvedImage?>("icon-image", layout: true, PropertySpec(type: .resolvedImage, kind: .dataDriven, parameters: [.zoom, .feature], tokens: true))
     /// Rotates the icon clockwise.
     ///
     /// `icon-rotate`: layout, data-driven (zoom, feature), interpolated; default `0`; degrees.
-    public static let iconRotate = PropertyKey<Double>(
-        "icon-rotate", layout: true,
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature],
-                     interpolated: true,
-                     defaultValue: 0,
-                     units: "degrees",
-                     period: 360,
-                     requires: [.present("icon-image")]))
+    public static let iconRotate = PropertyKey<Double>("icon-rotate", layout: true, PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature], interpolated: true, defaultValue: 0, units: "degrees", period: 360, requires: [.present("icon-image")]))
     /// Size of additional area round the icon bounding box used for detecting symbol collisions.
     ///
     /// `icon-padding`: layout, data-driven (zoom, feature), interpolated; default `[2]`; pixels.
-    public static let iconPadding = PropertyKey<Padding>(
-        "icon-padding", layout: true,
-        PropertySpec(type: .padding,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature],
-                     interpolated: true,
-                     defaultValue: [2],
-                     units: "pixels",
-                     requires: [.present("icon-image")]))
+    public static let iconPadding = PropertyKey<Padding>("icon-padding", layout: true, PropertySpec(type: .padding, kind: .dataDriven, parameters: [.zoom, .feature], interpolated: true, defaultValue: [2], units: "pixels", requires: [.present("icon-image")]))
     /// If true, the icon may be flipped to prevent it from being rendered upside-down.
     ///
     /// `icon-keep-upright`: layout, data-constant (zoom); default `false`.
-    public static let iconKeepUpright = PropertyKey<Bool>(
-        "icon-keep-upright", layout: true,
-        PropertySpec(type: .boolean,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: false,
-                     requires: [.present("icon-image"), .oneOf("icon-rotation-alignment", ["map"]), .oneOf("symbol-placement", ["line", "line-center"])]))
+    public static let iconKeepUpright = PropertyKey<Bool>("icon-keep-upright", layout: true, PropertySpec(type: .boolean, kind: .dataConstant, parameters: [.zoom], defaultValue: false, requires: [.present("icon-image"), .oneOf("icon-rotation-alignment", ["map"]), .oneOf("symbol-placement", ["line", "line-center"])]))
     /// Offset distance of icon from its anchor.
     ///
     /// `icon-offset`: layout, data-driven (zoom, feature), interpolated; default `[0,0]`.
-    public static let iconOffset = PropertyKey<[Double]>(
-        "icon-offset", layout: true,
-        PropertySpec(type: .array(.number, length: 2),
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature],
-                     interpolated: true,
-                     defaultValue: [0, 0],
-                     requires: [.present("icon-image")]))
+    public static let iconOffset = PropertyKey<[Double]>("icon-offset", layout: true, PropertySpec(type: .array(.number, length: 2), kind: .dataDriven, parameters: [.zoom, .feature], interpolated: true, defaultValue: [0, 0], requires: [.present("icon-image")]))
     /// Part of the icon placed closest to the anchor.
     ///
     /// `icon-anchor`: layout, data-driven (zoom, feature); default `"center"`.
-    public static let iconAnchor = PropertyKey<IconAnchor>(
-        "icon-anchor", layout: true,
-        PropertySpec(type: .enum(["center", "left", "right", "top", "bottom", "top-left", "top-right", "bottom-left", "bottom-right"]),
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature],
-                     defaultValue: "center",
-                     requires: [.present("icon-image")]))
+    public static let iconAnchor = PropertyKey<IconAnchor>("icon-anchor", layout: true, PropertySpec(type: .enum(["center", "left", "right", "top", "bottom", "top-left", "top-right", "bottom-left", "bottom-right"]), kind: .dataDriven, parameters: [.zoom, .feature], defaultValue: "center", requires: [.present("icon-image")]))
     /// Orientation of icon when map is pitched.
     ///
     /// `icon-pitch-alignment`: layout, data-constant (zoom); default `"auto"`.
-    public static let iconPitchAlignment = PropertyKey<IconPitchAlignment>(
-        "icon-pitch-alignment", layout: true,
-        PropertySpec(type: .enum(["map", "viewport", "auto"]),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: "auto",
-                     requires: [.present("icon-image")]))
+    public static let iconPitchAlignment = PropertyKey<IconPitchAlignment>("icon-pitch-alignment", layout: true, PropertySpec(type: .enum(["map", "viewport", "auto"]), kind: .dataConstant, parameters: [.zoom], defaultValue: "auto", requires: [.present("icon-image")]))
     /// Orientation of text when map is pitched.
     ///
     /// `text-pitch-alignment`: layout, data-constant (zoom); default `"auto"`.
-    public static let textPitchAlignment = PropertyKey<TextPitchAlignment>(
-        "text-pitch-alignment", layout: true,
-        PropertySpec(type: .enum(["map", "viewport", "auto"]),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: "auto",
-                     requires: [.present("text-field")]))
+    public static let textPitchAlignment = PropertyKey<TextPitchAlignment>("text-pitch-alignment", layout: true, PropertySpec(type: .enum(["map", "viewport", "auto"]), kind: .dataConstant, parameters: [.zoom], defaultValue: "auto", requires: [.present("text-field")]))
     /// In combination with `symbol-placement`, determines the rotation behavior of the individual glyphs forming the text.
     ///
     /// `text-rotation-alignment`: layout, data-constant (zoom); default `"auto"`.
-    public static let textRotationAlignment = PropertyKey<TextRotationAlignment>(
-        "text-rotation-alignment", layout: true,
-        PropertySpec(type: .enum(["map", "viewport", "viewport-glyph", "auto"]),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: "auto",
-                     requires: [.present("text-field")]))
+    public static let textRotationAlignment = PropertyKey<TextRotationAlignment>("text-rotation-alignment", layout: true, PropertySpec(type: .enum(["map", "viewport", "viewport-glyph", "auto"]), kind: .dataConstant, parameters: [.zoom], defaultValue: "auto", requires: [.present("text-field")]))
     /// Value to use for a text label.
     ///
     /// `text-field`: layout, data-driven (zoom, feature); default `""`.
-    public static let textField = PropertyKey<Formatted>(
-        "text-field", layout: true,
-        PropertySpec(type: .formatted,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature],
-                     defaultValue: "",
-                     tokens: true))
+    public static let textField = PropertyKey<Formatted>("text-field", layout: true, PropertySpec(type: .formatted, kind: .dataDriven, parameters: [.zoom, .feature], defaultValue: "", tokens: true))
     /// Fonts to use for displaying text.
     ///
     /// `text-font`: layout, data-driven (zoom, feature); default `["Open Sans Regular","Arial Unicode MS Regular"]`.
-    public static let textFont = PropertyKey<[String]>(
-        "text-font", layout: true,
-        PropertySpec(type: .array(.string, length: nil),
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature],
-                     defaultValue: ["Open Sans Regular", "Arial Unicode MS Regular"],
-                     requires: [.present("text-field")]))
+    public static let textFont = PropertyKey<[String]>("text-font", layout: true, PropertySpec(type: .array(.string, length: nil), kind: .dataDriven, parameters: [.zoom, .feature], defaultValue: ["Open Sans Regular", "Arial Unicode MS Regular"], requires: [.present("text-field")]))
     /// Font size.
     ///
     /// `text-size`: layout, data-driven (zoom, feature), interpolated; default `16`; minimum 0; pixels.
-    public static let textSize = PropertyKey<Double>(
-        "text-size", layout: true,
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature],
-                     interpolated: true,
-                     defaultValue: 16,
-                     minimum: 0,
-                     units: "pixels",
-                     requires: [.present("text-field")]))
+    public static let textSize = PropertyKey<Double>("text-size", layout: true, PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature], interpolated: true, defaultValue: 16, minimum: 0, units: "pixels", requires: [.present("text-field")]))
     /// The maximum line width for text wrapping.
     ///
     /// `text-max-width`: layout, data-driven (zoom, feature), interpolated; default `10`; minimum 0; ems.
-    public static let textMaxWidth = PropertyKey<Double>(
-        "text-max-width", layout: true,
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature],
-                     interpolated: true,
-                     defaultValue: 10,
-                     minimum: 0,
-                     units: "ems",
-                     requires: [.present("text-field")]))
+    public static let textMaxWidth = PropertyKey<Double>("text-max-width", layout: true, PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature], interpolated: true, defaultValue: 10, minimum: 0, units: "ems", requires: [.present("text-field")]))
     /// Text leading value for multi-line text.
     ///
     /// `text-line-height`: layout, data-constant (zoom), interpolated; default `1.2`; ems.
-    public static let textLineHeight = PropertyKey<Double>(
-        "text-line-height", layout: true,
-        PropertySpec(type: .number,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 1.2,
-                     units: "ems",
-                     requires: [.present("text-field")]))
+    public static let textLineHeight = PropertyKey<Double>("text-line-height", layout: true, PropertySpec(type: .number, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 1.2, units: "ems", requires: [.present("text-field")]))
     /// Text tracking amount.
     ///
     /// `text-letter-spacing`: layout, data-driven (zoom, feature), interpolated; default `0`; ems.
-    public static let textLetterSpacing = PropertyKey<Double>(
-        "text-letter-spacing", layout: true,
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature],
-                     interpolated: true,
-                     defaultValue: 0,
-                     units: "ems",
-                     requires: [.present("text-field")]))
+    public static let textLetterSpacing = PropertyKey<Double>("text-letter-spacing", layout: true, PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature], interpolated: true, defaultValue: 0, units: "ems", requires: [.present("text-field")]))
     /// Text justification options.
     ///
     /// `text-justify`: layout, data-driven (zoom, feature); default `"center"`.
-    public static let textJustify = PropertyKey<TextJustify>(
-        "text-justify", layout: true,
-        PropertySpec(type: .enum(["auto", "left", "center", "right"]),
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature],
-                     defaultValue: "center",
-                     requires: [.present("text-field")]))
+    public static let textJustify = PropertyKey<TextJustify>("text-justify", layout: true, PropertySpec(type: .enum(["auto", "left", "center", "right"]), kind: .dataDriven, parameters: [.zoom, .feature], defaultValue: "center", requires: [.present("text-field")]))
     /// Radial offset of text, in the direction of the symbol's anchor.
     ///
     /// `text-radial-offset`: layout, data-driven (zoom, feature), interpolated; default `0`; ems.
-    public static let textRadialOffset = PropertyKey<Double>(
-        "text-radial-offset", layout: true,
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature],
-                     interpolated: true,
-                     defaultValue: 0,
-                     units: "ems",
-                     requires: [.present("text-field")]))
+    public static let textRadialOffset = PropertyKey<Double>("text-radial-offset", layout: true, PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature], interpolated: true, defaultValue: 0, units: "ems", requires: [.present("text-field")]))
     /// To increase the chance of placing high-priority labels on the map, you can provide an array of `text-anchor` locations: the renderer will attempt to place the label at each location, in order, before moving onto the next label.
     ///
     /// `text-variable-anchor`: layout, data-constant (zoom); no default.
-    public static let textVariableAnchor = PropertyKey<[TextAnchor]?>(
-        "text-variable-anchor", layout: true,
-        PropertySpec(type: .array(.enum(["center", "left", "right", "top", "bottom", "top-left", "top-right", "bottom-left", "bottom-right"]), length: nil),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     requires: [.present("text-field"), .oneOf("symbol-placement", ["point"])]))
+    public static let textVariableAnchor = PropertyKey<[TextAnchor]?>("text-variable-anchor", layout: true, PropertySpec(type: .array(.enum(["center", "left", "right", "top", "bottom", "top-left", "top-right", "bottom-left", "bottom-right"]), length: nil), kind: .dataConstant, parameters: [.zoom], requires: [.present("text-field"), .oneOf("symbol-placement", ["point"])]))
     /// To increase the chance of placing high-priority labels on the map, you can provide an array of `text-anchor` locations, each paired with an offset value.
     ///
     /// `text-variable-anchor-offset`: layout, data-driven (zoom, feature), interpolated; no default.
-    public static let textVariableAnchorOffset = PropertyKey<VariableAnchorOffsetCollection?>(
-        "text-variable-anchor-offset", layout: true,
-        PropertySpec(type: .variableAnchorOffsetCollection,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature],
-                     interpolated: true,
-                     requires: [.present("text-field"), .oneOf("symbol-placement", ["point"])]))
+    public static let textVariableAnchorOffset = PropertyKey<VariableAnchorOffsetCollection?>("text-variable-anchor-offset", layout: true, PropertySpec(type: .variableAnchorOffsetCollection, kind: .dataDriven, parameters: [.zoom, .feature], interpolated: true, requires: [.present("text-field"), .oneOf("symbol-placement", ["point"])]))
     /// Part of the text placed closest to the anchor.
     ///
     /// `text-anchor`: layout, data-driven (zoom, feature); default `"center"`.
-    public static let textAnchor = PropertyKey<TextAnchor>(
-        "text-anchor", layout: true,
-        PropertySpec(type: .enum(["center", "left", "right", "top", "bottom", "top-left", "top-right", "bottom-left", "bottom-right"]),
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature],
-                     defaultValue: "center",
-                     requires: [.present("text-field"), .absent("text-variable-anchor")]))
+    public static let textAnchor = PropertyKey<TextAnchor>("text-anchor", layout: true, PropertySpec(type: .enum(["center", "left", "right", "top", "bottom", "top-left", "top-right", "bottom-left", "bottom-right"]), kind: .dataDriven, parameters: [.zoom, .feature], defaultValue: "center", requires: [.present("text-field"), .absent("text-variable-anchor")]))
     /// Maximum angle change between adjacent characters.
     ///
     /// `text-max-angle`: layout, data-constant (zoom), interpolated; default `45`; degrees.
-    public static let textMaxAngle = PropertyKey<Double>(
-        "text-max-angle", layout: true,
-        PropertySpec(type: .number,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 45,
-                     units: "degrees",
-                     requires: [.present("text-field"), .oneOf("symbol-placement", ["line", "line-center"])]))
+    public static let textMaxAngle = PropertyKey<Double>("text-max-angle", layout: true, PropertySpec(type: .number, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 45, units: "degrees", requires: [.present("text-field"), .oneOf("symbol-placement", ["line", "line-center"])]))
     /// The property allows control over a symbol's orientation.
     ///
     /// `text-writing-mode`: layout, data-constant (zoom); no default.
-    public static let textWritingMode = PropertyKey<[TextWritingMode]?>(
-        "text-writing-mode", layout: true,
-        PropertySpec(type: .array(.enum(["horizontal", "vertical"]), length: nil),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     requires: [.present("text-field"), .oneOf("symbol-placement", ["point"])]))
+    public static let textWritingMode = PropertyKey<[TextWritingMode]?>("text-writing-mode", layout: true, PropertySpec(type: .array(.enum(["horizontal", "vertical"]), length: nil), kind: .dataConstant, parameters: [.zoom], requires: [.present("text-field"), .oneOf("symbol-placement", ["point"])]))
     /// Rotates the text clockwise.
     ///
     /// `text-rotate`: layout, data-driven (zoom, feature), interpolated; default `0`; degrees.
-    public static let textRotate = PropertyKey<Double>(
-        "text-rotate", layout: true,
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature],
-                     interpolated: true,
-                     defaultValue: 0,
-                     units: "degrees",
-                     period: 360,
-                     requires: [.present("text-field")]))
+    public static let textRotate = PropertyKey<Double>("text-rotate", layout: true, PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature], interpolated: true, defaultValue: 0, units: "degrees", period: 360, requires: [.present("text-field")]))
     /// Size of the additional area around the text bounding box used for detecting symbol collisions.
     ///
     /// `text-padding`: layout, data-constant (zoom), interpolated; default `2`; minimum 0; pixels.
-    public static let textPadding = PropertyKey<Double>(
-        "text-padding", layout: true,
-        PropertySpec(type: .number,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: 2,
-                     minimum: 0,
-                     units: "pixels",
-                     requires: [.present("text-field")]))
+    public static let textPadding = PropertyKey<Double>("text-padding", layout: true, PropertySpec(type: .number, kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: 2, minimum: 0, units: "pixels", requires: [.present("text-field")]))
     /// If true, the text may be flipped vertically to prevent it from being rendered upside-down.
     ///
     /// `text-keep-upright`: layout, data-constant (zoom); default `true`.
-    public static let textKeepUpright = PropertyKey<Bool>(
-        "text-keep-upright", layout: true,
-        PropertySpec(type: .boolean,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: true,
-                     requires: [.present("text-field"), .oneOf("text-rotation-alignment", ["map"]), .oneOf("symbol-placement", ["line", "line-center"])]))
+    public static let textKeepUpright = PropertyKey<Bool>("text-keep-upright", layout: true, PropertySpec(type: .boolean, kind: .dataConstant, parameters: [.zoom], defaultValue: true, requires: [.present("text-field"), .oneOf("text-rotation-alignment", ["map"]), .oneOf("symbol-placement", ["line", "line-center"])]))
     /// Specifies how to capitalize text, similar to the CSS `text-transform` property.
     ///
     /// `text-transform`: layout, data-driven (zoom, feature); default `"none"`.
-    public static let textTransform = PropertyKey<TextTransform>(
-        "text-transform", layout: true,
-        PropertySpec(type: .enum(["none", "uppercase", "lowercase"]),
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature],
-                     defaultValue: "none",
-                     requires: [.present("text-field")]))
+    public static let textTransform = PropertyKey<TextTransform>("text-transform", layout: true, PropertySpec(type: .enum(["none", "uppercase", "lowercase"]), kind: .dataDriven, parameters: [.zoom, .feature], defaultValue: "none", requires: [.present("text-field")]))
     /// Offset distance of text from its anchor.
     ///
     /// `text-offset`: layout, data-driven (zoom, feature), interpolated; default `[0,0]`; ems.
-    public static let textOffset = PropertyKey<[Double]>(
-        "text-offset", layout: true,
-        PropertySpec(type: .array(.number, length: 2),
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature],
-                     interpolated: true,
-                     defaultValue: [0, 0],
-                     units: "ems",
-                     requires: [.present("text-field"), .absent("text-radial-offset")]))
+    public static let textOffset = PropertyKey<[Double]>("text-offset", layout: true, PropertySpec(type: .array(.number, length: 2), kind: .dataDriven, parameters: [.zoom, .feature], interpolated: true, defaultValue: [0, 0], units: "ems", requires: [.present("text-field"), .absent("text-radial-offset")]))
     /// If true, the text will be visible even if it collides with other previously drawn symbols.
     ///
     /// `text-allow-overlap`: layout, data-constant (zoom); default `false`.
-    public static let textAllowOverlap = PropertyKey<Bool>(
-        "text-allow-overlap", layout: true,
-        PropertySpec(type: .boolean,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: false,
-                     requires: [.present("text-field"), .absent("text-overlap")]))
+    public static let textAllowOverlap = PropertyKey<Bool>("text-allow-overlap", layout: true, PropertySpec(type: .boolean, kind: .dataConstant, parameters: [.zoom], defaultValue: false, requires: [.present("text-field"), .absent("text-overlap")]))
     /// Allows for control over whether to show symbol text when it overlaps other symbols on the map.
     ///
     /// `text-overlap`: layout, data-constant (zoom); no default.
-    public static let textOverlap = PropertyKey<TextOverlap?>(
-        "text-overlap", layout: true,
-        PropertySpec(type: .enum(["never", "always", "cooperative"]),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     requires: [.present("text-field")]))
+    public static let textOverlap = PropertyKey<TextOverlap?>("text-overlap", layout: true, PropertySpec(type: .enum(["never", "always", "cooperative"]), kind: .dataConstant, parameters: [.zoom], requires: [.present("text-field")]))
     /// If true, other symbols can be visible even if they collide with the text.
     ///
     /// `text-ignore-placement`: layout, data-constant (zoom); default `false`.
-    public static let textIgnorePlacement = PropertyKey<Bool>(
-        "text-ignore-placement", layout: true,
-        PropertySpec(type: .boolean,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: false,
-                     requires: [.present("text-field")]))
+    public static let textIgnorePlacement = PropertyKey<Bool>("text-ignore-placement", layout: true, PropertySpec(type: .boolean, kind: .dataConstant, parameters: [.zoom], defaultValue: false, requires: [.present("text-field")]))
     /// If true, icons will display without their corresponding text when the text collides with other symbols and the icon does not.
     ///
     /// `text-optional`: layout, data-constant (zoom); default `false`.
-    public static let textOptional = PropertyKey<Bool>(
-        "text-optional", layout: true,
-        PropertySpec(type: .boolean,
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: false,
-                     requires: [.present("text-field"), .present("icon-image")]))
+    public static let textOptional = PropertyKey<Bool>("text-optional", layout: true, PropertySpec(type: .boolean, kind: .dataConstant, parameters: [.zoom], defaultValue: false, requires: [.present("text-field"), .present("icon-image")]))
     /// The opacity at which the icon will be drawn.
     ///
     /// `icon-opacity`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `1`; minimum 0; maximum 1.
-    public static let iconOpacity = PropertyKey<Double>(
-        "icon-opacity",
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: 1,
-                     minimum: 0,
-                     maximum: 1,
-                     requires: [.present("icon-image")],
-                     transition: true))
+    public static let iconOpacity = PropertyKey<Double>("icon-opacity", PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: 1, minimum: 0, maximum: 1, requires: [.present("icon-image")], transition: true))
     /// The color of the icon.
     ///
     /// `icon-color`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `"#000000"`.
-    public static let iconColor = PropertyKey<Color>(
-        "icon-color",
-        PropertySpec(type: .color,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: "#000000",
-                     requires: [.present("icon-image")],
-                     transition: true))
+    public static let iconColor = PropertyKey<Color>("icon-color", PropertySpec(type: .color, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: "#000000", requires: [.present("icon-image")], transition: true))
     /// The color of the icon's halo.
     ///
     /// `icon-halo-color`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `"rgba(0, 0, 0, 0)"`.
-    public static let iconHaloColor = PropertyKey<Color>(
-        "icon-halo-color",
-        PropertySpec(type: .color,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: "rgba(0, 0, 0, 0)",
-                     requires: [.present("icon-image")],
-                     transition: true))
+    public static let iconHaloColor = PropertyKey<Color>("icon-halo-color", PropertySpec(type: .color, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: "rgba(0, 0, 0, 0)", requires: [.present("icon-image")], transition: true))
     /// Distance of halo to the icon outline.
     ///
     /// `icon-halo-width`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `0`; minimum 0; pixels.
-    public static let iconHaloWidth = PropertyKey<Double>(
-        "icon-halo-width",
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: 0,
-                     minimum: 0,
-                     units: "pixels",
-                     requires: [.present("icon-image")],
-                     transition: true))
+    public static let iconHaloWidth = PropertyKey<Double>("icon-halo-width", PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: 0, minimum: 0, units: "pixels", requires: [.present("icon-image")], transition: true))
     /// Fade out the halo towards the outside.
     ///
     /// `icon-halo-blur`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `0`; minimum 0; pixels.
-    public static let iconHaloBlur = PropertyKey<Double>(
-        "icon-halo-blur",
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: 0,
-                     minimum: 0,
-                     units: "pixels",
-                     requires: [.present("icon-image")],
-                     transition: true))
+    public static let iconHaloBlur = PropertyKey<Double>("icon-halo-blur", PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: 0, minimum: 0, units: "pixels", requires: [.present("icon-image")], transition: true))
     /// Distance that the icon's anchor is moved from its original placement.
     ///
     /// `icon-translate`: paint, data-constant (zoom), interpolated, transition; default `[0,0]`; pixels.
-    public static let iconTranslate = PropertyKey<[Double]>(
-        "icon-translate",
-        PropertySpec(type: .array(.number, length: 2),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: [0, 0],
-                     units: "pixels",
-                     requires: [.present("icon-image")],
-                     transition: true))
+    public static let iconTranslate = PropertyKey<[Double]>("icon-translate", PropertySpec(type: .array(.number, length: 2), kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: [0, 0], units: "pixels", requires: [.present("icon-image")], transition: true))
     /// Controls the frame of reference for `icon-translate`.
     ///
     /// `icon-translate-anchor`: paint, data-constant (zoom); default `"map"`.
-    public static let iconTranslateAnchor = PropertyKey<TranslateAnchor>(
-        "icon-translate-anchor",
-        PropertySpec(type: .enum(["map", "viewport"]),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: "map",
-                     requires: [.present("icon-image"), .present("icon-translate")]))
+    public static let iconTranslateAnchor = PropertyKey<TranslateAnchor>("icon-translate-anchor", PropertySpec(type: .enum(["map", "viewport"]), kind: .dataConstant, parameters: [.zoom], defaultValue: "map", requires: [.present("icon-image"), .present("icon-translate")]))
     /// The opacity at which the text will be drawn.
     ///
     /// `text-opacity`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `1`; minimum 0; maximum 1.
-    public static let textOpacity = PropertyKey<Double>(
-        "text-opacity",
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: 1,
-                     minimum: 0,
-                     maximum: 1,
-                     requires: [.present("text-field")],
-                     transition: true))
+    public static let textOpacity = PropertyKey<Double>("text-opacity", PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: 1, minimum: 0, maximum: 1, requires: [.present("text-field")], transition: true))
     /// The color with which the text will be drawn.
     ///
     /// `text-color`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `"#000000"`.
-    public static let textColor = PropertyKey<Color>(
-        "text-color",
-        PropertySpec(type: .color,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: "#000000",
-                     requires: [.present("text-field")],
-                     overridable: true,
-                     transition: true))
+    public static let textColor = PropertyKey<Color>("text-color", PropertySpec(type: .color, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: "#000000", requires: [.present("text-field")], overridable: true, transition: true))
     /// The color of the text's halo, which helps it stand out from backgrounds.
     ///
     /// `text-halo-color`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `"rgba(0, 0, 0, 0)"`.
-    public static let textHaloColor = PropertyKey<Color>(
-        "text-halo-color",
-        PropertySpec(type: .color,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: "rgba(0, 0, 0, 0)",
-                     requires: [.present("text-field")],
-                     transition: true))
+    public static let textHaloColor = PropertyKey<Color>("text-halo-color", PropertySpec(type: .color, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: "rgba(0, 0, 0, 0)", requires: [.present("text-field")], transition: true))
     /// Distance of halo to the font outline.
     ///
     /// `text-halo-width`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `0`; minimum 0; pixels.
-    public static let textHaloWidth = PropertyKey<Double>(
-        "text-halo-width",
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: 0,
-                     minimum: 0,
-                     units: "pixels",
-                     requires: [.present("text-field")],
-                     transition: true))
+    public static let textHaloWidth = PropertyKey<Double>("text-halo-width", PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: 0, minimum: 0, units: "pixels", requires: [.present("text-field")], transition: true))
     /// The halo's fadeout distance towards the outside.
     ///
     /// `text-halo-blur`: paint, data-driven (zoom, feature, feature-state), interpolated, transition; default `0`; minimum 0; pixels.
-    public static let textHaloBlur = PropertyKey<Double>(
-        "text-halo-blur",
-        PropertySpec(type: .number,
-                     kind: .dataDriven,
-                     parameters: [.zoom, .feature, .featureState],
-                     interpolated: true,
-                     defaultValue: 0,
-                     minimum: 0,
-                     units: "pixels",
-                     requires: [.present("text-field")],
-                     transition: true))
+    public static let textHaloBlur = PropertyKey<Double>("text-halo-blur", PropertySpec(type: .number, kind: .dataDriven, parameters: [.zoom, .feature, .featureState], interpolated: true, defaultValue: 0, minimum: 0, units: "pixels", requires: [.present("text-field")], transition: true))
     /// Distance that the text's anchor is moved from its original placement.
     ///
     /// `text-translate`: paint, data-constant (zoom), interpolated, transition; default `[0,0]`; pixels.
-    public static let textTranslate = PropertyKey<[Double]>(
-        "text-translate",
-        PropertySpec(type: .array(.number, length: 2),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     interpolated: true,
-                     defaultValue: [0, 0],
-                     units: "pixels",
-                     requires: [.present("text-field")],
-                     transition: true))
+    public static let textTranslate = PropertyKey<[Double]>("text-translate", PropertySpec(type: .array(.number, length: 2), kind: .dataConstant, parameters: [.zoom], interpolated: true, defaultValue: [0, 0], units: "pixels", requires: [.present("text-field")], transition: true))
     /// Controls the frame of reference for `text-translate`.
     ///
     /// `text-translate-anchor`: paint, data-constant (zoom); default `"map"`.
-    public static let textTranslateAnchor = PropertyKey<TranslateAnchor>(
-        "text-translate-anchor",
-        PropertySpec(type: .enum(["map", "viewport"]),
-                     kind: .dataConstant,
-                     parameters: [.zoom],
-                     defaultValue: "map",
-                     requires: [.present("text-field"), .present("text-translate")]))
+    public static let textTranslateAnchor = PropertyKey<TranslateAnchor>("text-translate-anchor", PropertySpec(type: .enum(["map", "viewport"]), kind: .dataConstant, parameters: [.zoom], defaultValue: "map", requires: [.present("text-field"), .present("text-translate")]))
 
     /// Every row of the table: `visibility` first, then the layout and the paint properties in spec order.
     public static let all: [StyleProperty] = [
-        StyleProperty.visibility,
-        placement,
-        spacing,
-        avoidEdges,
-        sortKey,
-        zOrder,
-        iconAllowOverlap,
-        iconOverlap,
-        iconIgnorePlacement,
-        iconOptional,
-        iconRotationAlignment,
-        iconSize,
-        iconTextFit,
-        iconTextFitPadding,
-        iconImage,
-        iconRotate,
-        iconPadding,
-        iconKeepUpright,
-        iconOffset,
-        iconAnchor,
-        iconPitchAlignment,
-        textPitchAlignment,
-        textRotationAlignment,
-        textField,
-        textFont,
-        textSize,
-        textMaxWidth,
-        textLineHeight,
-        textLetterSpacing,
-        textJustify,
-        textRadialOffset,
-        textVariableAnchor,
-        textVariableAnchorOffset,
-        textAnchor,
-        textMaxAngle,
-        textWritingMode,
-        textRotate,
-        textPadding,
-        textKeepUpright,
-        textTransform,
-        textOffset,
-        textAllowOverlap,
-        textOverlap,
-        textIgnorePlacement,
-        textOptional,
-        iconOpacity,
-        iconColor,
-        iconHaloColor,
-        iconHaloWidth,
-        iconHaloBlur,
-        iconTranslate,
-        iconTranslateAnchor,
-        textOpacity,
-        textColor,
-        textHaloColor,
-        textHaloWidth,
-        textHaloBlur,
-        textTranslate,
-        textTranslateAnchor,
+        StyleProperty.visibility, symbolPlacement, symbolSpacing, symbolAvoidEdges, symbolSortKey,
+        symbolZOrder, iconAllowOverlap, iconOverlap, iconIgnorePlacement, iconOptional, iconRotationAlignment,
+        iconSize, iconTextFit, iconTextFitPadding, iconImage, iconRotate, iconPadding, iconKeepUpright,
+        iconOffset, iconAnchor, iconPitchAlignment, textPitchAlignment, textRotationAlignment, textField,
+        textFont, textSize, textMaxWidth, textLineHeight, textLetterSpacing, textJustify, textRadialOffset,
+        textVariableAnchor, textVariableAnchorOffset, textAnchor, textMaxAngle, textWritingMode, textRotate,
+        textPadding, textKeepUpright, textTransform, textOffset, textAllowOverlap, textOverlap,
+        textIgnorePlacement, textOptional, iconOpacity, iconColor, iconHaloColor, iconHaloWidth, iconHaloBlur,
+        iconTranslate, iconTranslateAnchor, textOpacity, textColor, textHaloColor, textHaloWidth,
+        textHaloBlur, textTranslate, textTranslateAnchor,
     ]
 }

@@ -3,31 +3,19 @@
 import GLMapCore
 
 /// The keys of the style's root `terrain` object: every key the style spec defines, as typed keys (`PropertyKey<T>`).
-public enum TerrainProperties {
+public enum TerrainProperties: PropertyTable {
     /// The source for the terrain data.
     ///
     /// `source`: key, constant; no default; required.
-    public static let source = PropertyKey<String?>(
-        "source",
-        PropertySpec(type: .string,
-                     kind: .constant,
-                     parameters: [],
-                     required: true))
+    public static let source = PropertyKey<String?>("source", PropertySpec(type: .string, kind: .constant, parameters: [], required: true))
     /// The exaggeration of the terrain - how high it will look.
     ///
     /// `exaggeration`: key, constant; default `1`; minimum 0.
-    public static let exaggeration = PropertyKey<Double>(
-        "exaggeration",
-        PropertySpec(type: .number,
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: 1,
-                     minimum: 0))
+    public static let exaggeration = PropertyKey<Double>("exaggeration", PropertySpec(type: .number, kind: .constant, parameters: [], defaultValue: 1, minimum: 0))
 
     /// Every key, in spec order.
     public static let all: [StyleProperty] = [
-        source,
-        exaggeration,
+        source, exaggeration,
     ]
 
     /// Whether the spec allows keys it does not list (`"*"`).

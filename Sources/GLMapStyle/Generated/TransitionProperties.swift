@@ -3,34 +3,19 @@
 import GLMapCore
 
 /// The keys of the style's root `transition` object: every key the style spec defines, as typed keys (`PropertyKey<T>`).
-public enum TransitionProperties {
+public enum TransitionProperties: PropertyTable {
     /// Time allotted for transitions to complete.
     ///
     /// `duration`: key, constant; default `300`; minimum 0; milliseconds.
-    public static let duration = PropertyKey<Double>(
-        "duration",
-        PropertySpec(type: .number,
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: 300,
-                     minimum: 0,
-                     units: "milliseconds"))
+    public static let duration = PropertyKey<Double>("duration", PropertySpec(type: .number, kind: .constant, parameters: [], defaultValue: 300, minimum: 0, units: "milliseconds"))
     /// Length of time before a transition begins.
     ///
     /// `delay`: key, constant; default `0`; minimum 0; milliseconds.
-    public static let delay = PropertyKey<Double>(
-        "delay",
-        PropertySpec(type: .number,
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: 0,
-                     minimum: 0,
-                     units: "milliseconds"))
+    public static let delay = PropertyKey<Double>("delay", PropertySpec(type: .number, kind: .constant, parameters: [], defaultValue: 0, minimum: 0, units: "milliseconds"))
 
     /// Every key, in spec order.
     public static let all: [StyleProperty] = [
-        duration,
-        delay,
+        duration, delay,
     ]
 
     /// Whether the spec allows keys it does not list (`"*"`).

@@ -3,116 +3,55 @@
 import GLMapCore
 
 /// The keys of `vector` sources: every key the style spec defines, as typed keys (`PropertyKey<T>`).
-public enum VectorSourceProperties {
+public enum VectorSourceProperties: PropertyTable {
     /// The type of the source.
     ///
     /// `type`: key, constant; no default; required.
-    public static let type = PropertyKey<String?>(
-        "type",
-        PropertySpec(type: .enum(["vector"]),
-                     kind: .constant,
-                     parameters: [],
-                     required: true))
+    public static let type = PropertyKey<String?>("type", PropertySpec(type: .enum(["vector"]), kind: .constant, parameters: [], required: true))
     /// A URL to a TileJSON resource.
     ///
     /// `url`: key, constant; no default.
-    public static let url = PropertyKey<String?>(
-        "url",
-        PropertySpec(type: .string,
-                     kind: .constant,
-                     parameters: []))
+    public static let url = PropertyKey<String?>("url", PropertySpec(type: .string, kind: .constant, parameters: []))
     /// An array of one or more tile source URLs, as in the TileJSON spec.
     ///
     /// `tiles`: key, constant; no default.
-    public static let tiles = PropertyKey<[String]?>(
-        "tiles",
-        PropertySpec(type: .array(.string, length: nil),
-                     kind: .constant,
-                     parameters: []))
+    public static let tiles = PropertyKey<[String]?>("tiles", PropertySpec(type: .array(.string, length: nil), kind: .constant, parameters: []))
     /// An array containing the longitude and latitude of the southwest and northeast corners of the source's bounding box in the following order: `[sw.lng, sw.lat, ne.lng, ne.lat]`.
     ///
     /// `bounds`: key, constant; default `[-180,-85.051129,180,85.051129]`.
-    public static let bounds = PropertyKey<[Double]>(
-        "bounds",
-        PropertySpec(type: .array(.number, length: 4),
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: [-180, -85.051129, 180, 85.051129]))
+    public static let bounds = PropertyKey<[Double]>("bounds", PropertySpec(type: .array(.number, length: 4), kind: .constant, parameters: [], defaultValue: [-180, -85.051129, 180, 85.051129]))
     /// Influences the y direction of the tile coordinates.
     ///
     /// `scheme`: key, constant; default `"xyz"`.
-    public static let scheme = PropertyKey<SourceScheme>(
-        "scheme",
-        PropertySpec(type: .enum(["xyz", "tms"]),
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: "xyz"))
+    public static let scheme = PropertyKey<SourceScheme>("scheme", PropertySpec(type: .enum(["xyz", "tms"]), kind: .constant, parameters: [], defaultValue: "xyz"))
     /// Minimum zoom level for which tiles are available, as in the TileJSON spec.
     ///
     /// `minzoom`: key, constant; default `0`.
-    public static let minzoom = PropertyKey<Double>(
-        "minzoom",
-        PropertySpec(type: .number,
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: 0))
+    public static let minzoom = PropertyKey<Double>("minzoom", PropertySpec(type: .number, kind: .constant, parameters: [], defaultValue: 0))
     /// Maximum zoom level for which tiles are available, as in the TileJSON spec.
     ///
     /// `maxzoom`: key, constant; default `22`.
-    public static let maxzoom = PropertyKey<Double>(
-        "maxzoom",
-        PropertySpec(type: .number,
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: 22))
+    public static let maxzoom = PropertyKey<Double>("maxzoom", PropertySpec(type: .number, kind: .constant, parameters: [], defaultValue: 22))
     /// Contains an attribution to be displayed when the map is shown to a user.
     ///
     /// `attribution`: key, constant; no default.
-    public static let attribution = PropertyKey<String?>(
-        "attribution",
-        PropertySpec(type: .string,
-                     kind: .constant,
-                     parameters: []))
+    public static let attribution = PropertyKey<String?>("attribution", PropertySpec(type: .string, kind: .constant, parameters: []))
     /// A property to use as a feature id (for feature state).
     ///
     /// `promoteId`: key, constant; no default.
-    public static let promoteId = PropertyKey<Value>(
-        "promoteId",
-        PropertySpec(type: .value,
-                     kind: .constant,
-                     parameters: []))
+    public static let promoteId = PropertyKey<Value>("promoteId", PropertySpec(type: .value, kind: .constant, parameters: []))
     /// A setting to determine whether a source's tiles are cached locally.
     ///
     /// `volatile`: key, constant; default `false`.
-    public static let volatile = PropertyKey<Bool>(
-        "volatile",
-        PropertySpec(type: .boolean,
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: false))
+    public static let volatile = PropertyKey<Bool>("volatile", PropertySpec(type: .boolean, kind: .constant, parameters: [], defaultValue: false))
     /// The encoding used by this source.
     ///
     /// `encoding`: key, constant; default `"mvt"`.
-    public static let encoding = PropertyKey<VectorSourceEncoding>(
-        "encoding",
-        PropertySpec(type: .enum(["mvt", "mlt"]),
-                     kind: .constant,
-                     parameters: [],
-                     defaultValue: "mvt"))
+    public static let encoding = PropertyKey<VectorSourceEncoding>("encoding", PropertySpec(type: .enum(["mvt", "mlt"]), kind: .constant, parameters: [], defaultValue: "mvt"))
 
     /// Every key, in spec order.
     public static let all: [StyleProperty] = [
-        type,
-        url,
-        tiles,
-        bounds,
-        scheme,
-        minzoom,
-        maxzoom,
-        attribution,
-        promoteId,
-        volatile,
-        encoding,
+        type, url, tiles, bounds, scheme, minzoom, maxzoom, attribution, promoteId, volatile, encoding,
     ]
 
     /// Whether the spec allows keys it does not list (`"*"`).

@@ -3,40 +3,23 @@
 import GLMapCore
 
 /// The keys of `video` sources: every key the style spec defines, as typed keys (`PropertyKey<T>`).
-public enum VideoSourceProperties {
+public enum VideoSourceProperties: PropertyTable {
     /// The data type of the video source.
     ///
     /// `type`: key, constant; no default; required.
-    public static let type = PropertyKey<String?>(
-        "type",
-        PropertySpec(type: .enum(["video"]),
-                     kind: .constant,
-                     parameters: [],
-                     required: true))
+    public static let type = PropertyKey<String?>("type", PropertySpec(type: .enum(["video"]), kind: .constant, parameters: [], required: true))
     /// URLs to video content in order of preferred format.
     ///
     /// `urls`: key, constant; no default; required.
-    public static let urls = PropertyKey<[String]?>(
-        "urls",
-        PropertySpec(type: .array(.string, length: nil),
-                     kind: .constant,
-                     parameters: [],
-                     required: true))
+    public static let urls = PropertyKey<[String]?>("urls", PropertySpec(type: .array(.string, length: nil), kind: .constant, parameters: [], required: true))
     /// Corners of video specified in longitude, latitude pairs.
     ///
     /// `coordinates`: key, constant; no default; required.
-    public static let coordinates = PropertyKey<[[Double]]?>(
-        "coordinates",
-        PropertySpec(type: .array(.array(.number, length: 2), length: 4),
-                     kind: .constant,
-                     parameters: [],
-                     required: true))
+    public static let coordinates = PropertyKey<[[Double]]?>("coordinates", PropertySpec(type: .array(.array(.number, length: 2), length: 4), kind: .constant, parameters: [], required: true))
 
     /// Every key, in spec order.
     public static let all: [StyleProperty] = [
-        type,
-        urls,
-        coordinates,
+        type, urls, coordinates,
     ]
 
     /// Whether the spec allows keys it does not list (`"*"`).
