@@ -17,11 +17,19 @@ struct StyleTablesWriter {
             out.append(GeneratedFile(path: "\(Self.folder)/\(name).swift", contents: try layerTable(layer)))
         }
         out.append(GeneratedFile(path: "\(Self.folder)/SourceType.swift", contents: try sourceTypeFile()))
+        // A key that an earlier source type defines the same way (`url`, `tiles`, `bounds`…) is
+        // declared once, in the first table, and referenced by the others.
+        var firstTable: [String: String] = [:]
         for (type, object) in spec.sources {
             let name = Self.sourceTableName(type)
+            var shared: [String: String] = [:]
+            for p in object.properties {
+                let signature = "\(p.name)|\(JSONValue.object(p.json).jsonText)|\(enums.name(owner: "source_\(type)", p) ?? "")"
+                if let table = firstTable[signature] { shared[p.name] = table } else { firstTable[signature] = name }
+            }
             out.append(GeneratedFile(path: "\(Self.folder)/\(name).swift",
                                      contents: try objectTable(object, name: name, owner: "source_\(type)",
-                                                               title: "The keys of `\(type)` sources")))
+                                                               title: "The keys of `\(type)` sources", sourceType: type, shared: shared)))
         }
         for object in spec.roots {
             let name = SwiftNames.upperCamel(object.key) + "Properties"
@@ -57,12 +65,10 @@ struct StyleTablesWriter {
             s += "    /// \(SwiftNames.docText(layer.summary))\n"
             s += "    case \(caseDeclaration(layer.type))\n"
         }
+        s += "\n    /// The property tables of the layer types.\n"
+        s += "    static let tables: [any LayerPropertyTable.Type] = [\n" + wrapped(spec.layers.map { Self.tableName($0.type) + ".self" }) + "    ]\n"
         s += "\n    /// The property table of this layer type: every layout and paint property of the spec.\n"
-        s += "    public var properties: [StyleProperty] {\n        switch self {\n"
-        for layer in spec.layers {
-            s += "        case .\(SwiftNames.member(SwiftNames.lowerCamel(layer.type))): return \(Self.tableName(layer.type)).all\n"
-        }
-        s += "        }\n    }\n}\n"
+        s += "    public var properties: [StyleProperty] { Self.tables.first { $0.layerType == self }?.all ?? [] }\n}\n"
         return s
     }
 
@@ -117,36 +123,41 @@ struct StyleTablesWriter {
             s += "    /// A `\(type)` source (`\(object.key)` in the spec).\n"
             s += "    case \(caseDeclaration(type))\n"
         }
+        s += "\n    /// The key tables of the source types.\n"
+        s += "    static let tables: [any SourcePropertyTable.Type] = [\n" + wrapped(spec.sources.map { Self.sourceTableName($0.0) + ".self" }) + "    ]\n"
         s += "\n    /// The keys a source of this type may have (`type` first).\n"
-        s += "    public var properties: [StyleProperty] {\n        switch self {\n"
-        for (type, _) in spec.sources {
-            s += "        case .\(SwiftNames.member(SwiftNames.lowerCamel(type))): return \(Self.sourceTableName(type)).all\n"
-        }
-        s += "        }\n    }\n\n"
+        s += "    public var properties: [StyleProperty] { Self.tables.first { $0.sourceType == self }?.all ?? [] }\n"
         s += "    /// Whether the spec allows keys it does not list (`\"*\"`: vector and raster sources).\n"
-        s += "    public var allowsOtherKeys: Bool {\n        switch self {\n"
-        for (type, object) in spec.sources {
-            s += "        case .\(SwiftNames.member(SwiftNames.lowerCamel(type))): return \(object.allowsOtherKeys)\n"
-        }
-        s += "        }\n    }\n}\n"
+        s += "    public var allowsOtherKeys: Bool { Self.tables.first { $0.sourceType == self }?.allowsOtherKeys ?? false }\n}\n"
         return s
     }
 
-    func objectTable(_ object: SpecModel.ObjectSpec, name: String, owner: String, title: String) throws -> String {
+    /// A source or root object's table; `shared` names, per key, the table that declares it already.
+    func objectTable(_ object: SpecModel.ObjectSpec, name: String, owner: String, title: String, sourceType: String? = nil,
+                     shared: [String: String] = [:]) throws -> String {
         var s = Codegen.header + "import GLMapCore\n\n"
         s += "/// \(title): every key the style spec defines, as typed keys (`PropertyKey<T>`).\n"
-        s += "public enum \(name): PropertyTable {\n"
+        s += "public enum \(name): \(sourceType == nil ? "PropertyTable" : "SourcePropertyTable") {\n"
         var members: [String] = []
         for p in object.properties {
             let member = Self.memberName(p.name)
             guard !members.contains(member), member != "all" else { throw CodegenError("v8.json: \(p.name) gives \(name).\(member) twice") }
             members.append(member)
-            s += try row(p, member: member, owner: owner, indent: "    ")
+            if let table = shared[p.name] {
+                s += "    /// \(SwiftNames.docText(p.summary.isEmpty ? "`\(p.name)`." : p.summary)) (The same key as `\(table)`'s.)\n"
+                s += "    public static let \(SwiftNames.member(member)) = \(table).\(SwiftNames.member(member))\n"
+            } else {
+                s += try row(p, member: member, owner: owner, indent: "    ")
+            }
         }
         s += "\n    /// Every key, in spec order.\n"
         s += "    public static let all: [StyleProperty] = [\n" + wrapped(members.map(SwiftNames.member)) + "    ]\n"
         s += "\n    /// Whether the spec allows keys it does not list (`\"*\"`).\n"
         s += "    public static let allowsOtherKeys = \(object.allowsOtherKeys)\n"
+        if let sourceType {
+            s += "    /// The source type of the table.\n"
+            s += "    public static let sourceType = SourceType.\(SwiftNames.member(SwiftNames.lowerCamel(sourceType)))\n"
+        }
         s += "}\n"
         return s
     }
@@ -162,14 +173,15 @@ struct StyleTablesWriter {
             } else {
                 s += "/// The values of \(used).\n"
             }
-            s += "public enum \(e.name): String, PropertyEnum {\n"
+            // The values with their docs as a list; the cases on one line (the enum reads as the
+            // spec's list of values).
+            s += "///\n"
             for v in e.values {
-                var doc = v.doc.isEmpty ? "`\(v.value)`." : SwiftNames.firstSentence(v.doc)
-                if e.properties.count > 1 && !v.doc.isEmpty { doc = "`\(v.value)` (`\(e.properties[0])`: \(doc))" }
-                s += "    /// \(SwiftNames.docText(doc))\n"
-                s += "    case \(caseDeclaration(v.value))\n"
+                var doc = v.doc.isEmpty ? "" : ": " + SwiftNames.firstSentence(v.doc)
+                if e.properties.count > 1 && !v.doc.isEmpty { doc = " (`\(e.properties[0])`\(doc))" }
+                s += "/// - `\(v.value)`\(SwiftNames.docText(doc))\n"
             }
-            s += "}\n\n"
+            s += "public enum \(e.name): String, PropertyEnum { case \(e.values.map { caseDeclaration($0.value) }.joined(separator: ", ")) }\n\n"
         }
         s.removeLast()
         return s

@@ -1,7 +1,8 @@
 import GLMapCore
 
-/// Writes `Sources/GLMap/StyleAPI/Generated/`: the typed layer and root-object names
-/// (`FillLayer` = `TypedLayer<FillProperties>`, `Light` = `TypedRootObject<LightProperties>`) and
+/// Writes `Sources/GLMap/StyleAPI/Generated/`: the typed layer, source and root-object names
+/// (`FillLayer` = `TypedLayer<FillProperties>`, `VectorSource` = `TypedSource<VectorSourceProperties>`,
+/// `Light` = `TypedRootObject<LightProperties>`) and
 /// the re-export of the generated enums. The typed properties themselves are the rows of the
 /// property tables (`layer.fillColor` reads `FillProperties.fillColor`), so nothing per property
 /// is written here.
@@ -26,6 +27,12 @@ struct TypedAPIWriter {
             s += "/// A `\(layer.type)` layer (\(SwiftNames.docText(layer.summary.trimmingTrailingPeriod))): its properties are the rows of\n"
             s += "/// `\(table)`, by the same names (\(examples.joined(separator: ", ")), …).\n"
             s += "public typealias \(SwiftNames.upperCamel(layer.type))Layer = TypedLayer<\(table)>\n"
+        }
+        for (type, _) in spec.sources where type != "geojson" {
+            let table = StyleTablesWriter.sourceTableName(type)
+            let name = type == "raster-dem" ? "RasterDemSource" : SwiftNames.upperCamel(type) + "Source"
+            s += "/// A `\(type)` source: its keys are the rows of `\(table)`, by the same names.\n"
+            s += "public typealias \(name) = TypedSource<\(table)>\n"
         }
         for object in spec.roots {
             guard let name = Self.rootStructs[object.key] else { continue }

@@ -101,6 +101,18 @@ extension VariableAnchorOffsetCollection: StyleEncodable, StyleAPIRepresentable 
     public init?(styleJSON: JSONValue) { self.init(evaluated: Value(json: styleJSON)) }
 }
 
+extension JSONValue: StyleEncodable {
+    /// The value as style JSON: itself.
+    public var styleJSON: JSONValue { self }
+    /// Any style JSON.
+    public init?(styleJSON: JSONValue) { self = styleJSON }
+}
+
+extension Value: StyleAPIRepresentable {
+    /// The typed API writes a value of any type (`*`, `promoteId`) as style JSON.
+    public typealias APIValue = JSONValue
+}
+
 extension Formatted: StyleAPIRepresentable {
     /// The typed API writes a formatted value as a string (or a `format` expression).
     public typealias APIValue = String
@@ -120,6 +132,14 @@ extension Padding: StyleAPIRepresentable {
 public protocol PropertyTable {
     /// Every row of the table, in spec order.
     static var all: [StyleProperty] { get }
+}
+
+/// The key table of a source type (`VectorSourceProperties`, …).
+public protocol SourcePropertyTable: PropertyTable {
+    /// The source type whose keys the table lists.
+    static var sourceType: SourceType { get }
+    /// Whether the spec allows keys it does not list (`"*"`: vector and raster sources).
+    static var allowsOtherKeys: Bool { get }
 }
 
 /// The property table of a layer type (`FillProperties`, `SymbolProperties`, …).

@@ -51,4 +51,22 @@ final class TileSourceAPITests: XCTestCase {
         let data = try JSONEncoder().encode(raster)
         XCTAssertEqual(try JSONDecoder().decode(RasterSource.self, from: data), raster)
     }
+
+    func testSourceKeysAreTheKeyTableRows() throws {
+        var v = VectorSource(id: "v")
+        v.url = "pmtiles:///data/world.pmtiles"
+        v.promoteId = "osm_id"
+        v.bounds = [-10, 40, 10, 60]
+        XCTAssertEqual(v.url, "pmtiles:///data/world.pmtiles")
+        XCTAssertNil(v.maxzoom)
+        XCTAssertEqual(JSONValue.object(try v.styleJSONObject()).jsonText,
+                       #"{"type":"vector","url":"pmtiles:///data/world.pmtiles","bounds":[-10,40,10,60],"promoteId":"osm_id"}"#)
+        // Vector sources may carry keys the spec does not list; image sources may not.
+        let decoded = try JSONDecoder().decode(VectorSource.self, from: Data(#"{"id":"v","type":"vector","tiles":["a/{z}/{x}/{y}.pbf"],"vendor-key":1}"#.utf8))
+        XCTAssertEqual(decoded.tiles, ["a/{z}/{x}/{y}.pbf"])
+        XCTAssertEqual(decoded.styleValues["vendor-key"], 1)
+        XCTAssertThrowsError(try JSONDecoder().decode(ImageSource.self, from: Data(#"{"id":"i","type":"image","url":"a.png","coordinates":[[0,1],[1,1],[1,0],[0,0]],"urll":"x"}"#.utf8)))
+        XCTAssertThrowsError(try JSONDecoder().decode(RasterSource.self, from: Data(#"{"id":"r","type":"vector"}"#.utf8)))
+        XCTAssertThrowsError(try JSONDecoder().decode(RasterSource.self, from: Data(#"{"id":"r","type":"raster","tileSize":"big"}"#.utf8)))
+    }
 }

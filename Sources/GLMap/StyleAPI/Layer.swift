@@ -164,11 +164,14 @@ extension PropertyKey: TypedRow where T: StyleAPIRepresentable {
 
 /// Reads the properties of a style-JSON object (`values`) into a typed owner's `styleValues`,
 /// checking each against its row of `table`; `path` names them in errors.
-func decodeStyleValues(_ values: JSONObject, table: [StyleProperty], layout: Bool?, path: String,
+/// Keys the table does not list are kept as they are with `otherKeys` (vector and raster sources
+/// allow them), else an error.
+func decodeStyleValues(_ values: JSONObject, table: [StyleProperty], layout: Bool?, otherKeys: Bool = false, path: String,
                        into out: inout [String: JSONValue]) throws {
     for (name, v) in values.pairs {
         if layout != nil && name.hasSuffix("-transition") { continue }
         guard let row = table.first(where: { $0.name == name && (layout == nil || $0.isLayout == layout) }) else {
+            if otherKeys { out[name] = v; continue }
             throw StyleError(file: nil, issues: [StyleIssue(path: "\(path).\(name)", message: "unknown property")])
         }
         guard let json = (row as? any TypedRow)?.accepted(v) else {
@@ -246,15 +249,7 @@ extension Layer {
     /// Reads the layer from a decoder holding its style-JSON object (`Codable` conformance of the
     /// generated layer types).
     static func decodeLayer(from decoder: any Decoder) throws -> Self {
-        let json = try JSONValue(from: decoder)
-        guard case .object(let o) = json else {
-            throw DecodingError.typeMismatch(JSONObject.self, .init(codingPath: decoder.codingPath, debugDescription: "a style layer is a JSON object, found \(json.shortText)"))
-        }
-        do {
-            return try decode(o, path: decoder.codingPath.map(\.stringValue).joined(separator: "."))
-        } catch let e as StyleError {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: e.description, underlyingError: e))
-        }
+        try decodeStyleObject(from: decoder, kind: "a style layer", decode)
     }
 
     /// Writes the layer's style-JSON object to an encoder.
@@ -266,6 +261,20 @@ extension JSONValue {
     var shortText: String {
         let t = jsonText
         return t.count > 60 ? String(t.prefix(57)) + "…" : t
+    }
+}
+
+/// Reads a typed value from a decoder holding its style-JSON object (`kind` names it in the
+/// error when the JSON is no object); `decode` reads the object, its errors become `DecodingError`s.
+func decodeStyleObject<T>(from decoder: any Decoder, kind: String, _ decode: (JSONObject, String) throws -> T) throws -> T {
+    let json = try JSONValue(from: decoder)
+    guard case .object(let o) = json else {
+        throw DecodingError.typeMismatch(JSONObject.self, .init(codingPath: decoder.codingPath, debugDescription: "\(kind) is a JSON object, found \(json.shortText)"))
+    }
+    do {
+        return try decode(o, decoder.codingPath.map(\.stringValue).joined(separator: "."))
+    } catch let e as StyleError {
+        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: e.description, underlyingError: e))
     }
 }
 

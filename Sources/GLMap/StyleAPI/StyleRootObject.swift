@@ -66,14 +66,6 @@ extension StyleRootObject {
 
     /// Reads the object from a decoder holding its style-JSON object (`Codable`).
     static func decodeObject(from decoder: any Decoder) throws -> Self {
-        let json = try JSONValue(from: decoder)
-        guard case .object(let o) = json else {
-            throw DecodingError.typeMismatch(JSONObject.self, .init(codingPath: decoder.codingPath, debugDescription: "expected a JSON object, found \(json.shortText)"))
-        }
-        do {
-            return try decode(o, path: decoder.codingPath.map(\.stringValue).joined(separator: "."))
-        } catch let e as StyleError {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: e.description, underlyingError: e))
-        }
+        try decodeStyleObject(from: decoder, kind: "a style root object", decode)
     }
 }

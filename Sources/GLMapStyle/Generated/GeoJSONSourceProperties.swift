@@ -3,7 +3,7 @@
 import GLMapCore
 
 /// The keys of `geojson` sources: every key the style spec defines, as typed keys (`PropertyKey<T>`).
-public enum GeoJSONSourceProperties: PropertyTable {
+public enum GeoJSONSourceProperties: SourcePropertyTable {
     /// The data type of the GeoJSON source.
     ///
     /// `type`: key, constant; no default; required.
@@ -16,10 +16,8 @@ public enum GeoJSONSourceProperties: PropertyTable {
     ///
     /// `maxzoom`: key, constant; default `18`.
     public static let maxzoom = PropertyKey<Double>("maxzoom", PropertySpec(type: .number, kind: .constant, parameters: [], defaultValue: 18))
-    /// Contains an attribution to be displayed when the map is shown to a user.
-    ///
-    /// `attribution`: key, constant; no default.
-    public static let attribution = PropertyKey<String?>("attribution", PropertySpec(type: .string, kind: .constant, parameters: []))
+    /// Contains an attribution to be displayed when the map is shown to a user. (The same key as `VectorSourceProperties`'s.)
+    public static let attribution = VectorSourceProperties.attribution
     /// Size of the tile buffer on each side.
     ///
     /// `buffer`: key, constant; default `128`; minimum 0; maximum 512.
@@ -73,4 +71,6 @@ public enum GeoJSONSourceProperties: PropertyTable {
 
     /// Whether the spec allows keys it does not list (`"*"`).
     public static let allowsOtherKeys = false
+    /// The source type of the table.
+    public static let sourceType = SourceType.geojson
 }

@@ -3,7 +3,7 @@
 import GLMapCore
 
 /// The keys of `image` sources: every key the style spec defines, as typed keys (`PropertyKey<T>`).
-public enum ImageSourceProperties: PropertyTable {
+public enum ImageSourceProperties: SourcePropertyTable {
     /// The data type of the image source.
     ///
     /// `type`: key, constant; no default; required.
@@ -24,4 +24,6 @@ public enum ImageSourceProperties: PropertyTable {
 
     /// Whether the spec allows keys it does not list (`"*"`).
     public static let allowsOtherKeys = false
+    /// The source type of the table.
+    public static let sourceType = SourceType.image
 }

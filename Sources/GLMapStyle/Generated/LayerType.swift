@@ -26,19 +26,13 @@ public enum LayerType: String, CaseIterable, Sendable {
     /// The background color or pattern of the map.
     case background
 
+    /// The property tables of the layer types.
+    static let tables: [any LayerPropertyTable.Type] = [
+        FillProperties.self, LineProperties.self, SymbolProperties.self, CircleProperties.self,
+        HeatmapProperties.self, FillExtrusionProperties.self, RasterProperties.self, HillshadeProperties.self,
+        ColorReliefProperties.self, BackgroundProperties.self,
+    ]
+
     /// The property table of this layer type: every layout and paint property of the spec.
-    public var properties: [StyleProperty] {
-        switch self {
-        case .fill: return FillProperties.all
-        case .line: return LineProperties.all
-        case .symbol: return SymbolProperties.all
-        case .circle: return CircleProperties.all
-        case .heatmap: return HeatmapProperties.all
-        case .fillExtrusion: return FillExtrusionProperties.all
-        case .raster: return RasterProperties.all
-        case .hillshade: return HillshadeProperties.all
-        case .colorRelief: return ColorReliefProperties.all
-        case .background: return BackgroundProperties.all
-        }
-    }
+    public var properties: [StyleProperty] { Self.tables.first { $0.layerType == self }?.all ?? [] }
 }

@@ -3,47 +3,31 @@
 import GLMapCore
 
 /// The keys of `raster` sources: every key the style spec defines, as typed keys (`PropertyKey<T>`).
-public enum RasterSourceProperties: PropertyTable {
+public enum RasterSourceProperties: SourcePropertyTable {
     /// The type of the source.
     ///
     /// `type`: key, constant; no default; required.
     public static let type = PropertyKey<String?>("type", PropertySpec(type: .enum(["raster"]), kind: .constant, parameters: [], required: true))
-    /// A URL to a TileJSON resource.
-    ///
-    /// `url`: key, constant; no default.
-    public static let url = PropertyKey<String?>("url", PropertySpec(type: .string, kind: .constant, parameters: []))
-    /// An array of one or more tile source URLs, as in the TileJSON spec.
-    ///
-    /// `tiles`: key, constant; no default.
-    public static let tiles = PropertyKey<[String]?>("tiles", PropertySpec(type: .array(.string, length: nil), kind: .constant, parameters: []))
-    /// An array containing the longitude and latitude of the southwest and northeast corners of the source's bounding box in the following order: `[sw.lng, sw.lat, ne.lng, ne.lat]`.
-    ///
-    /// `bounds`: key, constant; default `[-180,-85.051129,180,85.051129]`.
-    public static let bounds = PropertyKey<[Double]>("bounds", PropertySpec(type: .array(.number, length: 4), kind: .constant, parameters: [], defaultValue: [-180, -85.051129, 180, 85.051129]))
-    /// Minimum zoom level for which tiles are available, as in the TileJSON spec.
-    ///
-    /// `minzoom`: key, constant; default `0`.
-    public static let minzoom = PropertyKey<Double>("minzoom", PropertySpec(type: .number, kind: .constant, parameters: [], defaultValue: 0))
-    /// Maximum zoom level for which tiles are available, as in the TileJSON spec.
-    ///
-    /// `maxzoom`: key, constant; default `22`.
-    public static let maxzoom = PropertyKey<Double>("maxzoom", PropertySpec(type: .number, kind: .constant, parameters: [], defaultValue: 22))
+    /// A URL to a TileJSON resource. (The same key as `VectorSourceProperties`'s.)
+    public static let url = VectorSourceProperties.url
+    /// An array of one or more tile source URLs, as in the TileJSON spec. (The same key as `VectorSourceProperties`'s.)
+    public static let tiles = VectorSourceProperties.tiles
+    /// An array containing the longitude and latitude of the southwest and northeast corners of the source's bounding box in the following order: `[sw.lng, sw.lat, ne.lng, ne.lat]`. (The same key as `VectorSourceProperties`'s.)
+    public static let bounds = VectorSourceProperties.bounds
+    /// Minimum zoom level for which tiles are available, as in the TileJSON spec. (The same key as `VectorSourceProperties`'s.)
+    public static let minzoom = VectorSourceProperties.minzoom
+    /// Maximum zoom level for which tiles are available, as in the TileJSON spec. (The same key as `VectorSourceProperties`'s.)
+    public static let maxzoom = VectorSourceProperties.maxzoom
     /// The minimum visual size to display tiles for this layer.
     ///
     /// `tileSize`: key, constant; default `512`; pixels.
     public static let tileSize = PropertyKey<Double>("tileSize", PropertySpec(type: .number, kind: .constant, parameters: [], defaultValue: 512, units: "pixels"))
-    /// Influences the y direction of the tile coordinates.
-    ///
-    /// `scheme`: key, constant; default `"xyz"`.
-    public static let scheme = PropertyKey<SourceScheme>("scheme", PropertySpec(type: .enum(["xyz", "tms"]), kind: .constant, parameters: [], defaultValue: "xyz"))
-    /// Contains an attribution to be displayed when the map is shown to a user.
-    ///
-    /// `attribution`: key, constant; no default.
-    public static let attribution = PropertyKey<String?>("attribution", PropertySpec(type: .string, kind: .constant, parameters: []))
-    /// A setting to determine whether a source's tiles are cached locally.
-    ///
-    /// `volatile`: key, constant; default `false`.
-    public static let volatile = PropertyKey<Bool>("volatile", PropertySpec(type: .boolean, kind: .constant, parameters: [], defaultValue: false))
+    /// Influences the y direction of the tile coordinates. (The same key as `VectorSourceProperties`'s.)
+    public static let scheme = VectorSourceProperties.scheme
+    /// Contains an attribution to be displayed when the map is shown to a user. (The same key as `VectorSourceProperties`'s.)
+    public static let attribution = VectorSourceProperties.attribution
+    /// A setting to determine whether a source's tiles are cached locally. (The same key as `VectorSourceProperties`'s.)
+    public static let volatile = VectorSourceProperties.volatile
 
     /// Every key, in spec order.
     public static let all: [StyleProperty] = [
@@ -52,4 +36,6 @@ public enum RasterSourceProperties: PropertyTable {
 
     /// Whether the spec allows keys it does not list (`"*"`).
     public static let allowsOtherKeys = true
+    /// The source type of the table.
+    public static let sourceType = SourceType.raster
 }

@@ -16,27 +16,14 @@ public enum SourceType: String, CaseIterable, Sendable {
     /// A `image` source (`source_image` in the spec).
     case image
 
-    /// The keys a source of this type may have (`type` first).
-    public var properties: [StyleProperty] {
-        switch self {
-        case .vector: return VectorSourceProperties.all
-        case .raster: return RasterSourceProperties.all
-        case .rasterDEM: return RasterDEMSourceProperties.all
-        case .geojson: return GeoJSONSourceProperties.all
-        case .video: return VideoSourceProperties.all
-        case .image: return ImageSourceProperties.all
-        }
-    }
+    /// The key tables of the source types.
+    static let tables: [any SourcePropertyTable.Type] = [
+        VectorSourceProperties.self, RasterSourceProperties.self, RasterDEMSourceProperties.self,
+        GeoJSONSourceProperties.self, VideoSourceProperties.self, ImageSourceProperties.self,
+    ]
 
+    /// The keys a source of this type may have (`type` first).
+    public var properties: [StyleProperty] { Self.tables.first { $0.sourceType == self }?.all ?? [] }
     /// Whether the spec allows keys it does not list (`"*"`: vector and raster sources).
-    public var allowsOtherKeys: Bool {
-        switch self {
-        case .vector: return true
-        case .raster: return true
-        case .rasterDEM: return true
-        case .geojson: return false
-        case .video: return false
-        case .image: return false
-        }
-    }
+    public var allowsOtherKeys: Bool { Self.tables.first { $0.sourceType == self }?.allowsOtherKeys ?? false }
 }

@@ -4,285 +4,197 @@
 // typed Swift API. Naming rules: see EnumRegistry in Sources/GLMapCodegen.
 
 /// Whether this layer is displayed (`visibility`).
-public enum Visibility: String, PropertyEnum {
-    /// The layer is shown.
-    case visible
-    /// The layer is not shown.
-    case none
-}
+///
+/// - `visible`: The layer is shown.
+/// - `none`: The layer is not shown.
+public enum Visibility: String, PropertyEnum { case visible, none }
 
 /// The values of `fill-translate-anchor`, `line-translate-anchor`, `icon-translate-anchor`, `text-translate-anchor`, `circle-translate-anchor`, `fill-extrusion-translate-anchor`.
-public enum TranslateAnchor: String, PropertyEnum {
-    /// `map` (`fill-translate-anchor`: The fill is translated relative to the map.)
-    case map
-    /// `viewport` (`fill-translate-anchor`: The fill is translated relative to the viewport.)
-    case viewport
-}
+///
+/// - `map` (`fill-translate-anchor`: The fill is translated relative to the map.)
+/// - `viewport` (`fill-translate-anchor`: The fill is translated relative to the viewport.)
+public enum TranslateAnchor: String, PropertyEnum { case map, viewport }
 
 /// The display of line endings (`line-cap`).
-public enum LineCap: String, PropertyEnum {
-    /// A cap with a squared-off end which is drawn to the exact endpoint of the line.
-    case butt
-    /// A cap with a rounded end which is drawn beyond the endpoint of the line at a radius of one-half of the line's width and centered on the endpoint of the line.
-    case round
-    /// A cap with a squared-off end which is drawn beyond the endpoint of the line at a distance of one-half of the line's width.
-    case square
-}
+///
+/// - `butt`: A cap with a squared-off end which is drawn to the exact endpoint of the line.
+/// - `round`: A cap with a rounded end which is drawn beyond the endpoint of the line at a radius of one-half of the line's width and centered on the endpoint of the line.
+/// - `square`: A cap with a squared-off end which is drawn beyond the endpoint of the line at a distance of one-half of the line's width.
+public enum LineCap: String, PropertyEnum { case butt, round, square }
 
 /// The display of lines when joining (`line-join`).
-public enum LineJoin: String, PropertyEnum {
-    /// A join with a squared-off end which is drawn beyond the endpoint of the line at a distance of one-half of the line's width.
-    case bevel
-    /// A join with a rounded end which is drawn beyond the endpoint of the line at a radius of one-half of the line's width and centered on the endpoint of the line.
-    case round
-    /// A join with a sharp, angled corner which is drawn with the outer sides beyond the endpoint of the path until they meet.
-    case miter
-}
+///
+/// - `bevel`: A join with a squared-off end which is drawn beyond the endpoint of the line at a distance of one-half of the line's width.
+/// - `round`: A join with a rounded end which is drawn beyond the endpoint of the line at a radius of one-half of the line's width and centered on the endpoint of the line.
+/// - `miter`: A join with a sharp, angled corner which is drawn with the outer sides beyond the endpoint of the path until they meet.
+public enum LineJoin: String, PropertyEnum { case bevel, round, miter }
 
 /// Label placement relative to its geometry (`symbol-placement`).
-public enum SymbolPlacement: String, PropertyEnum {
-    /// The label is placed at the point where the geometry is located.
-    case point
-    /// The label is placed along the line of the geometry.
-    case line
-    /// The label is placed at the center of the line of the geometry.
-    case lineCenter = "line-center"
-}
+///
+/// - `point`: The label is placed at the point where the geometry is located.
+/// - `line`: The label is placed along the line of the geometry.
+/// - `line-center`: The label is placed at the center of the line of the geometry.
+public enum SymbolPlacement: String, PropertyEnum { case point, line, lineCenter = "line-center" }
 
 /// Determines whether overlapping symbols in the same layer are rendered in the order that they appear in the data source or by their y-position relative to the viewport (`symbol-z-order`).
-public enum SymbolZOrder: String, PropertyEnum {
-    /// Sorts symbols by `symbol-sort-key` if set.
-    case auto
-    /// Sorts symbols by their y-position relative to the viewport if `icon-allow-overlap` or `text-allow-overlap` is set to `true` or `icon-ignore-placement` or `text-ignore-placement` is `false`.
-    case viewportY = "viewport-y"
-    /// Sorts symbols by `symbol-sort-key` if set.
-    case source
-}
+///
+/// - `auto`: Sorts symbols by `symbol-sort-key` if set.
+/// - `viewport-y`: Sorts symbols by their y-position relative to the viewport if `icon-allow-overlap` or `text-allow-overlap` is set to `true` or `icon-ignore-placement` or `text-ignore-placement` is `false`.
+/// - `source`: Sorts symbols by `symbol-sort-key` if set.
+public enum SymbolZOrder: String, PropertyEnum { case auto, viewportY = "viewport-y", source }
 
 /// Allows for control over whether to show an icon when it overlaps other symbols on the map (`icon-overlap`).
-public enum IconOverlap: String, PropertyEnum {
-    /// The icon will be hidden if it collides with any other previously drawn symbol.
-    case never
-    /// The icon will be visible even if it collides with any other previously drawn symbol.
-    case always
-    /// If the icon collides with another previously drawn symbol, the overlap mode for that symbol is checked.
-    case cooperative
-}
+///
+/// - `never`: The icon will be hidden if it collides with any other previously drawn symbol.
+/// - `always`: The icon will be visible even if it collides with any other previously drawn symbol.
+/// - `cooperative`: If the icon collides with another previously drawn symbol, the overlap mode for that symbol is checked.
+public enum IconOverlap: String, PropertyEnum { case never, always, cooperative }
 
 /// In combination with `symbol-placement`, determines the rotation behavior of icons (`icon-rotation-alignment`).
-public enum IconRotationAlignment: String, PropertyEnum {
-    /// When `symbol-placement` is set to `point`, aligns icons east-west.
-    case map
-    /// Produces icons whose x-axes are aligned with the x-axis of the viewport, regardless of the value of `symbol-placement`.
-    case viewport
-    /// When `symbol-placement` is set to `point`, this is equivalent to `viewport`.
-    case auto
-}
+///
+/// - `map`: When `symbol-placement` is set to `point`, aligns icons east-west.
+/// - `viewport`: Produces icons whose x-axes are aligned with the x-axis of the viewport, regardless of the value of `symbol-placement`.
+/// - `auto`: When `symbol-placement` is set to `point`, this is equivalent to `viewport`.
+public enum IconRotationAlignment: String, PropertyEnum { case map, viewport, auto }
 
 /// Scales the icon to fit around the associated text (`icon-text-fit`).
-public enum IconTextFit: String, PropertyEnum {
-    /// The icon is displayed at its intrinsic aspect ratio.
-    case none
-    /// The icon is scaled in the x-dimension to fit the width of the text.
-    case width
-    /// The icon is scaled in the y-dimension to fit the height of the text.
-    case height
-    /// The icon is scaled in both x- and y-dimensions.
-    case both
-}
+///
+/// - `none`: The icon is displayed at its intrinsic aspect ratio.
+/// - `width`: The icon is scaled in the x-dimension to fit the width of the text.
+/// - `height`: The icon is scaled in the y-dimension to fit the height of the text.
+/// - `both`: The icon is scaled in both x- and y-dimensions.
+public enum IconTextFit: String, PropertyEnum { case none, width, height, both }
 
 /// Part of the icon placed closest to the anchor (`icon-anchor`).
-public enum IconAnchor: String, PropertyEnum {
-    /// The center of the icon is placed closest to the anchor.
-    case center
-    /// The left side of the icon is placed closest to the anchor.
-    case left
-    /// The right side of the icon is placed closest to the anchor.
-    case right
-    /// The top of the icon is placed closest to the anchor.
-    case top
-    /// The bottom of the icon is placed closest to the anchor.
-    case bottom
-    /// The top left corner of the icon is placed closest to the anchor.
-    case topLeft = "top-left"
-    /// The top right corner of the icon is placed closest to the anchor.
-    case topRight = "top-right"
-    /// The bottom left corner of the icon is placed closest to the anchor.
-    case bottomLeft = "bottom-left"
-    /// The bottom right corner of the icon is placed closest to the anchor.
-    case bottomRight = "bottom-right"
-}
+///
+/// - `center`: The center of the icon is placed closest to the anchor.
+/// - `left`: The left side of the icon is placed closest to the anchor.
+/// - `right`: The right side of the icon is placed closest to the anchor.
+/// - `top`: The top of the icon is placed closest to the anchor.
+/// - `bottom`: The bottom of the icon is placed closest to the anchor.
+/// - `top-left`: The top left corner of the icon is placed closest to the anchor.
+/// - `top-right`: The top right corner of the icon is placed closest to the anchor.
+/// - `bottom-left`: The bottom left corner of the icon is placed closest to the anchor.
+/// - `bottom-right`: The bottom right corner of the icon is placed closest to the anchor.
+public enum IconAnchor: String, PropertyEnum { case center, left, right, top, bottom, topLeft = "top-left", topRight = "top-right", bottomLeft = "bottom-left", bottomRight = "bottom-right" }
 
 /// Orientation of icon when map is pitched (`icon-pitch-alignment`).
-public enum IconPitchAlignment: String, PropertyEnum {
-    /// The icon is aligned to the plane of the map.
-    case map
-    /// The icon is aligned to the plane of the viewport.
-    case viewport
-    /// Automatically matches the value of `icon-rotation-alignment`.
-    case auto
-}
+///
+/// - `map`: The icon is aligned to the plane of the map.
+/// - `viewport`: The icon is aligned to the plane of the viewport.
+/// - `auto`: Automatically matches the value of `icon-rotation-alignment`.
+public enum IconPitchAlignment: String, PropertyEnum { case map, viewport, auto }
 
 /// Orientation of text when map is pitched (`text-pitch-alignment`).
-public enum TextPitchAlignment: String, PropertyEnum {
-    /// The text is aligned to the plane of the map.
-    case map
-    /// The text is aligned to the plane of the viewport.
-    case viewport
-    /// Automatically matches the value of `text-rotation-alignment`.
-    case auto
-}
+///
+/// - `map`: The text is aligned to the plane of the map.
+/// - `viewport`: The text is aligned to the plane of the viewport.
+/// - `auto`: Automatically matches the value of `text-rotation-alignment`.
+public enum TextPitchAlignment: String, PropertyEnum { case map, viewport, auto }
 
 /// In combination with `symbol-placement`, determines the rotation behavior of the individual glyphs forming the text (`text-rotation-alignment`).
-public enum TextRotationAlignment: String, PropertyEnum {
-    /// When `symbol-placement` is set to `point`, aligns text east-west.
-    case map
-    /// Produces glyphs whose x-axes are aligned with the x-axis of the viewport, regardless of the value of `symbol-placement`.
-    case viewport
-    /// When `symbol-placement` is set to `point`, aligns text to the x-axis of the viewport.
-    case viewportGlyph = "viewport-glyph"
-    /// When `symbol-placement` is set to `point`, this is equivalent to `viewport`.
-    case auto
-}
+///
+/// - `map`: When `symbol-placement` is set to `point`, aligns text east-west.
+/// - `viewport`: Produces glyphs whose x-axes are aligned with the x-axis of the viewport, regardless of the value of `symbol-placement`.
+/// - `viewport-glyph`: When `symbol-placement` is set to `point`, aligns text to the x-axis of the viewport.
+/// - `auto`: When `symbol-placement` is set to `point`, this is equivalent to `viewport`.
+public enum TextRotationAlignment: String, PropertyEnum { case map, viewport, viewportGlyph = "viewport-glyph", auto }
 
 /// Text justification options (`text-justify`).
-public enum TextJustify: String, PropertyEnum {
-    /// The text is aligned towards the anchor position.
-    case auto
-    /// The text is aligned to the left.
-    case left
-    /// The text is centered.
-    case center
-    /// The text is aligned to the right.
-    case right
-}
+///
+/// - `auto`: The text is aligned towards the anchor position.
+/// - `left`: The text is aligned to the left.
+/// - `center`: The text is centered.
+/// - `right`: The text is aligned to the right.
+public enum TextJustify: String, PropertyEnum { case auto, left, center, right }
 
 /// The values of `text-anchor`, `text-variable-anchor`.
-public enum TextAnchor: String, PropertyEnum {
-    /// `center` (`text-anchor`: The center of the text is placed closest to the anchor.)
-    case center
-    /// `left` (`text-anchor`: The left side of the text is placed closest to the anchor.)
-    case left
-    /// `right` (`text-anchor`: The right side of the text is placed closest to the anchor.)
-    case right
-    /// `top` (`text-anchor`: The top of the text is placed closest to the anchor.)
-    case top
-    /// `bottom` (`text-anchor`: The bottom of the text is placed closest to the anchor.)
-    case bottom
-    /// `top-left` (`text-anchor`: The top left corner of the text is placed closest to the anchor.)
-    case topLeft = "top-left"
-    /// `top-right` (`text-anchor`: The top right corner of the text is placed closest to the anchor.)
-    case topRight = "top-right"
-    /// `bottom-left` (`text-anchor`: The bottom left corner of the text is placed closest to the anchor.)
-    case bottomLeft = "bottom-left"
-    /// `bottom-right` (`text-anchor`: The bottom right corner of the text is placed closest to the anchor.)
-    case bottomRight = "bottom-right"
-}
+///
+/// - `center` (`text-anchor`: The center of the text is placed closest to the anchor.)
+/// - `left` (`text-anchor`: The left side of the text is placed closest to the anchor.)
+/// - `right` (`text-anchor`: The right side of the text is placed closest to the anchor.)
+/// - `top` (`text-anchor`: The top of the text is placed closest to the anchor.)
+/// - `bottom` (`text-anchor`: The bottom of the text is placed closest to the anchor.)
+/// - `top-left` (`text-anchor`: The top left corner of the text is placed closest to the anchor.)
+/// - `top-right` (`text-anchor`: The top right corner of the text is placed closest to the anchor.)
+/// - `bottom-left` (`text-anchor`: The bottom left corner of the text is placed closest to the anchor.)
+/// - `bottom-right` (`text-anchor`: The bottom right corner of the text is placed closest to the anchor.)
+public enum TextAnchor: String, PropertyEnum { case center, left, right, top, bottom, topLeft = "top-left", topRight = "top-right", bottomLeft = "bottom-left", bottomRight = "bottom-right" }
 
 /// The property allows control over a symbol's orientation (`text-writing-mode`).
-public enum TextWritingMode: String, PropertyEnum {
-    /// If a text's language supports horizontal writing mode, symbols with point placement would be laid out horizontally.
-    case horizontal
-    /// If a text's language supports vertical writing mode, symbols with point placement would be laid out vertically.
-    case vertical
-}
+///
+/// - `horizontal`: If a text's language supports horizontal writing mode, symbols with point placement would be laid out horizontally.
+/// - `vertical`: If a text's language supports vertical writing mode, symbols with point placement would be laid out vertically.
+public enum TextWritingMode: String, PropertyEnum { case horizontal, vertical }
 
 /// Specifies how to capitalize text, similar to the CSS `text-transform` property (`text-transform`).
-public enum TextTransform: String, PropertyEnum {
-    /// The text is not altered.
-    case none
-    /// Forces all letters to be displayed in uppercase.
-    case uppercase
-    /// Forces all letters to be displayed in lowercase.
-    case lowercase
-}
+///
+/// - `none`: The text is not altered.
+/// - `uppercase`: Forces all letters to be displayed in uppercase.
+/// - `lowercase`: Forces all letters to be displayed in lowercase.
+public enum TextTransform: String, PropertyEnum { case none, uppercase, lowercase }
 
 /// Allows for control over whether to show symbol text when it overlaps other symbols on the map (`text-overlap`).
-public enum TextOverlap: String, PropertyEnum {
-    /// The text will be hidden if it collides with any other previously drawn symbol.
-    case never
-    /// The text will be visible even if it collides with any other previously drawn symbol.
-    case always
-    /// If the text collides with another previously drawn symbol, the overlap mode for that symbol is checked.
-    case cooperative
-}
+///
+/// - `never`: The text will be hidden if it collides with any other previously drawn symbol.
+/// - `always`: The text will be visible even if it collides with any other previously drawn symbol.
+/// - `cooperative`: If the text collides with another previously drawn symbol, the overlap mode for that symbol is checked.
+public enum TextOverlap: String, PropertyEnum { case never, always, cooperative }
 
 /// Controls the scaling behavior of the circle when the map is pitched (`circle-pitch-scale`).
-public enum CirclePitchScale: String, PropertyEnum {
-    /// Circles are scaled according to their apparent distance to the camera.
-    case map
-    /// Circles are not scaled.
-    case viewport
-}
+///
+/// - `map`: Circles are scaled according to their apparent distance to the camera.
+/// - `viewport`: Circles are not scaled.
+public enum CirclePitchScale: String, PropertyEnum { case map, viewport }
 
 /// Orientation of circle when map is pitched (`circle-pitch-alignment`).
-public enum CirclePitchAlignment: String, PropertyEnum {
-    /// The circle is aligned to the plane of the map.
-    case map
-    /// The circle is aligned to the plane of the viewport.
-    case viewport
-}
+///
+/// - `map`: The circle is aligned to the plane of the map.
+/// - `viewport`: The circle is aligned to the plane of the viewport.
+public enum CirclePitchAlignment: String, PropertyEnum { case map, viewport }
 
 /// The resampling/interpolation method to use for overscaling, also known as texture magnification filter (`raster-resampling`).
-public enum RasterResampling: String, PropertyEnum {
-    /// (Bi)linear filtering interpolates pixel values using the weighted average of the four closest original source pixels creating a smooth but blurry look when overscaled.
-    case linear
-    /// Nearest neighbor filtering interpolates pixel values using the nearest original source pixel creating a sharp but pixelated look when overscaled.
-    case nearest
-}
+///
+/// - `linear`: (Bi)linear filtering interpolates pixel values using the weighted average of the four closest original source pixels creating a smooth but blurry look when overscaled.
+/// - `nearest`: Nearest neighbor filtering interpolates pixel values using the nearest original source pixel creating a sharp but pixelated look when overscaled.
+public enum RasterResampling: String, PropertyEnum { case linear, nearest }
 
 /// Direction of light source when map is rotated (`hillshade-illumination-anchor`).
-public enum HillshadeIlluminationAnchor: String, PropertyEnum {
-    /// The hillshade illumination is relative to the north direction.
-    case map
-    /// The hillshade illumination is relative to the top of the viewport.
-    case viewport
-}
+///
+/// - `map`: The hillshade illumination is relative to the north direction.
+/// - `viewport`: The hillshade illumination is relative to the top of the viewport.
+public enum HillshadeIlluminationAnchor: String, PropertyEnum { case map, viewport }
 
 /// The hillshade algorithm to use, one of `standard`, `basic`, `combined`, `igor`, or `multidirectional` (`hillshade-method`).
-public enum HillshadeMethod: String, PropertyEnum {
-    /// The legacy hillshade method.
-    case standard
-    /// Basic hillshade.
-    case basic
-    /// Hillshade algorithm whose intensity scales with slope.
-    case combined
-    /// Hillshade algorithm which tries to minimize effects on other map features beneath.
-    case igor
-    /// Hillshade with multiple illumination directions.
-    case multidirectional
-}
+///
+/// - `standard`: The legacy hillshade method.
+/// - `basic`: Basic hillshade.
+/// - `combined`: Hillshade algorithm whose intensity scales with slope.
+/// - `igor`: Hillshade algorithm which tries to minimize effects on other map features beneath.
+/// - `multidirectional`: Hillshade with multiple illumination directions.
+public enum HillshadeMethod: String, PropertyEnum { case standard, basic, combined, igor, multidirectional }
 
 /// Influences the y direction of the tile coordinates (`scheme`).
-public enum SourceScheme: String, PropertyEnum {
-    /// Slippy map tilenames scheme.
-    case xyz
-    /// OSGeo spec scheme.
-    case tms
-}
+///
+/// - `xyz`: Slippy map tilenames scheme.
+/// - `tms`: OSGeo spec scheme.
+public enum SourceScheme: String, PropertyEnum { case xyz, tms }
 
 /// The encoding used by this source (`encoding`).
-public enum VectorSourceEncoding: String, PropertyEnum {
-    /// Mapbox Vector Tiles.
-    case mvt
-    /// MapLibre Vector Tiles.
-    case mlt
-}
+///
+/// - `mvt`: Mapbox Vector Tiles.
+/// - `mlt`: MapLibre Vector Tiles.
+public enum VectorSourceEncoding: String, PropertyEnum { case mvt, mlt }
 
 /// The encoding used by this source (`encoding`).
-public enum RasterDEMSourceEncoding: String, PropertyEnum {
-    /// Terrarium format PNG tiles.
-    case terrarium
-    /// Mapbox Terrain RGB tiles.
-    case mapbox
-    /// Decodes tiles using the redFactor, blueFactor, greenFactor, baseShift parameters.
-    case custom
-}
+///
+/// - `terrarium`: Terrarium format PNG tiles.
+/// - `mapbox`: Mapbox Terrain RGB tiles.
+/// - `custom`: Decodes tiles using the redFactor, blueFactor, greenFactor, baseShift parameters.
+public enum RasterDEMSourceEncoding: String, PropertyEnum { case terrarium, mapbox, custom }
 
 /// Whether extruded geometries are lit relative to the map or viewport (`anchor`).
-public enum LightAnchor: String, PropertyEnum {
-    /// The position of the light source is aligned to the rotation of the map.
-    case map
-    /// The position of the light source is aligned to the rotation of the viewport.
-    case viewport
-}
+///
+/// - `map`: The position of the light source is aligned to the rotation of the map.
+/// - `viewport`: The position of the light source is aligned to the rotation of the viewport.
+public enum LightAnchor: String, PropertyEnum { case map, viewport }

@@ -3,7 +3,7 @@
 import GLMapCore
 
 /// The keys of `vector` sources: every key the style spec defines, as typed keys (`PropertyKey<T>`).
-public enum VectorSourceProperties: PropertyTable {
+public enum VectorSourceProperties: SourcePropertyTable {
     /// The type of the source.
     ///
     /// `type`: key, constant; no default; required.
@@ -56,4 +56,6 @@ public enum VectorSourceProperties: PropertyTable {
 
     /// Whether the spec allows keys it does not list (`"*"`).
     public static let allowsOtherKeys = true
+    /// The source type of the table.
+    public static let sourceType = SourceType.vector
 }

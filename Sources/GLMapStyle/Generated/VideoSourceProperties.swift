@@ -3,7 +3,7 @@
 import GLMapCore
 
 /// The keys of `video` sources: every key the style spec defines, as typed keys (`PropertyKey<T>`).
-public enum VideoSourceProperties: PropertyTable {
+public enum VideoSourceProperties: SourcePropertyTable {
     /// The data type of the video source.
     ///
     /// `type`: key, constant; no default; required.
@@ -24,4 +24,6 @@ public enum VideoSourceProperties: PropertyTable {
 
     /// Whether the spec allows keys it does not list (`"*"`).
     public static let allowsOtherKeys = false
+    /// The source type of the table.
+    public static let sourceType = SourceType.video
 }

@@ -32,6 +32,16 @@ public typealias ColorReliefLayer = TypedLayer<ColorReliefProperties>
 /// A `background` layer (The background color or pattern of the map): its properties are the rows of
 /// `BackgroundProperties`, by the same names (`layer.backgroundColor`, `layer.backgroundPattern`, …).
 public typealias BackgroundLayer = TypedLayer<BackgroundProperties>
+/// A `vector` source: its keys are the rows of `VectorSourceProperties`, by the same names.
+public typealias VectorSource = TypedSource<VectorSourceProperties>
+/// A `raster` source: its keys are the rows of `RasterSourceProperties`, by the same names.
+public typealias RasterSource = TypedSource<RasterSourceProperties>
+/// A `raster-dem` source: its keys are the rows of `RasterDEMSourceProperties`, by the same names.
+public typealias RasterDemSource = TypedSource<RasterDEMSourceProperties>
+/// A `video` source: its keys are the rows of `VideoSourceProperties`, by the same names.
+public typealias VideoSource = TypedSource<VideoSourceProperties>
+/// A `image` source: its keys are the rows of `ImageSourceProperties`, by the same names.
+public typealias ImageSource = TypedSource<ImageSourceProperties>
 /// The style's `light`: its properties are the rows of `LightProperties`, by the same names.
 public typealias Light = TypedRootObject<LightProperties>
 /// The style's `sky`: its properties are the rows of `SkyProperties`, by the same names.
