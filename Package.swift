@@ -21,6 +21,9 @@ let shaderFiles = [
     "hillshade_prepare.vert", "hillshade_prepare.frag",
     "hillshade.vert", "hillshade.frag",
     "color_relief.vert", "color_relief.frag",
+    "symbol_sdf.vert", "symbol_sdf.frag",
+    "symbol_icon.vert", "symbol_icon.frag",
+    "symbol_text_and_icon.vert", "symbol_text_and_icon.frag",
 ]
 
 let package = Package(
@@ -75,19 +78,19 @@ let package = Package(
         // The tile stage: tile ids, the tile model, tile cover, the GeoJSON tiler, vector and raster tile sources.
         .target(name: "GLMapTiles", dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapArchives", "GLMapPNG", "CCurl",
                                                    "CDeflate", "CTurboJPEG", "CWebP"]),
-        .target(name: "GLMapTessellation", dependencies: ["GLMapCore", "GLMapStyle", "GLMapTiles"]),
+        .target(name: "GLMapTessellation", dependencies: ["GLMapCore", "GLMapStyle", "GLMapTiles", "GLMapText"]),
         // ICU (Debian libicu-dev) behind a C shim with plain C types: Foundation carries ICU headers of
         // its own, so Swift never imports ICU's types directly.
         .target(name: "CICU", linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icui18n")]),
         // Text and images for symbol layers: glyph ranges (PBF, FreeType SDF), sprites, atlases, shaping, bidi, quads.
-        .target(name: "GLMapText", dependencies: ["GLMapCore", "GLMapPNG", "GLMapTiles", "CFreeType", "CICU"]),
+        .target(name: "GLMapText", dependencies: ["GLMapCore", "GLMapPNG", "GLMapStyle", "GLMapTiles", "CFreeType", "CICU"]),
         .target(name: "GLMapShaders", path: "Shaders",
                 exclude: ["README.md"],
                 resources: shaderFiles.map { .embedInCode($0) }),
         .target(name: "GLMapGLES",
                 dependencies: ["GLMapCore", "GLMapStyle", "GLMapTiles", "GLMapTessellation", "GLMapShaders",
                                "CEGL", "CGLES3"]),
-        .target(name: "GLMapReference", dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTiles"]),
+        .target(name: "GLMapReference", dependencies: ["GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTiles", "GLMapText"]),
         .target(name: "GLMapPNG", dependencies: ["GLMapCore", "CPNG", "CDeflate", "CISAL"]),
         // `import GLMap`: style, sources, the Snapshotter and the renderer.
         .target(name: "GLMap",

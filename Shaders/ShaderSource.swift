@@ -39,7 +39,8 @@ public enum ShaderSource {
     /// Every program, background first.
     public static let all: [Program] = [background, fill, fillOutline, line, circle, clippingMask, fillExtrusion, fillExtrusionPattern,
                                         heatmap, heatmapTexture, fillPattern, fillOutlinePattern, backgroundPattern,
-                                        raster, hillshadePrepare, hillshade, colorRelief]
+                                        raster, hillshadePrepare, hillshade, colorRelief,
+                                        symbolText, symbolIconSDF, symbolIcon, symbolTextAndIcon]
 
     /// The `#pragma glmap: define` inputs of a shader source.
     static func paintInputs(_ source: String) -> [PaintInput] {
@@ -66,6 +67,16 @@ public enum ShaderSource {
     public static let line = Program(name: "line", vertex: text(PackageResources.line_vert), fragment: text(PackageResources.line_frag))
     /// The `circle` program: one instanced quad per circle, with stroke and blur.
     public static let circle = Program(name: "circle", vertex: text(PackageResources.circle_vert), fragment: text(PackageResources.circle_frag))
+
+    /// The `symbol_text` program: glyphs from the glyph atlas's distance fields (text-* paint).
+    public static let symbolText = Program(name: "symbol_text", vertex: text(PackageResources.symbol_sdf_vert), fragment: text(PackageResources.symbol_sdf_frag))
+    /// The `symbol_icon_sdf` program: SDF icons, the same shaders as `symbol_text` (icon-* paint).
+    public static let symbolIconSDF = Program(name: "symbol_icon_sdf", vertex: text(PackageResources.symbol_sdf_vert), fragment: text(PackageResources.symbol_sdf_frag))
+    /// The `symbol_icon` program: raster icons from the image atlas (icon-opacity).
+    public static let symbolIcon = Program(name: "symbol_icon", vertex: text(PackageResources.symbol_icon_vert), fragment: text(PackageResources.symbol_icon_frag))
+    /// The `symbol_text_and_icon` program: text with images among its glyphs (text-* paint).
+    public static let symbolTextAndIcon = Program(name: "symbol_text_and_icon", vertex: text(PackageResources.symbol_text_and_icon_vert),
+                                                  fragment: text(PackageResources.symbol_text_and_icon_frag))
 
     /// The `clipping_mask` program: a tile's square, into the stencil buffer only.
     public static let clippingMask = Program(name: "clipping_mask", vertex: text(PackageResources.clipping_mask_vert), fragment: text(PackageResources.clipping_mask_frag))

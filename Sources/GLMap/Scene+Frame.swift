@@ -144,6 +144,7 @@ extension Scene {
         buckets.withLock { $0.generation += 1 }
         loadTiles(tiles)
         let rasterDraws = rasterLayerDraws(view: view, layers: layers, evaluator: evaluator)
+        let assets = usesSymbols ? symbolAssets(ratio: ratio) : nil
         // Jobs: the (layer, tile) pairs without a cached bucket.
         struct Job: Sendable { let key: TileBucketCache.Key; let layer: GLMapStyle.Layer; let tile: OverscaledTileID }
         var jobs: [Job] = []
@@ -156,7 +157,9 @@ extension Scene {
             let patterned = layer.values.keys.contains { $0.hasSuffix("-pattern") }
             var layerKeys: [(key: TileBucketCache.Key, tile: OverscaledTileID)] = []
             for tile in ids.reversed() {
-                var key = TileBucketCache.Key(canonical: tile.canonical, overscaledZ: tile.overscaledZ, layer: index, zoomKey: dashed ? zoom : -1)
+                // Symbol buckets depend on the sprite scale and pixel ratio (icons): keyed by the ratio.
+                let zoomKey = layer.type == .symbol ? -(1 + ratio) : (dashed ? zoom : -1)
+                var key = TileBucketCache.Key(canonical: tile.canonical, overscaledZ: tile.overscaledZ, layer: index, zoomKey: zoomKey)
                 if patterned { key.images = images.key }
                 layerKeys.append((key, tile))
                 if !cached.contains(key) && queued.insert(key).inserted { jobs.append(Job(key: key, layer: layer, tile: tile.unwrapped)) }
@@ -167,6 +170,10 @@ extension Scene {
         let built: [Bucket?] = concurrentMap(jobs) { [self, evaluator] job in
             let features = self.features(job.layer, tile: job.tile)
             if features.isEmpty { return nil }
+            if job.layer.type == .symbol {
+                guard let assets else { return nil }
+                return self.symbolBucket(job.layer, tile: job.tile, features: features, evaluator: evaluator, assets: assets)
+            }
             var lower = evaluator, upper = evaluator
             lower.compositeZoom = Double(job.tile.overscaledZ)
             upper.compositeZoom = Double(job.tile.overscaledZ + 1)
@@ -179,7 +186,7 @@ extension Scene {
             let bucket = Bucket.make(evaluated, next: next)
             return bucket.isEmpty ? nil : bucket
         }
-        return buckets.withLock { cache in
+        let plan = buckets.withLock { cache in
             for (job, bucket) in zip(jobs, built) {
                 cache.built += 1
                 guard let bucket else {
@@ -215,6 +222,7 @@ extension Scene {
             decorate(&plan, evaluator: evaluator, images: images)
             return plan
         }
+        return placeSymbols(plan, layers: layers, view: view, ratio: ratio)
     }
 
     /// Tile buckets built since the scene was made (cache misses of `framePlan`).
@@ -239,9 +247,10 @@ extension Scene {
                 cache.data = cache.data.filter { $0.value.used >= keep }
             }
         }
-        return concurrentMap(layers) { [self, evaluator] item -> ReferenceLayer in
+        var result = concurrentMap(layers) { [self, evaluator] item -> ReferenceLayer in
             let layer = item.layer
             if let r = rasterDraws[item.index] { return .raster(r) }
+            if layer.type == .symbol { return .tiled([]) }   // placed below, across layers
             guard layer.type != .background, let source = layer.source else {
                 return .background(evaluator.evaluateBackground(layer))
             }
@@ -253,5 +262,7 @@ extension Scene {
             }
             return .tiled(list)
         }
+        referenceSymbols(&result, layers: layers, tiles: tiles, view: view, ratio: ratio)
+        return result
     }
 }

@@ -53,14 +53,22 @@ public final class Scene: Sendable {
     /// Images added at run time (`Snapshotter.addImage`), beside the sprite's (Scene+Images.swift).
     let runtimeImages: [String: StyleImage]
 
+    /// Glyphs and images of symbol layers (Scene+Symbols.swift), loaded by the first frame that needs them.
+    let symbolAssetCache = Locked(SymbolAssetCache())
+    /// Whether symbols of different sources collide (GL JS's `crossSourceCollisions`, default true).
+    let crossSourceCollisions: Bool
+
     /// Loads the style's sources; `preloaded` gives features already decoded (the Swift API's
     /// `GeoJSONSource` data) by source id, used instead of the source's own `data`.
     /// `resources`: how URLs are fetched (default: relative to the style file's folder, http(s)
-    /// without a cache). `images` are images added at run time (patterns may name them as they
-    /// name the sprite's).
+    /// without a cache). `images` are images added at run time (patterns and icons may name them as
+    /// they name the sprite's); `crossSourceCollisions` off keeps symbols of different sources from
+    /// hiding each other.
     public init(style: StyleDocument, preloaded: [String: GLMapGeoJSON.FeatureCollection] = [:], strict: Bool = false,
-                limits: InputLimits = .default, resources: ResourceLoaderOptions? = nil, images: [String: StyleImage] = [:]) throws {
+                limits: InputLimits = .default, resources: ResourceLoaderOptions? = nil, images: [String: StyleImage] = [:],
+                crossSourceCollisions: Bool = true) throws {
         runtimeImages = images
+        self.crossSourceCollisions = crossSourceCollisions
         // What glmap would skip (symbol layers, vector sources, patterns…) is an error under strict.
         if strict && !style.skipped.isEmpty { throw SkippedFeature.strictError(style.skipped, file: style.file) }
         self.style = style
@@ -133,7 +141,7 @@ public final class Scene: Sendable {
     /// naming the layers or sources), each source whose data could not be used, then each tile
     /// that could not be loaded by the frames drawn so far.
     public var warningMessages: [String] {
-        SkippedFeature.summaries(style.skipped) + warnings.map(\.description) + tileWarnings.value + imageWarnings
+        SkippedFeature.summaries(style.skipped) + warnings.map(\.description) + tileWarnings.value + imageWarnings + symbolWarnings
     }
 
     /// Tiles that could not be loaded by the frames drawn so far (fetch or decode failures), one

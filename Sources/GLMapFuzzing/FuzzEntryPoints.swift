@@ -279,6 +279,9 @@ public enum FuzzEntryPoints {
             }
         case .heatmap(let h):
             buffers("heatmap", h.instances, h.stride, [])
+        case .symbol(let s):
+            buffers("symbol text", s.textVertices, s.textStride, [])
+            buffers("symbol icon", s.iconVertices, s.iconStride, [])
         }
     }
 

@@ -80,7 +80,7 @@ extension GLRenderer {
             glDisable(GLenum(GL_STENCIL_TEST))
             try heatmaps.draw(list, frame: frame, stats: &stats)
             return true
-        case .fill, .line, .circle:
+        case .fill, .line, .circle, .symbol:   // symbols: drawn from their layer plan
             return false
         }
     }

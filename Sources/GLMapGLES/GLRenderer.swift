@@ -17,6 +17,7 @@ import GLMapCore
 import GLMapShaders
 import GLMapStyle
 import GLMapTessellation
+import GLMapText
 import GLMapTiles
 
 /// Draws frame plans with OpenGL ES 3 into an offscreen framebuffer and reads the frame back.
@@ -30,6 +31,7 @@ public final class GLRenderer {
     let extrusions = FillExtrusionDrawer()
     let heatmaps = HeatmapDrawer()
     let rasters = RasterDrawer()
+    let symbols = SymbolDrawer()
     let clipping: TileClipping
     var vao: GLuint = 0
     var maxVertexAttribs: GLint = 0
@@ -118,6 +120,18 @@ public final class GLRenderer {
                 layers.append(.tiled(source: source, clipped: clipped, tiles: tiles))
             case .raster(let r):
                 layers.append(.raster(try rasters.upload(r, generation: uploadGeneration, owner: context)))
+            case .symbol(let plan):
+                var tiles: [(frame: SymbolTileFrame, bucket: GPUBucket)] = []
+                for (tb, frame) in plan.tiles {
+                    if let hit = uploads[tb.key] {
+                        uploads[tb.key] = (hit.bucket, uploadGeneration)
+                        tiles.append((frame, hit.bucket))
+                    } else if let g = try upload(tb.bucket) {
+                        uploads[tb.key] = (g, uploadGeneration)
+                        tiles.append((frame, g))
+                    }
+                }
+                layers.append(.symbol(tiles: tiles, iconItems: plan.iconItems, textItems: plan.textItems))
             }
         }
         let keep = uploadGeneration - 1
@@ -138,6 +152,7 @@ public final class GLRenderer {
         case .circle(let c): return circles.upload(c, owner: context)
         case .fillExtrusion(let x): return extrusions.upload(x, owner: context)
         case .heatmap(let h): return heatmaps.upload(h, owner: context)
+        case .symbol(let s): return symbols.upload(s, owner: context)
         }
     }
 
@@ -235,12 +250,20 @@ public final class GLRenderer {
                     case .fill(let f): try fills.draw(f, tile: t, frame: frame, stats: &counts)
                     case .line(let l): try lines.draw(l, tile: t, frame: frame, stats: &counts)
                     case .circle(let c): try circles.draw(c, tile: t, frame: frame, stats: &counts)
-                    case .fillExtrusion, .heatmap: break   // drawn by drawWholeLayer
+                    case .fillExtrusion, .heatmap, .symbol: break   // drawn as whole layers
                     }
                 }
                 glDisable(GLenum(GL_STENCIL_TEST))
             case .raster(let r):
                 try rasters.draw(r, frame: frame, clipping: clipping, stats: &counts)
+            case .symbol(let tiles, let iconItems, let textItems):
+                glDisable(GLenum(GL_STENCIL_TEST))
+                var drawn: [(frame: SymbolTileFrame, bucket: SymbolDrawer.Uploaded)] = []
+                for (f, b) in tiles { if case .symbol(let u) = b.content { drawn.append((f, u)) } }
+                // Items index the plan's tiles; a tile whose upload failed draws nothing.
+                if drawn.count == tiles.count {
+                    try symbols.draw(drawn, iconItems: iconItems, textItems: textItems, frame: frame, stats: &counts)
+                }
             }
             try GLState.check("drawing layer")
         }

@@ -2,6 +2,7 @@ import Foundation
 internal import CGLES3
 import GLMapStyle
 import GLMapTessellation
+import GLMapText
 import GLMapTiles
 
 /// One tile bucket's GPU buffers and textures (created by a drawer's `upload`). Shared by every
@@ -16,6 +17,7 @@ final class GPUBucket {
         case circle(CircleDrawer.Uploaded)
         case fillExtrusion(FillExtrusionDrawer.Uploaded)
         case heatmap(HeatmapDrawer.Uploaded)
+        case symbol(SymbolDrawer.Uploaded)
     }
 
     let content: Content
@@ -51,6 +53,7 @@ public final class GPUScene {
         case tiled(source: String, clipped: Bool, tiles: [(tile: OverscaledTileID, bucket: GPUBucket)])
         /// A raster, hillshade or color-relief layer with its tiles' textures (RasterDrawer).
         case raster(RasterDrawer.Uploaded)
+        case symbol(tiles: [(frame: SymbolTileFrame, bucket: GPUBucket)], iconItems: [SymbolDrawItem], textItems: [SymbolDrawItem])
     }
 
     let layers: [Layer]

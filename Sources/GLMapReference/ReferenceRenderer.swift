@@ -119,6 +119,9 @@ public struct ReferenceRenderer: Sendable {
                 }
             case .raster(let r):
                 rasters.paint(r, view: view, ratio: ratio, into: &canvas)
+            case .symbol(let s):
+                canvas.clip = nil
+                SymbolPainter(view: view, ratio: ratio).paint(s, into: &canvas)
             }
         }
         return canvas.image()
@@ -135,4 +138,6 @@ public enum ReferenceLayer: Sendable {
     /// A `raster`, `hillshade` or `color-relief` layer: its tiles' pictures or elevations
     /// (`RasterPainter` samples and shades them).
     case raster(RasterLayerDraw)
+    /// A symbol layer placed for the frame.
+    case symbol(ReferenceSymbolLayer)
 }

@@ -1,8 +1,8 @@
 import GLMapCore
 
-/// A `formatted` value (`text-field`): text in sections, each with its own scale, fonts and colour
-/// (the spec's `format` expression). glmap's expressions do not build `format` values yet, so a
-/// value read today is one section of plain text (a string, or a number or boolean as its text).
+/// A `formatted` value (`text-field`): text in sections, each with its own scale, fonts, colour and
+/// vertical alignment, or an image (the spec's `format` expression; a plain string, number or
+/// boolean is one section of text).
 public struct Formatted: PropertyValueType, Equatable {
     /// One run of text with its overrides (nil: the layer's value).
     public struct Section: Equatable, Sendable {
@@ -14,6 +14,10 @@ public struct Formatted: PropertyValueType, Equatable {
         public var fontStack: [String]?
         /// `text-color`.
         public var textColor: Color?
+        /// An image instead of text (`["image", name]` in `format`).
+        public var image: String? = nil
+        /// `vertical-align` (`bottom`, `center`, `top`).
+        public var verticalAlign: String? = nil
 
         /// A section of `text` with no overrides.
         public init(text: String, scale: Double? = nil, fontStack: [String]? = nil, textColor: Color? = nil) {
@@ -33,6 +37,7 @@ public struct Formatted: PropertyValueType, Equatable {
     /// Plain text (a string, number or boolean) as one section.
     public init?(evaluated v: Value) {
         switch v {
+        case .formatted(let f): self = f
         case .string(let s): self.init(sections: [Section(text: s)])
         case .number(let n): self.init(sections: [Section(text: JSONValue.formatNumber(n))])
         case .boolean(let b): self.init(sections: [Section(text: b ? "true" : "false")])

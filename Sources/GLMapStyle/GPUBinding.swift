@@ -57,9 +57,13 @@ public struct GPUBinding: Hashable, Sendable {
         }.max { $0.rawValue.count < $1.rawValue.count }
     }
 
-    /// The property a program's input stands for (`line`, `gap_width` → `line-gap-width`).
+    /// The property a program's input stands for (`line`, `gap_width` → `line-gap-width`). Symbol
+    /// programs read `text-*` or `icon-*` properties: `symbol_icon…` programs the icon ones
+    /// (`symbol_icon_sdf`, `halo_color` → `icon-halo-color`), the others the text ones.
     public static func propertyName(program: String, input: String) -> String? {
-        layerType(program: program).map { $0.rawValue + "-" + input.replacing("_", with: "-") }
+        guard let type = layerType(program: program) else { return nil }
+        let prefix = type == .symbol ? (program.hasPrefix("symbol_icon") ? "icon" : "text") : type.rawValue
+        return prefix + "-" + input.replacing("_", with: "-")
     }
 
     /// Bindings by property name, from every program's `#pragma glmap: define` inputs.

@@ -28,6 +28,9 @@ public struct Layer: Sendable {
     public var values: [String: PropertyValue]
     /// The vector tile layer the layer draws (`source-layer`; GeoJSON sources have one layer and ignore it).
     public var sourceLayer: String? = nil
+    /// The `filter` as written (nil: none); layers with equal layout-affecting members share
+    /// symbol placement as GL JS's `groupByLayout` groups them.
+    public var filterJSON: JSONValue? = nil
 
     /// Whether the layer is drawn at `zoom` (visibility and zoom range).
     public func isDrawn(atZoom zoom: Double) -> Bool {

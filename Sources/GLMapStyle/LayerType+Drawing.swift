@@ -4,8 +4,7 @@ extension LayerType {
     /// `StyleDocument.allLayers`) and skipped from the render with a warning.
     public var isDrawn: Bool {
         switch self {
-        case .background, .fill, .line, .circle, .fillExtrusion, .heatmap, .raster, .hillshade, .colorRelief: return true
-        case .symbol: return false
+        case .background, .fill, .line, .circle, .fillExtrusion, .heatmap, .raster, .hillshade, .colorRelief, .symbol: return true
         }
     }
 }

@@ -51,8 +51,8 @@ public struct PaintSource: Sendable {
     /// A feature-constant property's value at `zoom` (the spec default when unset or failing).
     public func value(_ p: StyleProperty, zoom: Double) -> Value {
         if let e = expressions[p.name]?.expression {
-            if let c = e.constantValue { return c }
-            if let v = try? e.evaluate(EvaluationContext(zoom: zoom, feature: nil, globalState: globalState)), v != .null { return v }
+            if let c = e.constantValue { if !c.isNaN { return c } } else if let v = try? e.evaluate(EvaluationContext(zoom: zoom, feature: nil, globalState: globalState)),
+                                                                                v != .null, !v.isNaN { return v }
         }
         return StyleEvaluator.defaultValue(p)
     }

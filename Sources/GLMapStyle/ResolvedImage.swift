@@ -9,7 +9,9 @@ public struct ResolvedImage: PropertyValueType, Hashable {
 
     /// An image name (a string).
     public init?(evaluated v: Value) {
-        guard case .string(let s) = v else { return nil }
-        name = s
+        switch v {
+        case .string(let s), .image(let s): name = s
+        default: return nil
+        }
     }
 }

@@ -50,6 +50,8 @@ public struct StyleDocument: Sendable {
     public var tileSources: [String: TileSourceSpec] = [:]
     /// The root `state` object: default values for `global-state`.
     public var globalState: JSONObject
+    /// The style's `glyphs` URL template (`…/{fontstack}/{range}.pbf`), nil when absent.
+    public var glyphs: String? = nil
     /// Feature state set at run time (`feature-state` reads it); empty in a parsed style.
     public var featureStates = FeatureStates()
     /// The style file path, if it came from one (sources' relative paths resolve against it).

@@ -57,9 +57,11 @@ public struct StyleEvaluator: Sendable {
     /// Evaluates a property for a feature (or none), falling back to the spec default.
     public func value(_ prop: StyleProperty, in layer: Layer, feature: FeatureContext? = nil) -> Value {
         if let pv = layer.values[prop.name] {
-            if let c = pv.expression.constantValue { return c }
-            let ctx = EvaluationContext(zoom: zoom, feature: feature, globalState: globalState)
-            if let v = try? pv.expression.evaluate(ctx), v != .null { return v }
+            // As GL JS: null and NaN results fall back to the default.
+            if let c = pv.expression.constantValue { if !c.isNaN { return c } } else {
+                let ctx = EvaluationContext(zoom: zoom, feature: feature, globalState: globalState)
+                if let v = try? pv.expression.evaluate(ctx), v != .null, !v.isNaN { return v }
+            }
         }
         return StyleEvaluator.defaultValue(prop)
     }

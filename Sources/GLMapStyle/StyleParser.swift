@@ -141,6 +141,7 @@ struct StyleParser {
         doc.sprite = root["sprite"]
         doc.hasCenter = root["center"] != nil
         doc.hasZoom = root["zoom"] != nil
+        doc.glyphs = root["glyphs"]?.stringValue
         return doc
     }
 
@@ -269,6 +270,7 @@ struct StyleParser {
         var layer = Layer(id: id, type: type, source: source, filter: filter, minzoom: minzoom, maxzoom: maxzoom,
                           isVisible: visible, values: values)
         layer.sourceLayer = o["source-layer"]?.stringValue
+        layer.filterJSON = o["filter"]
         return (layer, drawn)
     }
 
@@ -624,6 +626,8 @@ extension Value {
         case .color: return "a color"
         case .array: return "an array"
         case .object: return "an object"
+        case .formatted: return "a formatted text"
+        case .image: return "an image"
         }
     }
 }

@@ -16,6 +16,10 @@ public enum Value: Equatable, Sendable {
     case array([Value])
     /// An object; keys are unordered.
     case object([String: Value])
+    /// A `formatted` value (what `format` builds; `text-field`).
+    case formatted(Formatted)
+    /// A `resolvedImage`: an image name (what `image` gives; `icon-image`).
+    case image(String)
 
     /// Converts decoded JSON (a feature property, a literal) to a `Value`.
     public init(json: JSONValue) {
@@ -42,4 +46,6 @@ public enum Value: Equatable, Sendable {
     public var color: Color? { if case .color(let c) = self { return c }; return nil }
     /// The array, if this is one.
     public var array: [Value]? { if case .array(let a) = self { return a }; return nil }
+    /// Whether this is the number NaN (GL JS evaluates such a property to its default).
+    public var isNaN: Bool { if case .number(let n) = self { return n.isNaN }; return false }
 }

@@ -31,6 +31,9 @@ public enum VertexLayout {
     public static let heatmap = 2
     /// pattern inputs (a parallel array): pattern_from (4), pattern_to (4), pixel_ratio_from, pixel_ratio_to
     public static let pattern = 10
+    /// symbol vertex: a_pos_offset (anchor x, y, offset x, y × 32), a_data (texture x, y, packed
+    /// sizes), a_pixeloffset (pixel offset x, y × 16, smallest font scale x, y × 256)
+    public static let symbol = 12
 }
 
 /// A layer's GPU-ready geometry over one tile.
@@ -47,6 +50,8 @@ public enum Bucket: Sendable {
     case fillExtrusion(FillExtrusionBucket)
     /// A heatmap layer's points.
     case heatmap(HeatmapBucket)
+    /// A symbol layer's laid-out glyphs and icons (built by `SymbolBucket`, not by `make`).
+    case symbol(SymbolBucket)
 
     /// Tessellates a layer evaluated over one tile. `next`: the same layer evaluated with
     /// `compositeZoom` = tile zoom + 1 (feature for feature), whose composite paint values become
@@ -82,6 +87,7 @@ public enum Bucket: Sendable {
         case .circle(let c): return c.instanceCount == 0
         case .fillExtrusion(let x): return x.indices.isEmpty
         case .heatmap(let h): return h.instanceCount == 0
+        case .symbol(let s): return s.layout.isEmpty
         }
     }
 

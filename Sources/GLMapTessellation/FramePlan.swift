@@ -1,5 +1,6 @@
 import GLMapCore
 import GLMapStyle
+import GLMapText
 import GLMapTiles
 
 /// One layer's bucket on one tile: geometry in the tile's units (8192 a side), ready to upload.
@@ -29,6 +30,26 @@ public enum PlannedLayer: Sendable {
     /// A `raster`, `hillshade` or `color-relief` layer: its source's pictures or elevations per
     /// tile, drawn by the GL backend's raster drawers (no tessellation).
     case raster(RasterLayerDraw)
+    /// A symbol layer: its placed tiles and draw order (`SymbolLayerPlan`).
+    case symbol(SymbolLayerPlan)
+}
+
+/// A symbol layer as one frame draws it: each tile's bucket with its placement for the frame,
+/// and the order of the draws (icons first, then text; GL JS's tile and sort-key order).
+public struct SymbolLayerPlan: Sendable {
+    /// The tiles drawn: bucket (tile with its world copy) and the frame's placement of it.
+    public var tiles: [(bucket: TileBucket, frame: SymbolTileFrame)]
+    /// Icon draws in order (tile index into `tiles`, segment).
+    public var iconItems: [SymbolDrawItem]
+    /// Text draws in order.
+    public var textItems: [SymbolDrawItem]
+
+    /// A plan of `tiles` drawn in the given orders.
+    public init(tiles: [(bucket: TileBucket, frame: SymbolTileFrame)], iconItems: [SymbolDrawItem], textItems: [SymbolDrawItem]) {
+        self.tiles = tiles
+        self.iconItems = iconItems
+        self.textItems = textItems
+    }
 }
 
 /// What the GPU draws for one frame: the layers in order and, per source, every tile the frame

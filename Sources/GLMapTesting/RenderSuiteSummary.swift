@@ -55,7 +55,6 @@ public struct RenderSuiteSummary: Sendable {
     /// What each need of the manifest means glmap lacks; needs glmap meets (feature-state,
     /// operations) have no entry.
     public static let missingFeature: [String: String] = [
-        "layer:symbol": "symbol layers not drawn",
         "source:video": "video sources not loaded",
         "source:canvas": "canvas sources not supported",
         "projection-globe": "globe projection not drawn",

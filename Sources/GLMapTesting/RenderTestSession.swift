@@ -48,6 +48,7 @@ public struct RenderTestSession {
         snapshotter = Snapshotter(options: MapSnapshotOptions(size: CGSize(width: c.width, height: c.height),
                                                               pixelRatio: CGFloat(c.effectivePixelRatio)),
                                   renderer: renderer)
+        snapshotter.crossSourceCollisions = c.crossSourceCollisions
         // The harness's HTTP origin and URL forms inside loaded resources (TileJSON files name
         // their tiles as http://localhost:2900/…) map onto the suite's folder; never the network.
         let rules = RenderSuite.resourceRules(assetRoot: c.assetRoot)

@@ -24,6 +24,10 @@ final class ShaderBindingTests: XCTestCase {
         (ShaderSource.heatmapTexture, [[]]),
         (ShaderSource.fillPattern, [[]]),
         (ShaderSource.fillOutlinePattern, [[], ["AFFINE"]]),
+        (ShaderSource.symbolText, [[]]),
+        (ShaderSource.symbolIconSDF, [[]]),
+        (ShaderSource.symbolIcon, [[]]),
+        (ShaderSource.symbolTextAndIcon, [[]]),
     ]
 
     func testEveryShaderInputHasATableRowAndEveryRowAnInput() throws {
@@ -74,6 +78,11 @@ final class ShaderBindingTests: XCTestCase {
         XCTAssertEqual(CircleProperties.circleStrokeColor.gpu?.components, 4)
         XCTAssertNil(LineProperties.lineTranslate.gpu, "no shader input: no binding")
         XCTAssertEqual(GPUBinding.properties(program: "fill_outline").map(\.name), ["fill-opacity", "fill-outline-color"])
+        // Symbol programs read text-* or icon-* paint by the program's name.
+        XCTAssertEqual(GPUBinding.propertyName(program: "symbol_text", input: "halo_color"), "text-halo-color")
+        XCTAssertEqual(GPUBinding.propertyName(program: "symbol_icon_sdf", input: "halo_color"), "icon-halo-color")
+        XCTAssertEqual(GPUBinding.properties(program: "symbol_icon").map(\.name), ["icon-opacity"])
+        XCTAssertEqual(SymbolProperties.textColor.gpu?.programs, ["symbol_text", "symbol_text_and_icon"])
     }
 
     func testConstantPropertiesAreUniformsAndDataDrivenOnesAttributes() throws {

@@ -49,6 +49,9 @@ public final class Snapshotter {
     var globalStateValues = JSONObject() { didSet { scene = nil } }
     /// Images added at run time (`addImage`), by id.
     var images: [String: StyleImage] = [:]
+    /// Whether symbols of different sources hide each other (MapLibre's `crossSourceCollisions`
+    /// map option; default true).
+    public var crossSourceCollisions = true { didSet { scene = nil } }
 
     /// A snapshotter with an empty style (no sources, no layers), drawing with `backend`
     /// (`.auto`: the GPU through EGL when available, else the CPU reference renderer).
@@ -406,6 +409,7 @@ public final class Snapshotter {
         guard var document else { throw SnapshotError.renderFailed("internal: no validated style") }
         document.featureStates = featureStates
         for (name, value) in globalStateValues.pairs { document.globalState[name] = value }
-        return try Scene(style: document, preloaded: preloaded, resources: resourceOptions, images: images)
+        return try Scene(style: document, preloaded: preloaded, resources: resourceOptions, images: images,
+                         crossSourceCollisions: crossSourceCollisions)
     }
 }

@@ -95,6 +95,22 @@ extension CompoundOperator {
         define("error", .error, .fixed([s]), reads: .neverConstant) { args, ctx, key throws(ExpressionEvaluationError) in
             throw ExpressionEvaluationError(try args[0].evaluate(ctx).displayString, key: key)
         }
+        define("image", .resolvedImage, .fixed([s])) { args, ctx, _ throws(ExpressionEvaluationError) in
+            let name = try args[0].evaluate(ctx).displayString
+            return name.isEmpty ? .null : .image(name)
+        }
+        define("is-supported-script", b, .fixed([s])) { args, ctx, _ throws(ExpressionEvaluationError) in
+            // GL JS with the RTL plugin loaded: scripts that need complex shaping (Indic, Sinhala,
+            // Tibetan, Myanmar, Khmer) are not; the first UTF-16 unit of each character decides.
+            let text = try args[0].evaluate(ctx).displayString
+            for scalar in text.unicodeScalars {
+                let unit = scalar.value > 0xFFFF ? 0xD800 + ((scalar.value - 0x10000) >> 10) : scalar.value
+                if (0x0900...0x0DFF).contains(unit) || (0x0F00...0x109F).contains(unit) || (0x1780...0x17FF).contains(unit) {
+                    return .boolean(false)
+                }
+            }
+            return .boolean(true)
+        }
         define("typeof", s, .fixed([.value])) { args, ctx, _ throws(ExpressionEvaluationError) in
             .string(try args[0].evaluate(ctx).expressionType.description)
         }

@@ -16,6 +16,26 @@ extension ExprNode {
             return try assert(args, ctx)
         case .coercion(let args):
             return try coerce(args, ctx)
+        case .format(let sections):
+            var out: [Formatted.Section] = []
+            for section in sections {
+                let content = try section.content.evaluate(ctx)
+                let align = try section.verticalAlign?.evaluate(ctx).string
+                if case .image(let name) = content {
+                    var image = Formatted.Section(text: "")
+                    image.image = name
+                    image.verticalAlign = align
+                    out.append(image)
+                    continue
+                }
+                var text = Formatted.Section(text: content.displayString)
+                text.scale = try section.scale?.evaluate(ctx).number
+                text.fontStack = try section.font?.evaluate(ctx).array?.compactMap(\.string)
+                text.textColor = try section.color?.evaluate(ctx).color
+                text.verticalAlign = align
+                out.append(text)
+            }
+            return .formatted(Formatted(sections: out))
         case .compound(let op, let args):
             return try op.evaluate(args, ctx, key)
         case .comparison(let op, let lhs, let rhs, let untyped):
@@ -344,6 +364,15 @@ extension ExprNode {
                 return .number(n)
             }
             throw ExpressionEvaluationError("Could not convert \(value.jsonText) to number.", key: key)
+        case .formatted:
+            let v = try args[0].evaluate(ctx)
+            if case .formatted = v { return v }
+            return .formatted(Formatted(sections: [Formatted.Section(text: v.displayString)]))
+        case .resolvedImage:
+            let v = try args[0].evaluate(ctx)
+            if case .image = v { return v }
+            let name = v.displayString
+            return name.isEmpty ? .null : .image(name)
         default:
             return .string(try args[0].evaluate(ctx).displayString)
         }

@@ -51,6 +51,11 @@ final class ExprNode: Sendable {
         case .letOp(let bindings, let result):
             for (_, b) in bindings { body(b) }
             body(result)
+        case .format(let sections):
+            for section in sections {
+                body(section.content)
+                for option in [section.scale, section.font, section.color, section.verticalAlign] { if let option { body(option) } }
+            }
         }
     }
 }
@@ -83,6 +88,17 @@ enum ExprOp {
     case varRef(String, ExprNode)
     case within(WithinRegion)
     case globalState(String)
+    /// `format`: sections of text (or images) with their options.
+    case format([FormatSectionNode])
+}
+
+/// One section of a `format` expression: its content and options (nil: not given).
+struct FormatSectionNode {
+    let content: ExprNode
+    let scale: ExprNode?
+    let font: ExprNode?
+    let color: ExprNode?
+    let verticalAlign: ExprNode?
 }
 
 /// `==`, `!=`, `<`, `<=`, `>`, `>=`.

@@ -115,7 +115,7 @@ struct ParsingContext {
             }
             if assertable && actual == .value {
                 parsed = annotate(parsed, expected, annotation ?? .assert)
-            } else if expected == .color && (actual == .value || actual == .string) {
+            } else if (expected == .color || expected == .formatted || expected == .resolvedImage) && (actual == .value || actual == .string) {
                 parsed = annotate(parsed, expected, annotation ?? .coerce)
             } else if checkSubtype(expected, actual) {
                 return nil
@@ -156,7 +156,7 @@ struct ParsingContext {
         "==", "!=", ">", "<", ">=", "<=", "array", "at", "boolean", "case", "coalesce", "in", "index-of",
         "interpolate", "interpolate-hcl", "interpolate-lab", "length", "let", "literal", "match", "number",
         "object", "slice", "step", "string", "to-boolean", "to-color", "to-number", "to-string", "var",
-        "within", "global-state",
+        "within", "global-state", "format",
     ]
 
     static func isKnownOperator(_ op: String) -> Bool {
@@ -183,8 +183,69 @@ struct ParsingContext {
         case "var": return parseVar(args)
         case "within": return parseWithin(args)
         case "global-state": return parseGlobalState(args)
+        case "format": return parseFormat(args)
         default: return parseCompound(op, args)
         }
+    }
+
+    // MARK: format
+
+    /// `["format", content, options?, content, options?, …]`: text (or image) sections with
+    /// `font-scale`, `text-font`, `text-color` and `vertical-align` options (MapLibre's
+    /// `FormatExpression.parse`).
+    private func parseFormat(_ args: [JSONValue]) -> ExprNode? {
+        guard args.count >= 2 else {
+            error("Expected at least one argument.")
+            return nil
+        }
+        if case .object = args[1] {
+            error("First argument must be an image or text section.")
+            return nil
+        }
+        var sections: [FormatSectionNode] = []
+        var nextTokenMayBeObject = false
+        var i = 1
+        while i < args.count {
+            let arg = args[i]
+            if nextTokenMayBeObject, case .object(let options) = arg {
+                nextTokenMayBeObject = false
+                var scale: ExprNode?, font: ExprNode?, color: ExprNode?, align: ExprNode?
+                if let v = options["font-scale"] {
+                    guard let p = parse(v, 1, .number) else { return nil }
+                    scale = p
+                }
+                if let v = options["text-font"] {
+                    guard let p = parse(v, 1, .array(.string, length: nil)) else { return nil }
+                    font = p
+                }
+                if let v = options["text-color"] {
+                    guard let p = parse(v, 1, .color) else { return nil }
+                    color = p
+                }
+                if let v = options["vertical-align"] {
+                    if case .string(let a) = v, !["bottom", "center", "top"].contains(a) {
+                        error("'vertical-align' must be one of: 'bottom', 'center', 'top' but found '\(a)' instead.")
+                        return nil
+                    }
+                    guard let p = parse(v, 1, .string) else { return nil }
+                    align = p
+                }
+                let last = sections.removeLast()
+                sections.append(FormatSectionNode(content: last.content, scale: scale, font: font, color: color, verticalAlign: align))
+            } else {
+                guard let content = parse(arg, 1, .value) else { return nil }
+                switch content.type {
+                case .string, .value, .null, .resolvedImage: break
+                default:
+                    error("Formatted text type must be 'string', 'value', 'image' or 'null'.")
+                    return nil
+                }
+                nextTokenMayBeObject = true
+                sections.append(FormatSectionNode(content: content, scale: nil, font: nil, color: nil, verticalAlign: nil))
+            }
+            i += 1
+        }
+        return ExprNode(.formatted, .format(sections), key: key)
     }
 
     // MARK: literal, assertions, coercions

@@ -20,6 +20,10 @@ public indirect enum ExpressionType: Equatable, Sendable, CustomStringConvertibl
     case error
     /// `array<item, length?>`.
     case array(ExpressionType, length: Int?)
+    /// A `formatted` text (`format`).
+    case formatted
+    /// An image name (`image`).
+    case resolvedImage
 
     /// `array` of values with no length.
     public static let anyArray = ExpressionType.array(.value, length: nil)
@@ -35,6 +39,8 @@ public indirect enum ExpressionType: Equatable, Sendable, CustomStringConvertibl
         case .object: return "object"
         case .value: return "value"
         case .error: return "error"
+        case .formatted: return "formatted"
+        case .resolvedImage: return "resolvedImage"
         case .array(let item, let n):
             if let n { return "array<\(item), \(n)>" }
             if case .value = item { return "array" }
@@ -71,7 +77,7 @@ public indirect enum ExpressionType: Equatable, Sendable, CustomStringConvertibl
             return itemOK && (n == nil || n == tn)
         case .value:
             switch t {
-            case .null, .number, .string, .boolean, .color, .object, .value: return true
+            case .null, .number, .string, .boolean, .color, .object, .value, .formatted, .resolvedImage: return true
             case .array(let item, _): return ExpressionType.value.isSupertype(of: item)
             case .error: return true
             }
@@ -80,15 +86,16 @@ public indirect enum ExpressionType: Equatable, Sendable, CustomStringConvertibl
         }
     }
 
-    /// The expected type of an expression compiled for a property of this type. glmap has no
-    /// `formatted` or `resolvedImage` types: their properties expect strings (which MapLibre
-    /// coerces to them); `padding`, `numberArray`, `colorArray` and
+    /// The expected type of an expression compiled for a property of this type (strings and values
+    /// are coerced to `formatted` and `resolvedImage`, as in MapLibre); `padding`, `numberArray`, `colorArray` and
     /// `variableAnchorOffsetCollection` (a value or an array) expect any value, their constants
     /// checked by the parser.
     init(_ propertyType: PropertyType) {
         switch propertyType {
         case .number: self = .number
-        case .string, .enum, .formatted, .resolvedImage: self = .string
+        case .string, .enum: self = .string
+        case .formatted: self = .formatted
+        case .resolvedImage: self = .resolvedImage
         case .padding, .numberArray, .colorArray, .variableAnchorOffsetCollection: self = .value
         case .boolean: self = .boolean
         case .color: self = .color
@@ -116,6 +123,8 @@ extension Value {
         case .string: return .string
         case .color: return .color
         case .object: return .object
+        case .formatted: return .formatted
+        case .image: return .resolvedImage
         case .array(let items):
             var itemType: ExpressionType?
             for item in items {

@@ -38,6 +38,8 @@ extension Value {
         case .boolean(let b): return b ? "true" : "false"
         case .color(let c): return c.cssString
         case .array, .object: return jsonText
+        case .formatted(let f): return f.text
+        case .image(let name): return name
         }
     }
 
@@ -58,6 +60,8 @@ extension Value {
         case .object(let o):
             let keys = o.keys.sorted(by: Value.jsKeyOrder)
             return .object(JSONObject(keys.map { ($0, o[$0]!.jsonValue) }))
+        case .formatted(let f): return .string(f.text)
+        case .image(let name): return .string(name)
         }
     }
 
@@ -84,7 +88,7 @@ extension Value {
         case .boolean(let b): return b
         case .number(let n): return n != 0 && !n.isNaN
         case .string(let s): return !s.isEmpty
-        case .color, .array, .object: return true
+        case .color, .array, .object, .formatted, .image: return true
         }
     }
 
@@ -99,7 +103,7 @@ extension Value {
             if a.isEmpty { return 0 }
             if a.count == 1 { return Value.parseJSNumber(a[0].arrayElementString) }
             return .nan
-        case .color, .object: return .nan
+        case .color, .object, .formatted, .image: return .nan
         }
     }
 
