@@ -153,9 +153,11 @@ class TileBuilder:
 
     def __init__(self, zooms):
         self.zooms = zooms
-        self.tiles = {}    # (z, x, y) -> {layer: [feature dicts with shapely geometry]}
+        self.tiles = {}    # (z, x, y) -> {layer: [(properties, id, serial, (kind, geometry))]}
 
-    def add(self, layer, feature, geom):
+    def add(self, layer, feature, geom, serial):
+        """Cuts one geometry of a feature (`serial` tells features apart: the pieces one tile gets of
+        one feature become one MVT feature, never the pieces of two)."""
         props = {k: v for k, v in feature.get("properties", {}).items() if isinstance(v, (str, bool, int, float))}
         fid = feature.get("id")
         for z in self.zooms:
@@ -172,7 +174,7 @@ class TileBuilder:
                         continue
                     tx, ty = (x - i * 512) / 512 * EXTENT, (y - j * 512) / 512 * EXTENT
                     q = (min(EXTENT - 1, int(tx)), min(EXTENT - 1, int(ty)))   # stays in its own tile
-                    self._put(z, i % n, j, layer, props, fid, ("point", q))
+                    self._put(z, i % n, j, layer, props, fid, serial, ("point", q))
                 continue
             if t in ("LineString", "MultiLineString"):
                 lines = [geom["coordinates"]] if t == "LineString" else geom["coordinates"]
@@ -183,7 +185,7 @@ class TileBuilder:
                         for part in clip_line(local, (-BUFFER, -BUFFER, EXTENT + BUFFER, EXTENT + BUFFER)):
                             q = quantize(part)
                             if len(q) >= 2:
-                                self._put(z, i % n, j, layer, props, fid, ("line", q))
+                                self._put(z, i % n, j, layer, props, fid, serial, ("line", q))
                 continue
             polys = [geom["coordinates"]] if t == "Polygon" else geom["coordinates"]
             for poly in polys:
@@ -199,7 +201,7 @@ class TileBuilder:
                         elif k == 0:
                             break
                     if rings and len(quantize(rings[0])) >= 3:
-                        self._put(z, i % n, j, layer, props, fid, ("polygon", rings))
+                        self._put(z, i % n, j, layer, props, fid, serial, ("polygon", rings))
 
     @staticmethod
     def _tiles_of(pts, n):
@@ -211,9 +213,9 @@ class TileBuilder:
             return []
         return [(i, j) for i in range(i0, i1 + 1) for j in range(j0, j1 + 1)]
 
-    def _put(self, z, x, y, layer, props, fid, geom):
+    def _put(self, z, x, y, layer, props, fid, serial, geom):
         feats = self.tiles.setdefault((z, x, y), {}).setdefault(layer, [])
-        feats.append((props, fid, geom))
+        feats.append((props, fid, serial, geom))
 
     def encode(self):
         """(z, x, y) → MVT bytes, with mapbox-vector-tile."""
@@ -228,8 +230,8 @@ class TileBuilder:
                 # stay one MVT feature, as a tiler writes them.
                 groups = {}
                 order = []
-                for props, fid, geom in self.tiles[key][name]:
-                    k = (json.dumps(props, sort_keys=True), fid, geom[0])
+                for props, fid, serial, geom in self.tiles[key][name]:
+                    k = (serial, geom[0])
                     if k not in groups:
                         groups[k] = (props, fid, geom[0], [])
                         order.append(k)
@@ -368,11 +370,11 @@ def make_tile_case(seed, index, max_size, kinds, out_dir):
             z = max(0, z - rng.randrange(1, 4))
             tags.add("vector-overzoom")
         builder = TileBuilder(list(range(max(0, z - 3), z + 1)))
-        for f in src["data"]["features"]:
-            for geom in split_collection(f):
+        for serial, f in enumerate(src["data"]["features"]):
+            for k, geom in enumerate(split_collection(f)):
                 if geom["type"] in ("Point", "MultiPoint"):
-                    builder.add("points", f, geom)
-                builder.add("features", f, geom)
+                    builder.add("points", f, geom, (serial, k))
+                builder.add("features", f, geom, (serial, k))
         encoded = builder.encode()
         kind = rng.random()
         folder = os.path.join(tiles_dir, sid)
