@@ -140,7 +140,7 @@ let package = Package(
         .testTarget(name: "GLMapPNGTests", dependencies: ["GLMapPNG", "GLMapTestSupport"]),
         .testTarget(name: "GLMapTests", dependencies: ["GLMapArchives", "GLMapBatch", "GLMapPyramid", "GLMapImageFormats", "GLMap", "GLMapCLI", "GLMapFuzzing", "GLMapTesting", "GLMapTestSupport"],
                     exclude: ["RenderConformance-known-failures.txt", "ReferenceConformance-known-failures.txt", "BackendAgreement-known-differences.txt",
-                              "MapLibreNativeCases", "Differential-known-failures.txt", "RenderSuite-known-failures.txt",
+                              "MapLibreNativeCases", "Differential-known-failures.txt", "DifferentialTiles-known-failures.txt", "RenderSuite-known-failures.txt",
                               "BackendAgreement-new-layers-known-differences.txt"]),
         .testTarget(name: "GLMapServerTests", dependencies: ["GLMapArchives", "GLMapBatch", "GLMapPyramid", "GLMapImageFormats", "GLMapServer", "GLMap", "GLMapCLI", "GLMapPNG", "GLMapGLES", "GLMapTestSupport"]),
         .testTarget(name: "GLMapTestingTests", dependencies: ["GLMapArchives", "GLMapBatch", "GLMapPyramid", "GLMapImageFormats", "GLMapTesting", "GLMap", "GLMapCore", "GLMapPNG", "GLMapTestSupport"]),
