@@ -74,6 +74,39 @@ func flatCoordinates(_ ring: [TilePoint]) -> [Double] {
     return out
 }
 
+/// A layer's filter as a tile's features are tested against it: read once per layer and tile,
+/// not per feature; a legacy filter is evaluated on the feature's parts without a context.
+struct TileFilter {
+    enum Kind { case none, typeOnly, legacy, expression }
+    let kind: Kind
+    /// A type-only filter's results for Point, LineString, Polygon.
+    let typeResults: (Bool, Bool, Bool)
+    let legacy: LegacyFilter?
+
+    init(_ layer: Layer) {
+        var results = (true, true, true)
+        var legacy: LegacyFilter?
+        let kind: Kind
+        if let f = layer.filter {
+            if let p = f.result(forTypeOnly: .point), let l = f.result(forTypeOnly: .lineString),
+               let g = f.result(forTypeOnly: .polygon) {
+                kind = .typeOnly
+                results = (p, l, g)
+            } else if case .legacy(let l) = f.kind {
+                kind = .legacy
+                legacy = l
+            } else {
+                kind = .expression
+            }
+        } else {
+            kind = .none
+        }
+        self.kind = kind
+        self.typeResults = results
+        self.legacy = legacy
+    }
+}
+
 /// One tile's features as a layer reads them, with the contexts expressions see.
 struct TileInput {
     let tile: OverscaledTileID
@@ -166,12 +199,42 @@ extension StyleEvaluator {
         return filter.evaluate(EvaluationContext(zoom: tileZoom, feature: context, globalState: globalState))
     }
 
+    /// Whether feature `i` of the tile passes `filter` (the layer's, prepared once per tile):
+    /// `passes(_:_:_:context:)` reading the feature's parts in place, so a feature that fails is
+    /// never copied.
+    @inline(__always)
+    func passes(_ filter: TileFilter, _ layer: Layer, _ tile: TileInput, _ i: Int, context: inout FeatureContext?) -> Bool {
+        switch filter.kind {
+        case .none:
+            return true
+        case .typeOnly:
+            switch tile.features[i].type {
+            case .point: return filter.typeResults.0
+            case .lineString: return filter.typeResults.1
+            case .polygon: return filter.typeResults.2
+            }
+        case .legacy:
+            return tile.features.withUnsafeBufferPointer { features in
+                filter.legacy.unsafelyUnwrapped.evaluate(tileType: features[i].type, id: features[i].id,
+                                                         properties: features[i].properties)
+            }
+        case .expression:
+            return passes(layer, tile.features[i], tile, context: &context)
+        }
+    }
+
     /// Whether a feature passes, building its context only when the filter needs more than its
     /// type (and the context is then handed back for the values that need it).
     @inline(__always)
     func passes(_ layer: Layer, _ f: TileFeature, _ tile: TileInput, context: inout FeatureContext?) -> Bool {
         guard let filter = layer.filter else { return true }
         if let r = filter.result(forTypeOnly: f.type) { return r }
+        // A legacy filter reads the feature's parts directly: no context for the features that
+        // fail it (most of a tile's, for most layers: building and copying contexts was half of a
+        // basemap tile's CPU time; Benchmarks/README.md, "Helsinki basemap").
+        if case .legacy(let legacy) = filter.kind {
+            return legacy.evaluate(tileType: f.type, id: f.id, properties: f.properties)
+        }
         let c = tile.context(f)
         context = c
         return filter.evaluate(EvaluationContext(zoom: tileZoom, feature: c, globalState: globalState))
@@ -186,9 +249,12 @@ extension StyleEvaluator {
         let patternOf = patternGetter(P.fillPattern, layer)
         let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
         let empty = FeatureContext()
-        for f in tile.features {
+        let filter = TileFilter(layer)
+        for i in tile.features.indices {
             var context: FeatureContext?
-            guard passes(layer, f, tile, context: &context) else { continue }
+            // The feature is copied (its storage retained) only once it passes.
+            guard passes(filter, layer, tile, i, context: &context) else { continue }
+            let f = tile.features[i]
             let c = perFeature ? (context ?? tile.context(f)) : empty
             let rings = f.geometry.map(flatCoordinates)
             let polygons = TileRings.classify(rings, maxRings: TileRings.earcutMaxRings)
@@ -230,9 +296,12 @@ extension StyleEvaluator {
         // Values that do not read the feature need no context per feature.
         let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
         let empty = FeatureContext()
-        for f in tile.features {
+        let filter = TileFilter(layer)
+        for i in tile.features.indices {
             var context: FeatureContext?
-            guard passes(layer, f, tile, context: &context) else { continue }
+            // The feature is copied (its storage retained) only once it passes.
+            guard passes(filter, layer, tile, i, context: &context) else { continue }
+            let f = tile.features[i]
             let c = perFeature ? (context ?? tile.context(f)) : empty
             var centers: [Double] = []
             for ring in f.geometry {
@@ -284,9 +353,12 @@ extension StyleEvaluator {
         let patternOf = patternGetter(P.linePattern, layer)
         let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
         let empty = FeatureContext()
-        for f in tile.features {
+        let filter = TileFilter(layer)
+        for i in tile.features.indices {
             var context: FeatureContext?
-            guard passes(layer, f, tile, context: &context) else { continue }
+            // The feature is copied (its storage retained) only once it passes.
+            guard passes(filter, layer, tile, i, context: &context) else { continue }
+            let f = tile.features[i]
             let c = perFeature ? (context ?? tile.context(f)) : empty
             let closed = f.type == .polygon
             let parts = f.geometry.map { (coords: flatCoordinates($0), closed: closed) }
