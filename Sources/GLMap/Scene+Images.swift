@@ -20,8 +20,6 @@ import GLMapText
 struct SceneImages: Sendable {
     /// The pattern atlas (nil: no drawn layer sets a pattern).
     var atlas: PatternAtlas?
-    /// What could not be loaded, one line each.
-    var warnings: [String] = []
     /// The atlas key (0 without one): buckets holding atlas positions are cached by it.
     var key: UInt64 { atlas?.key ?? 0 }
 }
@@ -36,15 +34,13 @@ extension Scene {
     /// Sprites that could not be loaded and images that patterns name but no sprite has, from
     /// the frames drawn so far (the sprite is loaded by the first frame that needs it), one line
     /// each, as `warningMessages` ends with them.
-    public var imageWarningMessages: [String] { imageWarnings }
+    public var imageWarningMessages: [String] { symbolWarnings + imageWarnings }
 
-    /// Warnings about sprites and images from the frames drawn so far.
+    /// Images that patterns name but no sprite has, from the frames drawn so far (sprites that
+    /// could not be loaded are in `symbolWarnings`).
     var imageWarnings: [String] {
         images.withLock { cache in
-            var seen = Set<String>(), out: [String] = []
-            for scale in [false, true] { for w in cache.byScale[scale]?.warnings ?? [] where seen.insert(w).inserted { out.append(w) } }
-            for name in cache.missing.sorted() { out.append("image \"\(name)\" is not in the style's sprite: patterns naming it are not drawn") }
-            return out
+            cache.missing.sorted().map { "image \"\($0)\" is not in the style's sprite: patterns naming it are not drawn" }
         }
     }
 
@@ -84,41 +80,15 @@ extension Scene {
         plan.patternAtlas = images.atlas
     }
 
-    /// Loads the sprite at `ratio` and packs every image into the pattern atlas.
+    /// Packs every image of the sprite at `ratio`'s scale (and the run-time images) into the
+    /// pattern atlas; the sprite is loaded once per scale for icons and patterns alike.
     func loadImages(ratio: Double) -> SceneImages {
-        let file = style.file, resources = loader
-        let result = SpriteLoader.load(SpriteLoader.references(style.sprite), pixelRatio: ratio) { url in
-            // `local://` as GeoJSON data reads it (the style's folder and its parents); the rest
-            // through the scene's resource loader (paths, file://, http(s) with its cache).
-            if url.hasPrefix("local://"), let path = SourceLoader(styleFile: file).resolve(url) {
-                return FileManager.default.contents(atPath: path).map { [UInt8]($0) }
-            }
-            switch resources.load(url) {
-            case .data(let bytes): return bytes
-            case .notFound: return nil
-            case .noContent: return []
-            case .failed(let message): throw IOFailure(path: url, message: message)
-            }
-        }
-        var store = StyleImageStore()
-        var warnings = result.warnings.map(\.description)
-        warnings += store.add(result).map(\.description)
-        for id in runtimeImages.keys.sorted() {
-            let r = runtimeImages[id]!
-            // Read back through a canvas, as GL JS reads an added image.
-            let image = GLMapText.StyleImage(data: GLMapText.StyleImage.canvasRoundTrip(r.image), pixelRatio: r.pixelRatio, sdf: r.sdf,
-                                             stretchX: r.stretchX.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil },
-                                             stretchY: r.stretchY.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil },
-                                             content: r.content.flatMap { $0.count == 4 ? ($0[0], $0[1], $0[2], $0[3]) : nil })
-            do { try store.add(id, image) } catch { warnings.append("\(error)") }
-        }
-        let all = store.images(for: store.ids)
-        let atlas = ImageAtlas(icons: [], patterns: all)
+        let store = styleImages(ratio: ratio)
+        let atlas = ImageAtlas(icons: [], patterns: store.images(for: store.ids))
         var placed: [String: PatternImage] = [:]
         for (id, p) in atlas.patternPositions {
             placed[id] = PatternImage(x0: Double(p.tl.x), y0: Double(p.tl.y), x1: Double(p.br.x), y1: Double(p.br.y), pixelRatio: p.pixelRatio)
         }
-        let key = TileBucketCache.uniqueKey()
-        return SceneImages(atlas: PatternAtlas(image: atlas.premultipliedImage, images: placed, key: key), warnings: warnings)
+        return SceneImages(atlas: PatternAtlas(image: atlas.premultipliedImage, images: placed, key: TileBucketCache.uniqueKey()))
     }
 }

@@ -52,15 +52,25 @@ extension Scene {
 
     /// The assets for a frame at `ratio`, loading the sprite at its scale on first use.
     func symbolAssets(ratio: Double) -> SymbolAssets {
+        let images = styleImages(ratio: ratio)
+        let glyphs: GlyphManager = symbolAssetCache.withLock { cache in
+            if let g = cache.glyphs { return g }
+            let g = GlyphManager(urlTemplate: style.glyphs, fetch: symbolFetch)
+            cache.glyphs = g
+            return g
+        }
+        return SymbolAssets(glyphs: glyphs, images: images, pixelRatio: ratio)
+    }
+
+    /// The style's images at `ratio`'s sprite scale with the run-time images, loaded once per
+    /// scene and scale: icons and the pattern atlas (Scene+Images.swift) read the same store.
+    func styleImages(ratio: Double) -> StyleImageStore {
         let scale = ratio > 1
         return symbolAssetCache.withLock { cache in
-            let glyphs: GlyphManager
-            if let g = cache.glyphs { glyphs = g } else {
-                glyphs = GlyphManager(urlTemplate: style.glyphs, fetch: symbolFetch)
-                cache.glyphs = glyphs
-            }
-            if cache.images[scale] == nil { cache.images[scale] = loadSymbolImages(ratio: scale ? 2 : 1) }
-            return SymbolAssets(glyphs: glyphs, images: cache.images[scale]!.store, pixelRatio: ratio)
+            if let hit = cache.images[scale] { return hit.store }
+            let made = loadSymbolImages(ratio: scale ? 2 : 1)
+            cache.images[scale] = made
+            return made.store
         }
     }
 
