@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // glmap — headless map rendering with OpenGL ES 3 through EGL, and a CPU reference renderer.
-// Module layout and dependency rules: see DESIGN notes in README.md ("Architecture").
+// Module layout and dependency rules: docs/architecture.md.
 import PackageDescription
 
 let shaderFiles = [

@@ -22,7 +22,7 @@ extension StyleEvaluator {
         let images = patternImages, state = globalState
         let zoomingIn = zoom > zoom.rounded(.down)
         func name(_ z: Double, _ f: FeatureContext?) -> String? {
-            (try? e.evaluate(EvaluationContext(zoom: z, feature: f, globalState: state)))?.string
+            (try? e.evaluate(EvaluationContext(zoom: z, feature: f, globalState: state))).flatMap(ResolvedImage.init(evaluated:))?.name
         }
         func image(_ n: String?) -> PatternImage? { n.flatMap { images[$0] } }
         if e.isFeatureConstant {
@@ -49,6 +49,6 @@ extension StyleEvaluator {
         guard let e = layer.values[property.name]?.expression, e.isFeatureConstant else { return [] }
         let zoomingIn = zoom > zoom.rounded(.down)
         let zooms = wholeZooms ? [zoom.rounded(.down), (zoomingIn ? zoom - 1 : zoom + 1).rounded(.down)] : [zoom, zoomingIn ? zoom - 1 : zoom + 1]
-        return zooms.compactMap { (try? e.evaluate(EvaluationContext(zoom: $0, feature: nil, globalState: globalState)))?.string }
+        return zooms.compactMap { (try? e.evaluate(EvaluationContext(zoom: $0, feature: nil, globalState: globalState))).flatMap(ResolvedImage.init(evaluated:))?.name }
     }
 }

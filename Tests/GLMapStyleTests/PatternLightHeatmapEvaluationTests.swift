@@ -93,7 +93,7 @@ import GLMapTiles
         #expect(Array(d.pixels[0..<4]) == [0, 0, 0, 0] && Array(d.pixels[1020..<1024]) == [255, 0, 0, 255])
     }
 
-    @Test func heatmapPointsDropNonFiniteAndNonPositiveWeights() throws {
+    @Test func heatmapPointsDropNonPositiveWeightsAndANaNWeightIsTheDefault() throws {
         let doc = try document(#"{"id": "h", "type": "heatmap", "source": "s", "paint": {"heatmap-weight": ["/", ["get", "w"], ["get", "d"]]}}"#)
         let features = [(1.0, 1.0), (0, 0), (-1, 1), (2, 1)].enumerated().map { i, wd in
             TileFeature(type: .point, geometry: [[TilePoint(Int16(100 * i + 50), 50)]],
@@ -103,7 +103,7 @@ import GLMapTiles
         guard case .heatmap(let h) = StyleEvaluator(zoom: 1).evaluate(doc.layers[0], tile: tile, features: features) else {
             Issue.record("a heatmap layer"); return
         }
-        #expect(h.features.map(\.weight) == [1, 2], "0/0 = NaN, 0 and −1 have no kernel")
+        #expect(h.features.map(\.weight) == [1, 1, 2], "0/0 = NaN is the default weight 1 (GL JS evaluates NaN to the default); −1 has no kernel")
     }
 
     @Test func theLightInTheShadersFrame() throws {

@@ -95,13 +95,21 @@ final class ExtrusionHeatmapPatternSceneTests: XCTestCase {
         }
     }
 
-    func testHostileHeatmapWeightsDrawNothingForThosePoints() throws {
-        let s = try scene(#"""
+    func testHostileHeatmapWeightsFallBackToTheDefaultAsInGLJS() throws {
+        // GL JS evaluates a NaN result to the property's default (heatmap-weight 1); a huge radius
+        // still draws, and a zero weight draws nothing.
+        let nan = try scene(#"""
             {"id": "h", "type": "heatmap", "source": "pt", "paint": {"heatmap-weight": ["/", ["get", "zero"], ["get", "zero"]], "heatmap-radius": 1e9}}
             """#)
+        let one = try scene(#"""
+            {"id": "h", "type": "heatmap", "source": "pt", "paint": {"heatmap-weight": 1, "heatmap-radius": 1e9}}
+            """#)
+        let zero = try scene(#"""
+            {"id": "h", "type": "heatmap", "source": "pt", "paint": {"heatmap-weight": ["get", "zero"], "heatmap-radius": 1e9}}
+            """#)
         for backend in [Backend.gpu, .cpu] {
-            let image = try render(s, backend: backend)
-            XCTAssertTrue(image.pixels.allSatisfy { $0 == 0 }, "\(backend): a NaN weight has no kernel")
+            XCTAssertEqual(try render(nan, backend: backend).pixels, try render(one, backend: backend).pixels, "\(backend): a NaN weight is weight 1")
+            XCTAssertTrue(try render(zero, backend: backend).pixels.allSatisfy { $0 == 0 }, "\(backend): a zero weight has no kernel")
         }
     }
 

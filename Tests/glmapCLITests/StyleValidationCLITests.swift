@@ -112,12 +112,6 @@ final class StyleValidationCLITests: FolderTestCase {
         XCTAssertFalse(s.wrote, file: file, line: line)
     }
 
-    func testSymbolLayerIsSkipped() {
-        assertSkipped(style(#"{"id": "labels", "type": "symbol", "source": "s", "layout": {"text-field": "x"}}"#),
-                      warning: "layer 'labels': symbol layers are not drawn by glmap; skipped",
-                      strictIssue: "layers[0]: layer 'labels': symbol layers are not drawn by glmap")
-    }
-
     func testRasterLayerOnAGeoJSONSourceDrawsNothingWithoutWarning() {
         // The spec allows it (maplibre-style-spec's validateLayer has no rule); GL JS finds no
         // picture on the tiles and draws nothing.
@@ -202,15 +196,16 @@ final class StyleValidationCLITests: FolderTestCase {
     }
 
     func testManySkippedLayersOfOneKindAreOneWarning() {
-        let layers = (1...9).map { #"{"id": "l\#($0)", "type": "symbol", "source": "s"}"# }.joined(separator: ", ")
-        let r = render(style(layers))
+        let layers = (1...9).map { #"{"id": "l\#($0)", "type": "raster", "source": "v"}"# }.joined(separator: ", ")
+        let r = render(style(layers, sources: #", "v": {"type": "video", "urls": ["a.mp4"], "coordinates": [[0, 1], [1, 1], [1, 0], [0, 0]]}"#))
         XCTAssertEqual(r.code, 0, r.stderr)
-        XCTAssertEqual(r.stderr, "glmap: warning: layers 'l1', 'l2', 'l3', 'l4', 'l5', 'l6' and 3 more: symbol layers are not drawn by glmap; skipped\n")
+        XCTAssertEqual(r.stderr, "glmap: warning: source 'v': video sources are not drawn by glmap; skipped, with the 9 layers that use it: 'l1', 'l2', 'l3', 'l4', 'l5', 'l6' and 3 more\n")
     }
 
     func testSkipWarningAndSpecErrorReadDifferently() {
         // A skipped layer next to a forbidden value: the render is refused with the error alone.
-        let r = render(style(#"{"id": "labels", "type": "symbol", "source": "s"}, {"id": "c", "type": "circle", "source": "s", "paint": {"circle-radius": "big"}}"#))
+        let r = render(style(#"{"id": "clip", "type": "raster", "source": "v"}, {"id": "c", "type": "circle", "source": "s", "paint": {"circle-radius": "big"}}"#,
+                             sources: #", "v": {"type": "video", "urls": ["a.mp4"], "coordinates": [[0, 1], [1, 1], [1, 0], [0, 0]]}"#))
         XCTAssertEqual(r.code, 2)
         XCTAssertFalse(r.stderr.contains("warning"), r.stderr)
         XCTAssertTrue(r.stderr.hasPrefix("glmap: \(stylePath): layers[1].paint.circle-radius: "), r.stderr)

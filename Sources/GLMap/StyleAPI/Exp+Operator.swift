@@ -56,6 +56,13 @@ extension Exp {
         // String
         /// String operators.
         case concat, upcase, downcase
+        /// `is-supported-script`: whether glmap can draw a string's script.
+        case isSupportedScript = "is-supported-script"
+        // Formatted text and images
+        /// `format`: text in sections of their own font, scale and colour.
+        case format
+        /// `image`: an image of the sprite (or one added at run time) by name.
+        case image
         // Color
         /// Colours from components.
         case rgb, rgba
