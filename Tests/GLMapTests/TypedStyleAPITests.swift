@@ -289,7 +289,7 @@ final class TypedStyleAPITests: XCTestCase {
         try s.addSource(source)
         let before = s.styleJSON
         var thrown: StyleError?
-        do { try s.addLayer(layer) } catch let e as StyleError { thrown = e }
+        do { try s.addLayer(layer) } catch { thrown = error }   // typed: addLayer throws StyleError
         let error = try XCTUnwrap(thrown, "addLayer must throw a StyleError", file: file, line: line)
         XCTAssertEqual(s.styleJSON, before, "a failed addLayer leaves the style as it was", file: file, line: line)
         XCTAssertEqual(error.issues.map(\.description), [expected], file: file, line: line)

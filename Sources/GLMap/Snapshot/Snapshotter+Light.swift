@@ -5,7 +5,7 @@ import GLMapStyle
 // fill-extrusion layers (colour, intensity, position, anchor).
 extension Snapshotter {
     /// Sets the style's `light` from the typed `Light` (nil removes it: the spec defaults apply).
-    public func setLight(_ light: Light?) throws {
+    public func setLight(_ light: Light?) throws(StyleError) {
         try setLight(properties: light?.styleJSONObject)
     }
 
