@@ -115,7 +115,7 @@ struct StyleParser {
 
         var layers: [Layer] = [], allLayers: [Layer] = []
         if let l = root["layers"] {
-            if let a = l.arrayValue {
+            if let a = l.arrayValue.map(StyleParser.derefLayers) {
                 var seen = Set<String>()
                 for (i, lv) in a.enumerated() {
                     let path = "layers[\(i)]"
@@ -243,6 +243,23 @@ struct StyleParser {
         }
     }
 
+    /// The members a `ref` layer takes from the layer it names (the style spec's `deref`).
+    static let refProperties = ["type", "source", "source-layer", "minzoom", "maxzoom", "filter", "layout"]
+
+    /// Layers with `ref` resolved as GL JS resolves them before validating (style-spec `derefLayers`):
+    /// a layer naming another by `ref` takes that layer's `refProperties` and loses `ref`. A `ref`
+    /// to no layer, or to a `ref` layer, is left for validation to report.
+    static func derefLayers(_ layers: [JSONValue]) -> [JSONValue] {
+        var byID: [String: JSONObject] = [:]
+        for l in layers { if let o = l.objectValue, let id = o["id"]?.stringValue, byID[id] == nil { byID[id] = o } }
+        return layers.map { l in
+            guard var o = l.objectValue, let ref = o["ref"]?.stringValue, let parent = byID[ref], parent["ref"] == nil else { return l }
+            o["ref"] = nil
+            for k in refProperties { if let v = parent[k] { o[k] = v } }
+            return .object(o)
+        }
+    }
+
     /// A layer and whether it is drawn, or nil when it is invalid (the problems are recorded) or
     /// left out (a filter glmap does not evaluate: a warning is recorded). A layer of a type glmap
     /// does not draw, or over a source it skips, is validated and compiled like the others and
@@ -250,8 +267,12 @@ struct StyleParser {
     mutating func parseLayer(_ v: JSONValue, path: String, sources: [String: Source], rawSources: JSONObject?) -> (Layer, drawn: Bool)? {
         guard let o = object(v, path: path) else { return nil }
         guard let id = requiredString(o, "id", path: path, missing: "missing layer id (expected a string)") else { return nil }
+        // MapLibre's validateLayer accepts any other member (old styles carry `interactive`); glmap
+        // ignores it too, with a warning that catches typos (`minzom`), an error under --strict.
         for key in o.keys where !StyleParser.layerKeys.contains(key) {
-            fail("\(path).\(key)", "unknown layer property \"\(key)\"" + Suggestion.hint(for: key, among: StyleParser.layerKeys))
+            skipped.append(SkippedFeature(kind: "layer", id: id, path: "\(path).\(key)",
+                                          reason: "unknown layer property \"\(key)\"" + Suggestion.hint(for: key, among: StyleParser.layerKeys),
+                                          consequence: "ignored"))
         }
         guard let type = layerType(o, id: id, path: path) else { return nil }
         var source: String?, sourceSkipped = false

@@ -65,9 +65,21 @@ final class StyleValidationCLITests: FolderTestCase {
 
     // MARK: unknown keys and properties: errors, with the path and a suggestion
 
-    func testUnknownLayerKeyIsAnError() {
-        assertError(style(#"{"id": "c", "type": "circle", "source": "s", "minzom": 3}"#),
-                    #"layers[0].minzom: unknown layer property "minzom" (did you mean "minzoom"?)"#)
+    func testUnknownLayerKeyIsAWarningAsMapLibreIgnoresIt() {
+        // maplibre-style-spec's validateLayer accepts any other layer member; glmap names it.
+        assertSkipped(style(#"{"id": "c", "type": "circle", "source": "s", "minzom": 3}"#),
+                      warning: #"layer 'c': unknown layer property "minzom" (did you mean "minzoom"?); ignored"#,
+                      strictIssue: #"layers[0].minzom: layer 'c': unknown layer property "minzom" (did you mean "minzoom"?)"#)
+    }
+
+    func testRefLayersTakeTheirParentsMembersAsInGLJS() {
+        // GL JS derefs layers before validating: `ref` copies type, source, source-layer, zooms,
+        // filter and layout from the layer it names.
+        let r = render(style(#"{"id": "a", "type": "circle", "source": "s", "paint": {"circle-color": "red"}}, {"id": "b", "ref": "a", "paint": {"circle-color": "blue"}}"#),
+                       strict: true)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertTrue(r.wrote)
     }
 
     func testUnknownPaintPropertyIsAnError() {
