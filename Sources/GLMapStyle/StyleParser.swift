@@ -115,7 +115,7 @@ struct StyleParser {
 
         var layers: [Layer] = [], allLayers: [Layer] = []
         if let l = root["layers"] {
-            if let a = l.arrayValue.map(StyleParser.derefLayers) {
+            if let a = l.arrayValue.map(StyleDocument.derefLayers) {
                 var seen = Set<String>()
                 for (i, lv) in a.enumerated() {
                     let path = "layers[\(i)]"
@@ -240,23 +240,6 @@ struct StyleParser {
                 guard case .success(let reduce) = StyleExpression.compile(reduceJSON, spec: anySpec) else { fail("\(p)[0]", "invalid reduce expression"); continue }
                 source.clusterProperties.append((name, map, reduce))
             }
-        }
-    }
-
-    /// The members a `ref` layer takes from the layer it names (the style spec's `deref`).
-    static let refProperties = ["type", "source", "source-layer", "minzoom", "maxzoom", "filter", "layout"]
-
-    /// Layers with `ref` resolved as GL JS resolves them before validating (style-spec `derefLayers`):
-    /// a layer naming another by `ref` takes that layer's `refProperties` and loses `ref`. A `ref`
-    /// to no layer, or to a `ref` layer, is left for validation to report.
-    static func derefLayers(_ layers: [JSONValue]) -> [JSONValue] {
-        var byID: [String: JSONObject] = [:]
-        for l in layers { if let o = l.objectValue, let id = o["id"]?.stringValue, byID[id] == nil { byID[id] = o } }
-        return layers.map { l in
-            guard var o = l.objectValue, let ref = o["ref"]?.stringValue, let parent = byID[ref], parent["ref"] == nil else { return l }
-            o["ref"] = nil
-            for k in refProperties { if let v = parent[k] { o[k] = v } }
-            return .object(o)
         }
     }
 
@@ -649,6 +632,25 @@ extension Value {
         case .object: return "an object"
         case .formatted: return "a formatted text"
         case .image: return "an image"
+        }
+    }
+}
+
+extension StyleDocument {
+    /// The members a `ref` layer takes from the layer it names (the style spec's `deref`).
+    public static let refProperties = ["type", "source", "source-layer", "minzoom", "maxzoom", "filter", "layout"]
+
+    /// Layers with `ref` resolved as GL JS resolves them before validating (style-spec `derefLayers`):
+    /// a layer naming another by `ref` takes that layer's `refProperties` and loses `ref`. A `ref`
+    /// to no layer, or to a `ref` layer, is left for validation to report.
+    public static func derefLayers(_ layers: [JSONValue]) -> [JSONValue] {
+        var byID: [String: JSONObject] = [:]
+        for l in layers { if let o = l.objectValue, let id = o["id"]?.stringValue, byID[id] == nil { byID[id] = o } }
+        return layers.map { l in
+            guard var o = l.objectValue, let ref = o["ref"]?.stringValue, let parent = byID[ref], parent["ref"] == nil else { return l }
+            o["ref"] = nil
+            for k in refProperties { if let v = parent[k] { o[k] = v } }
+            return .object(o)
         }
     }
 }

@@ -133,7 +133,9 @@ public final class Snapshotter {
             case "sources":
                 for (id, s) in v.objectValue?.pairs ?? [] { newSources.append((id, .json(s.objectValue ?? JSONObject()))) }
             case "layers":
-                newLayers = (v.arrayValue ?? []).compactMap(\.objectValue)
+                // Kept deref'd, as GL JS keeps its style's layers: run-time changes to a `ref`
+                // layer change that layer alone.
+                newLayers = StyleDocument.derefLayers(v.arrayValue ?? []).compactMap(\.objectValue)
             default:
                 newRoot[k] = v
             }
