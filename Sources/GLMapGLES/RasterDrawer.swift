@@ -130,18 +130,7 @@ final class RasterDrawer {
     private func picture(_ p: RasterTexture, generation: Int, owner: HeadlessContext) -> GPUTexture {
         if let hit = cached(.picture(p.key), generation: generation) { return hit }
         let image = p.image
-        var px = [UInt8](repeating: 0, count: image.pixels.count)
-        image.pixels.withUnsafeBufferPointer { src in
-            var i = 0
-            while i + 3 < src.count {
-                let a = UInt32(src[i + 3])
-                px[i] = UInt8((UInt32(src[i]) * a + 127) / 255)
-                px[i + 1] = UInt8((UInt32(src[i + 1]) * a + 127) / 255)
-                px[i + 2] = UInt8((UInt32(src[i + 2]) * a + 127) / 255)
-                px[i + 3] = src[i + 3]
-                i += 4
-            }
-        }
+        let px = image.premultiplied().pixels
         let pot = image.width == image.height && image.width > 0 && image.width & (image.width - 1) == 0
         let id = GLDrawing.texture(width: image.width, height: image.height, format: GL_RGBA8, pixelFormat: GL_RGBA,
                                    filter: GL_LINEAR, wrap: GL_CLAMP_TO_EDGE, pixels: px)

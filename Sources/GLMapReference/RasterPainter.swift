@@ -173,18 +173,7 @@ final class SampledTexture: @unchecked Sendable {
     init(_ image: StraightImage, mipmaps: Bool) {
         width = image.width
         height = image.height
-        var px = [UInt8](repeating: 0, count: image.pixels.count)
-        image.pixels.withUnsafeBufferPointer { src in
-            var i = 0
-            while i + 3 < src.count {
-                let a = UInt32(src[i + 3])
-                px[i] = UInt8((UInt32(src[i]) * a + 127) / 255)
-                px[i + 1] = UInt8((UInt32(src[i + 1]) * a + 127) / 255)
-                px[i + 2] = UInt8((UInt32(src[i + 2]) * a + 127) / 255)
-                px[i + 3] = src[i + 3]
-                i += 4
-            }
-        }
+        let px = image.premultiplied().pixels
         var levels = [(width: image.width, height: image.height, pixels: px)]
         if mipmaps && width == height && width > 0 && width & (width - 1) == 0 {
             var w = width

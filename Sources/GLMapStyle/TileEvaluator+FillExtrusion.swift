@@ -10,17 +10,13 @@ extension StyleEvaluator {
         let colorOf = colorGetter(P.fillExtrusionColor, layer), heightOf = numberGetter(P.fillExtrusionHeight, layer), baseOf = numberGetter(P.fillExtrusionBase, layer)
         let patternOf = patternGetter(P.fillExtrusionPattern, layer)
         let opacity = number(P.fillExtrusionOpacity, layer)
-        let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
-        let empty = FeatureContext()
         var features: [EvaluatedFillExtrusion] = []
-        for f in tile.features where f.type != .point {
-            var context: FeatureContext?
-            guard passes(layer, f, tile, context: &context) else { continue }
-            let c = perFeature ? (context ?? tile.context(f)) : empty
+        forEachPassing(layer, tile) { f, c in
+            if f.type == .point { return }
             let polygons = TileRings.classify(f.geometry.map(flatCoordinates), maxRings: TileRings.earcutMaxRings)
-            if polygons.isEmpty { continue }
+            if polygons.isEmpty { return }
             let pattern = patternOf?(c)
-            if patternOf != nil && pattern == nil { continue }   // a missing image draws nothing
+            if patternOf != nil && pattern == nil { return }   // a missing image draws nothing
             let height = heightOf(c), base = baseOf(c)
             var e = EvaluatedFillExtrusion(polygons: polygons, hasRoof: f.type == .polygon, color: colorOf(c),
                                            height: height.isFinite ? height : 0, base: base.isFinite ? base : 0,

@@ -9,23 +9,12 @@ extension StyleEvaluator {
         typealias P = HeatmapProperties
         let weightOf = numberGetter(P.heatmapWeight, layer), radiusOf = numberGetter(P.heatmapRadius, layer)
         let intensity = number(P.heatmapIntensity, layer)
-        let extent = Int16(TileExtent.extent)
-        let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
-        let empty = FeatureContext()
         var features: [EvaluatedHeatmapPoint] = []
-        for f in tile.features {
-            var context: FeatureContext?
-            guard passes(layer, f, tile, context: &context) else { continue }
-            let c = perFeature ? (context ?? tile.context(f)) : empty
-            var centers: [Double] = []
-            for ring in f.geometry {
-                for p in ring where p.x >= 0 && p.x < extent && p.y >= 0 && p.y < extent {
-                    centers.append(Double(p.x)); centers.append(Double(p.y))
-                }
-            }
-            if centers.isEmpty { continue }
+        forEachPassing(layer, tile) { f, c in
+            let centers = f.pointsInsideTile()
+            if centers.isEmpty { return }
             let weight = weightOf(c)
-            guard weight.isFinite, weight > 0 else { continue }
+            guard weight.isFinite, weight > 0 else { return }
             var point = EvaluatedHeatmapPoint(centers: centers, weight: weight, radius: radiusOf(c), intensity: intensity)
             point.index = f.index
             features.append(point)

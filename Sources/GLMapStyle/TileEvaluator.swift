@@ -21,6 +21,25 @@ extension StyleEvaluator {
     /// Evaluates `layer` over one tile's `features` (tile units), at the tile's overscaled zoom
     /// for filters and layout. Background layers ignore the tile.
     public func evaluate(_ layer: Layer, tile: OverscaledTileID, features: [TileFeature]) -> EvaluatedLayer {
+        let (e, input) = onTile(layer, tile: tile, features: features)
+        func stamped<T: TileStamped>(_ v: T) -> T { var v = v; v.tile = tile; return v }
+        switch layer.type {
+        case .background: return .background(e.evaluateBackground(layer))
+        case .fill: return .fill(stamped(e.evaluateFill(layer, tile: input)))
+        case .line: return .line(stamped(e.evaluateLine(layer, tile: input)))
+        case .circle: return .circle(stamped(e.evaluateCircle(layer, tile: input)))
+        case .fillExtrusion: return .fillExtrusion(stamped(e.evaluateFillExtrusion(layer, tile: input)))
+        case .heatmap: return .heatmap(stamped(e.evaluateHeatmap(layer, tile: input)))
+        case .symbol, .raster, .hillshade, .colorRelief:
+            // Laid out from `filteredFeatures` (symbols, GLMapText's SymbolLayout) or sampled from
+            // their tiles' pictures (raster-like, the scene's raster draws): nothing to draw here.
+            return .fill(stamped(EvaluatedFillLayer(id: layer.id, antialias: false, translate: (0, 0), translateAnchor: .map, features: [])))
+        }
+    }
+
+    /// The evaluator at `tile`'s overscaled zoom and the tile's input for `layer` (feature state
+    /// found through the source's `promoteId`).
+    func onTile(_ layer: Layer, tile: OverscaledTileID, features: [TileFeature]) -> (StyleEvaluator, TileInput) {
         var e = self
         e.tileZoomOverride = Double(tile.overscaledZ)
         var input = TileInput(tile: tile, features: features, needsGeometry: layer.needsGeometry)
@@ -32,36 +51,33 @@ extension StyleEvaluator {
                 return states.state(source: id, sourceLayer: sourceLayer, featureID: featureID)
             }
         }
-        switch layer.type {
-        case .background:
-            return .background(e.evaluateBackground(layer))
-        case .fill:
-            var f = e.evaluateFill(layer, tile: input)
-            f.tile = tile
-            return .fill(f)
-        case .line:
-            var l = e.evaluateLine(layer, tile: input)
-            l.tile = tile
-            return .line(l)
-        case .circle:
-            var c = e.evaluateCircle(layer, tile: input)
-            c.tile = tile
-            return .circle(c)
-        case .fillExtrusion:
-            var x = e.evaluateFillExtrusion(layer, tile: input)
-            x.tile = tile
-            return .fillExtrusion(x)
-        case .heatmap:
-            var h = e.evaluateHeatmap(layer, tile: input)
-            h.tile = tile
-            return .heatmap(h)
-        case .symbol, .raster, .hillshade, .colorRelief:
-            // Not drawn yet (`LayerType.isDrawn`): such layers are never in `StyleDocument.layers`;
-            // evaluated anyway, they draw nothing.
-            var f = EvaluatedFillLayer(id: layer.id, antialias: false, translate: (0, 0), translateAnchor: .map, features: [])
-            f.tile = tile
-            return .fill(f)
+        return (e, input)
+    }
+}
+
+/// An evaluated layer that records the tile it was evaluated on.
+protocol TileStamped {
+    var tile: OverscaledTileID? { get set }
+}
+
+extension EvaluatedFillLayer: TileStamped {}
+extension EvaluatedLineLayer: TileStamped {}
+extension EvaluatedCircleLayer: TileStamped {}
+extension EvaluatedFillExtrusionLayer: TileStamped {}
+extension EvaluatedHeatmapLayer: TileStamped {}
+
+extension TileFeature {
+    /// The feature's points inside the tile square (x0, y0, x1, y1, …): a point in the buffer
+    /// belongs to its neighbour tile, as GL JS's circle and heatmap buckets keep it.
+    func pointsInsideTile() -> [Double] {
+        let extent = Int16(TileExtent.extent)
+        var centers: [Double] = []
+        for ring in geometry {
+            for p in ring where p.x >= 0 && p.x < extent && p.y >= 0 && p.y < extent {
+                centers.append(Double(p.x)); centers.append(Double(p.y))
+            }
         }
+        return centers
     }
 }
 
@@ -240,6 +256,22 @@ extension StyleEvaluator {
         return filter.evaluate(EvaluationContext(zoom: tileZoom, feature: c, globalState: globalState))
     }
 
+    /// Calls `body` with each feature of the tile that passes `layer`'s filter, in tile order, and
+    /// its context (an empty one when no value of the layer reads the feature). A feature that
+    /// fails is never copied, nor is its context built when a legacy filter decides.
+    @inline(__always)
+    func forEachPassing(_ layer: Layer, _ tile: TileInput, _ body: (TileFeature, FeatureContext) -> Void) {
+        let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
+        let empty = FeatureContext()
+        let filter = TileFilter(layer)
+        for i in tile.features.indices {
+            var context: FeatureContext?
+            guard passes(filter, layer, tile, i, context: &context) else { continue }
+            let f = tile.features[i]
+            body(f, perFeature ? (context ?? tile.context(f)) : empty)
+        }
+    }
+
     /// A `fill` layer over one tile: every passing feature's rings as polygons (tile units).
     func evaluateFill(_ layer: Layer, tile: TileInput) -> EvaluatedFillLayer {
         typealias P = FillProperties
@@ -247,20 +279,12 @@ extension StyleEvaluator {
         let fillColorOf = colorGetter(P.fillColor, layer), opacityOf = numberGetter(P.fillOpacity, layer)
         let outlineOf = layer.values[P.fillOutlineColor.name] == nil ? nil : colorGetter(P.fillOutlineColor, layer)
         let patternOf = patternGetter(P.fillPattern, layer)
-        let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
-        let empty = FeatureContext()
-        let filter = TileFilter(layer)
-        for i in tile.features.indices {
-            var context: FeatureContext?
-            // The feature is copied (its storage retained) only once it passes.
-            guard passes(filter, layer, tile, i, context: &context) else { continue }
-            let f = tile.features[i]
-            let c = perFeature ? (context ?? tile.context(f)) : empty
+        forEachPassing(layer, tile) { f, c in
             let rings = f.geometry.map(flatCoordinates)
             let polygons = TileRings.classify(rings, maxRings: TileRings.earcutMaxRings)
-            if polygons.isEmpty { continue }
+            if polygons.isEmpty { return }
             let pattern = patternOf?(c)
-            if patternOf != nil && pattern == nil { continue }   // a missing image draws nothing
+            if patternOf != nil && pattern == nil { return }   // a missing image draws nothing
             let fillColor = fillColorOf(c)
             var fill = EvaluatedFill(polygons: polygons, color: fillColor, opacity: opacityOf(c),
                                      outlineColor: outlineOf?(c) ?? fillColor)
@@ -292,24 +316,9 @@ extension StyleEvaluator {
         let blurOf = numberGetter(P.circleBlur, layer), opacityOf = numberGetter(P.circleOpacity, layer)
         let strokeWidthOf = numberGetter(P.circleStrokeWidth, layer), strokeColorOf = colorGetter(P.circleStrokeColor, layer)
         let strokeOpacityOf = numberGetter(P.circleStrokeOpacity, layer)
-        let extent = Int16(TileExtent.extent)
-        // Values that do not read the feature need no context per feature.
-        let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
-        let empty = FeatureContext()
-        let filter = TileFilter(layer)
-        for i in tile.features.indices {
-            var context: FeatureContext?
-            // The feature is copied (its storage retained) only once it passes.
-            guard passes(filter, layer, tile, i, context: &context) else { continue }
-            let f = tile.features[i]
-            let c = perFeature ? (context ?? tile.context(f)) : empty
-            var centers: [Double] = []
-            for ring in f.geometry {
-                for p in ring where p.x >= 0 && p.x < extent && p.y >= 0 && p.y < extent {
-                    centers.append(Double(p.x)); centers.append(Double(p.y))
-                }
-            }
-            if centers.isEmpty { continue }
+        forEachPassing(layer, tile) { f, c in
+            let centers = f.pointsInsideTile()
+            if centers.isEmpty { return }
             var circle = EvaluatedCircle(
                 centers: centers, radius: radiusOf(c), color: colorOf(c), blur: blurOf(c), opacity: opacityOf(c),
                 strokeWidth: strokeWidthOf(c), strokeColor: strokeColorOf(c), strokeOpacity: strokeOpacityOf(c))
@@ -351,15 +360,7 @@ extension StyleEvaluator {
         let gapWidthOf = numberGetter(P.lineGapWidth, layer), offsetOf = numberGetter(P.lineOffset, layer)
         let blurOf = numberGetter(P.lineBlur, layer)
         let patternOf = patternGetter(P.linePattern, layer)
-        let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
-        let empty = FeatureContext()
-        let filter = TileFilter(layer)
-        for i in tile.features.indices {
-            var context: FeatureContext?
-            // The feature is copied (its storage retained) only once it passes.
-            guard passes(filter, layer, tile, i, context: &context) else { continue }
-            let f = tile.features[i]
-            let c = perFeature ? (context ?? tile.context(f)) : empty
+        forEachPassing(layer, tile) { f, c in
             let closed = f.type == .polygon
             let parts = f.geometry.map { (coords: flatCoordinates($0), closed: closed) }
             var line = EvaluatedLine(
@@ -368,7 +369,7 @@ extension StyleEvaluator {
                 offset: offsetOf(c), blur: blurOf(c), dasharray: nil)
             if let patternOf {
                 // MapLibre's line_pattern: no dashes, no gradient; the image scaled to the floor width.
-                guard let p = patternOf(c) else { continue }   // a missing image draws nothing
+                guard let p = patternOf(c) else { return }   // a missing image draws nothing
                 line.pattern = p
                 line.floorWidth = atFloor.number(P.lineWidth, layer, c)
             } else if dashed, let to = pattern(self, c) {

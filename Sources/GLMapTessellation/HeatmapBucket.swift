@@ -27,15 +27,7 @@ public struct HeatmapBucket: Sendable {
         let nextFeatures = Bucket.aligned(layer.features, next?.features)
         for (n, f) in layer.features.enumerated() {
             let values = paint.vertexValues(f, next: nextFeatures?[n], value: EvaluatedHeatmapPoint.paint)
-            var i = 0
-            while i + 1 < f.centers.count {
-                let x = f.centers[i], y = f.centers[i + 1]
-                i += 2
-                guard x.isFinite && y.isFinite else { continue }
-                instances.append(Float(x))
-                instances.append(Float(y))
-                instances.append(contentsOf: values)
-            }
+            Bucket.appendInstances(f.centers, values, to: &instances)
         }
     }
 }
