@@ -13,7 +13,8 @@ public protocol LocalGlyphSource: Sendable {
 /// be loaded.
 ///
 /// The glyph is rendered unhinted with FreeType at 24 × `textureScale` px, its coverage captured
-/// in TinySDF's box (`ceil(ascent)` above the baseline, `ceil(right − left)` wide from the pen,
+/// in TinySDF's box (`ceil(ascent)` above the baseline, `ceil(right − left)` wide from the pen —
+/// canvas' `actualBoundingBoxLeft` counts leftwards, so that is `ceil(xMax + xMin)` of the outline,
 /// clipped to the canvas), and turned into an SDF with buffer 3 × scale, radius 8 × scale,
 /// cutoff 0.25. Metrics follow GL JS: width, height and advance divided by the scale (0 becomes
 /// 24), left 0.5, top `ceil(ascent)/scale − 27.5` (0 becomes −8), format characters (Cf) take no
@@ -67,7 +68,9 @@ public struct LocalGlyphRasterizer: LocalGlyphSource {
         let size = fontSize + buffer * 4
         guard let r = face.render(codePoint, pixelSize: fontSize) else { return nil }
         let glyphTop = r.hasOutline ? Int(r.yMax.rounded(.up)) : 0
-        let glyphWidth = r.hasOutline ? max(0, min(size - buffer, Int((r.xMax - r.xMin).rounded(.up)))) : 0
+        // measureText's actualBoundingBoxLeft is −xMin (positive leftwards of the pen), so TinySDF's
+        // `right − left` is xMax + xMin: the box from the pen reaches the ink's right edge.
+        let glyphWidth = r.hasOutline ? max(0, min(size - buffer, Int((r.xMax + r.xMin).rounded(.up)))) : 0
         let glyphHeight = r.hasOutline ? max(0, min(size - buffer, glyphTop + Int((-r.yMin).rounded(.up)))) : 0
         var coverage = [UInt8](repeating: 0, count: glyphWidth * glyphHeight)
         if glyphWidth > 0, glyphHeight > 0, r.width > 0 {
