@@ -6,6 +6,14 @@ public protocol LocalGlyphSource: Sendable {
     /// The glyph of `codePoint` for the font stack `fontStack` (comma-joined font names), or nil
     /// when no local font has it.
     func glyph(codePoint: UInt32, fontStack: String) -> Glyph?
+    /// Nil when the source has a font for `fontStack`; else why not, as a sentence (the default:
+    /// every stack has one, as a browser always finds some font).
+    func missingFont(fontStack: String) -> String?
+}
+
+extension LocalGlyphSource {
+    /// Every stack has a font.
+    public func missingFont(fontStack: String) -> String? { nil }
 }
 
 /// Draws glyphs from font files the way GL JS's local glyph path (`GlyphManager._drawGlyph` with
