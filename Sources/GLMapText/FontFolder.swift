@@ -44,18 +44,7 @@ public final class FontFolder: LocalGlyphSource {
         self.textureScale = min(2, max(1, textureScale))
         var faces: [FontFace] = [], problems: [FontFileError] = []
         for file in Self.fontFiles(in: path, problems: &problems) {
-            do {
-                let first = try FontFace(path: file)
-                var fileFaces = [first]
-                for index in 1..<min(first.faceCount, 256) { fileFaces.append(try FontFace(path: file, faceIndex: index)) }
-                for face in fileFaces {
-                    if let problem = Self.problem(with: face) { problems.append(problem) } else { faces.append(face) }
-                }
-            } catch let e as FontFileError {
-                problems.append(e)
-            } catch {
-                problems.append(FontFileError(path: file, message: "\(error)"))
-            }
+            do { faces += try Self.openFaces(file: file) } catch { problems.append(error) }
         }
         var byName: [String: FontFace] = [:]
         for face in faces {
@@ -110,8 +99,23 @@ public final class FontFolder: LocalGlyphSource {
         return "no font in \(path) is named \(fonts.joined(separator: " or ")) (\(list)); text needing it is left out"
     }
 
+    /// The usable faces of one font file (every face of a collection), or why it cannot be used.
+    public static func openFaces(file: String) throws(FontFileError) -> [FontFace] {
+        do {
+            let first = try FontFace(path: file)
+            var faces = [first]
+            for index in 1..<max(1, min(first.faceCount, 256)) { faces.append(try FontFace(path: file, faceIndex: index)) }
+            for face in faces { if let problem = problem(with: face) { throw problem } }
+            return faces
+        } catch let e as FontFileError {
+            throw e
+        } catch {
+            throw FontFileError(path: file, message: "\(error)")
+        }
+    }
+
     /// The font files under `folder`, in path order (sub-folders too; links followed).
-    static func fontFiles(in folder: String, problems: inout [FontFileError]) -> [String] {
+    public static func fontFiles(in folder: String, problems: inout [FontFileError]) -> [String] {
         let fm = FileManager.default
         var isDir: ObjCBool = false
         guard fm.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else {

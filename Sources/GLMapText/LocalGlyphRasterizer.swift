@@ -1,4 +1,6 @@
 import Foundation
+import GLMapCore
+import GLMapPNG
 import CICU
 
 /// A source of glyphs drawn on this machine rather than loaded from glyph PBFs.
@@ -123,12 +125,19 @@ public struct LocalGlyphRasterizer: LocalGlyphSource {
     }
 }
 
-/// Writes glyph range PBFs from font files (the data behind a future `glmap glyphs FONT… -o DIR`).
+/// Writes glyph range PBFs from font files (`glmap glyphs FONT… -o DIR`).
 public enum GlyphRangeWriter {
     /// Every range that holds at least one of the faces' code points, as (first code point, PBF
     /// bytes), ascending. A code point takes its glyph from the first face that has it, so several
     /// faces make one combined font stack named `fontStack`. `only` limits the code points.
     public static func ranges(faces: [FontFace], fontStack: String, only: Set<UInt32>? = nil) -> [(rangeStart: UInt32, bytes: [UInt8])] {
+        glyphRanges(faces: faces, only: only).map { range in
+            (range.rangeStart, GlyphPBF.encode(fontStack: fontStack, rangeStart: range.rangeStart, glyphs: range.glyphs))
+        }
+    }
+
+    /// The glyphs of every range, ascending by range and code point (see `ranges`).
+    static func glyphRanges(faces: [FontFace], only: Set<UInt32>?) -> [(rangeStart: UInt32, glyphs: [Glyph])] {
         var byRange: [UInt32: [Glyph]] = [:]
         var seen = Set<UInt32>()
         for face in faces {
@@ -138,10 +147,27 @@ public enum GlyphRangeWriter {
                 byRange[cp / GlyphConstants.rangeSize * GlyphConstants.rangeSize, default: []].append(g)
             }
         }
-        return byRange.keys.sorted().map { start in
-            let glyphs = byRange[start]!.sorted { $0.id < $1.id }
-            return (start, GlyphPBF.encode(fontStack: fontStack, rangeStart: start, glyphs: glyphs))
+        return byRange.keys.sorted().map { start in (start, byRange[start]!.sorted { $0.id < $1.id }) }
+    }
+
+    /// Writes the ranges of `faces` (one font stack named `fontStack`) as
+    /// `folder/fontStack/START-END.pbf`, each file whole or not at all (`AtomicFileWriter`),
+    /// creating the folders; returns how many ranges and glyphs were written. A `/` in the
+    /// stack's name becomes `-` in the folder name. Throws `IOFailure`.
+    @discardableResult
+    public static func write(faces: [FontFace], fontStack: String, to folder: String, only: Set<UInt32>? = nil) throws -> (ranges: Int, glyphs: Int) {
+        let stackFolder = (folder as NSString).appendingPathComponent(fontStack.replacingOccurrences(of: "/", with: "-"))
+        do {
+            try FileManager.default.createDirectory(atPath: stackFolder, withIntermediateDirectories: true)
+        } catch {
+            throw IOFailure(path: stackFolder, message: "cannot create the folder (\(error.localizedDescription))")
         }
+        let ranges = glyphRanges(faces: faces, only: only)
+        for range in ranges {
+            let bytes = GlyphPBF.encode(fontStack: fontStack, rangeStart: range.rangeStart, glyphs: range.glyphs)
+            try AtomicFileWriter.write(bytes, to: (stackFolder as NSString).appendingPathComponent(fileName(rangeStart: range.rangeStart)))
+        }
+        return (ranges.count, ranges.reduce(0) { $0 + $1.glyphs.count })
     }
 
     /// The file name of a range (`0-255.pbf`).
