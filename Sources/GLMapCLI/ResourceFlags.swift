@@ -9,7 +9,7 @@ enum ResourceFlags {
     static let options: [CommandLineArguments.Option] = [
         .init("http-cache", help: "folder for an on-disk HTTP cache of tiles, TileJSON, glyphs and sprites (Cache-Control and ETag honoured)"),
         .init("offline", value: false, help: "refuse every network request (http/https URLs of the style are errors; cached copies still serve)"),
-        .init("fonts", help: "folder of TrueType/OpenType fonts (.ttf .otf .ttc) that draw text when the style has no glyphs URL or a glyph range cannot be loaded; text-font names match a font's family and style (\"Open Sans Semibold\", \"DejaVu Sans\")"),
+        .init("fonts", help: "folder of TrueType/OpenType fonts (.ttf .otf .ttc .otc) that draw text when the style has no glyphs URL or a glyph range cannot be loaded; text-font names match a font's family and style (\"Open Sans Semibold\", \"DejaVu Sans\")"),
     ]
 
     /// The loader options the flags ask for (nil: the defaults).
