@@ -110,7 +110,7 @@ let package = Package(
         .target(name: "GLMapServer", dependencies: ["GLMap", "GLMapArchives", "GLMapBatch", "GLMapPyramid", "GLMapImageFormats", "GLMapCore", "GLMapStyle", "GLMapPNG", "CMicroHTTPD"]),
         // The command line (one file per subcommand) and the fuzz entry points sit outside the
         // GLMap product, so a library user sees neither.
-        .target(name: "GLMapCLI", dependencies: ["GLMap", "GLMapArchives", "GLMapBatch", "GLMapPyramid", "GLMapImageFormats", "GLMapCore", "GLMapStyle", "GLMapPNG", "GLMapTesting", "GLMapServer"]),
+        .target(name: "GLMapCLI", dependencies: ["GLMap", "GLMapArchives", "GLMapBatch", "GLMapPyramid", "GLMapImageFormats", "GLMapCore", "GLMapStyle", "GLMapPNG", "GLMapTesting", "GLMapServer", "GLMapText"]),
         .target(name: "GLMapFuzzing",
                 dependencies: ["GLMap", "GLMapCLI", "GLMapCore", "GLMapGeoJSON", "GLMapStyle", "GLMapTessellation", "GLMapTiles", "GLMapText", "GLMapArchives"]),
         .executableTarget(name: "glmap", dependencies: ["GLMapCLI"]),

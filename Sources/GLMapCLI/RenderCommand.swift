@@ -42,7 +42,7 @@ public enum RenderCommand {
                         [--bounds W,S,E,N | --fit [SOURCE]] [--padding PX] [--source ID=FILE]…
                         [--backend auto|gpu|cpu] [--strict] [--png-level default|small]
                         [--format png|jpeg|webp] [--quality 1-100] [--lossless]
-                        [--http-cache DIR] [--offline]
+                        [--http-cache DIR] [--offline] [--fonts DIR]
            glmap render --style FILE --frames FRAMES.jsonl [options as defaults] [--jobs N] [--quiet]
            glmap render --help
 

@@ -23,6 +23,16 @@ public final class Snapshotter {
     /// How the style's URLs are fetched (tiles, TileJSON, glyphs, sprites): rewrite rules, an
     /// HTTP cache folder, offline mode (nil: relative to the style file, no cache).
     public var resourceOptions: ResourceLoaderOptions? { didSet { scene = nil } }
+    /// A folder of TrueType/OpenType fonts text is drawn from when the style has no `glyphs` URL
+    /// or a glyph range cannot be loaded (`glmap render --fonts DIR`): `resourceOptions.fontsDirectory`.
+    public var fontsDirectory: String? {
+        get { resourceOptions?.fontsDirectory }
+        set {
+            var o = resourceOptions ?? ResourceLoaderOptions()
+            o.fontsDirectory = newValue
+            resourceOptions = o
+        }
+    }
 
     enum StoredSource {
         case typed(GeoJSONSource)
