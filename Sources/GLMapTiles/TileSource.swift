@@ -55,8 +55,6 @@ public final class TileSource: Sendable {
     let limits: InputLimits
     let archive: TileArchiveHandle?
 
-    /// Opens the source: fetches its TileJSON or opens its archive (see the contract). Throws
-    /// `TileSourceError` naming the source and the URL or file when that fails.
     /// Opens a source that must be of `type` (a raster layer's source, say); throws
     /// `TileSourceError` naming `sources.ID.type` otherwise, or when the source cannot be opened.
     public convenience init(_ description: TileSourceDescription, expecting type: TileSourceType, loader: ResourceLoader,
@@ -68,6 +66,8 @@ public final class TileSource: Sendable {
         try self.init(description, loader: loader, limits: limits, pixelRatio: pixelRatio)
     }
 
+    /// Opens the source: fetches its TileJSON or opens its archive (see the contract). Throws
+    /// `TileSourceError` naming the source and the URL or file when that fails.
     public init(_ description: TileSourceDescription, loader: ResourceLoader, limits: InputLimits = .default,
                 pixelRatio: Double = 1) throws(TileSourceError) {
         self.description = description
