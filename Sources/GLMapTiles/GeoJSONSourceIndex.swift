@@ -65,9 +65,13 @@ public enum GeoJSONSourceIndex: Sendable {
             let maxZoom = GeoJSONTileOptions.mapLibre(maxzoom: source.maxzoom).maxZoom
             self = .clusters(try SuperclusterIndex(collection, options: options, filter: source.filter), maxZoom: maxZoom)
         } else {
-            let options = GeoJSONTileOptions.mapLibre(maxzoom: source.maxzoom, buffer: source.buffer,
+            var options = GeoJSONTileOptions.mapLibre(maxzoom: source.maxzoom, buffer: source.buffer,
                                                       tolerance: source.tolerance, lineMetrics: source.lineMetrics,
                                                       generateId: source.generateId)
+            // No index up front: a still frame asks for a few tiles, and geojson-vt cuts the same
+            // tiles by drilling down from z0 as from its index (GeoJSONTileRealDataTests checks
+            // it); building GL JS's index to z5 was half of a large source's parse.
+            options.indexMaxZoom = 0
             self = .tiles(try GeoJSONTileIndex(collection, options: options, filter: source.filter))
         }
     }

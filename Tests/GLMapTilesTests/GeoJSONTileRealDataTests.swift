@@ -124,6 +124,25 @@ import Testing
         }
     }
 
+    /// Scenes drill down from z0 (`GeoJSONSourceIndex` builds no index up front): the tiles are
+    /// geojson-vt's with GL JS's up-front index, on every scene down a sample to maxZoom 14.
+    @Test func noIndexUpFrontGivesTheSameTiles() throws {
+        try SharedData.require("the scenes", at: SharedData.scenes)
+        for name in ["us_states", "nyc_boroughs", "world", "montreal"] {
+            let file = SharedData.scenes.appendingPathComponent("data/\(name).geojson")
+            guard let data = FileManager.default.contents(atPath: file.path) else { continue }
+            let fc = try GeoJSONDecoder.decode([UInt8](data))
+            var eager = GeoJSONTileOptions.mapLibre(maxzoom: 14), lazy = eager
+            eager.indexMaxPoints = 1_000   // split up front where GL JS would on larger data
+            lazy.indexMaxZoom = 0
+            let a = try GeoJSONTileIndex(fc, options: eager), b = try GeoJSONTileIndex(fc, options: lazy)
+            #expect(a.builtTiles.count > b.builtTiles.count, "\(name): the eager index splits up front")
+            for (id, tile) in Self.sampleTiles(a, cap: 4) {
+                #expect(Self.text(b.tile(id)) == Self.text(tile), "\(name) tile \(id)")
+            }
+        }
+    }
+
     /// The same tiles whatever order they are asked in (deepest first here, shallowest first there).
     @Test func tilesDoNotDependOnTheOrderOfRequests() throws {
         let file = SharedData.scenes.appendingPathComponent("data/nyc_boroughs.geojson")
