@@ -120,7 +120,7 @@ public final class GLRenderer {
                         tiles.append((frame, g))
                     }
                 }
-                layers.append(.symbol(tiles: tiles, iconItems: plan.iconItems, textItems: plan.textItems))
+                layers.append(.symbol(tiles: tiles, iconItems: plan.iconItems, textItems: plan.textItems, debug: plan.debug))
             }
         }
         let keep = uploadGeneration - 1
@@ -228,7 +228,7 @@ public final class GLRenderer {
                     }
                 }
                 glDisable(GLenum(GL_STENCIL_TEST))
-            case .symbol(let tiles, let iconItems, let textItems):
+            case .symbol(let tiles, let iconItems, let textItems, let debug):
                 glDisable(GLenum(GL_STENCIL_TEST))
                 var drawn: [(frame: SymbolTileFrame, bucket: SymbolDrawer.Uploaded)] = []
                 for (f, b) in tiles { if case .symbol(let u) = b.content { drawn.append((f, u)) } }
@@ -236,6 +236,7 @@ public final class GLRenderer {
                 if drawn.count == tiles.count {
                     try symbols.draw(drawn, iconItems: iconItems, textItems: textItems, frame: frame, stats: &counts)
                 }
+                if let debug { try symbols.drawDebug(debug, frame: frame, stats: &counts) }
             }
             try GLState.check("drawing layer")
         }

@@ -49,7 +49,8 @@ public final class GPUScene {
     enum Layer {
         case background(EvaluatedBackground)
         case tiled(source: String, clipped: Bool, tiles: [(tile: OverscaledTileID, bucket: GPUBucket)])
-        case symbol(tiles: [(frame: SymbolTileFrame, bucket: GPUBucket)], iconItems: [SymbolDrawItem], textItems: [SymbolDrawItem])
+        case symbol(tiles: [(frame: SymbolTileFrame, bucket: GPUBucket)], iconItems: [SymbolDrawItem], textItems: [SymbolDrawItem],
+                    debug: SymbolCollisionDebug?)
     }
 
     let layers: [Layer]

@@ -214,13 +214,13 @@ final class RenderSuiteHarnessTests: FolderTestCase {
 
     func testWhatGlmapCannotDoFailsTheCaseWithAReason() throws {
         let d = try drawCase("ops/unsupported", #"""
-        {"version": 8, "metadata": {"test": {"width": 16, "height": 16, "collisionDebug": true, "operations": [
+        {"version": 8, "metadata": {"test": {"width": 16, "height": 16, "debug": true, "operations": [
           ["setRoll", 10], ["setTerrain", {"source": "dem"}], ["setPaintProperty", "missing", "circle-color", "red"], ["wait"]]}},
          "sources": {"dem": {"type": "raster-dem", "tiles": ["local://tiles/{z}-{x}-{y}.terrain.png"]}}, "layers": []}
         """#)
         XCTAssertTrue(d.unsupported.contains("operation setRoll not supported"), "\(d.unsupported)")
         XCTAssertTrue(d.unsupported.contains { $0.contains("terrain") }, "\(d.unsupported)")
-        XCTAssertTrue(d.unsupported.contains { $0.contains("collisionDebug") }, "\(d.unsupported)")
+        XCTAssertTrue(d.unsupported.contains { $0.contains("metadata.test.debug") }, "\(d.unsupported)")
         XCTAssertEqual(d.notes.count, 1, "an operation GL JS would also refuse is noted, not fatal: \(d.notes)")
         XCTAssertTrue(d.notes[0].contains("operation 3 (setPaintProperty)"), d.notes[0])
     }
