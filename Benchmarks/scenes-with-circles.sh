@@ -1,7 +1,7 @@
 #!/bin/bash
 # The six scenes of ../shared/scenes WITH their circle layers, glmap against MapLibre Native, and
 # against Native drawing the circle layers from a copy of their source with `buffer: 0` (each
-# point then reaches only its own tile, as GL JS's circle bucket keeps it: README "Conformance",
+# point then reaches only its own tile, as GL JS's circle bucket keeps it: docs/conformance.md,
 # circles near tile edges). Prints a Markdown table of pixelmatch fractions (render-test rule:
 # threshold 0.1285, anti-aliased pixels not counted). Needs a release build and pymgl in .venv:
 #   swift build -c release && bash Benchmarks/scenes-with-circles.sh

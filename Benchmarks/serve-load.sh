@@ -6,12 +6,14 @@
 #   REQUESTS=40000 BASELINE=0 bash Benchmarks/serve-load.sh     # RSS soak, glmap only
 #   VARIANTS="before off on" GLMAP_BEFORE=/tmp/old/.build/release/glmap ROUNDS=2 bash Benchmarks/serve-load.sh
 #   CLIENT=python bash Benchmarks/serve-load.sh     # the Python load client instead of wrk
+#   STYLE=.build/basemap/styles/osm-bright.json ZOOMS=13-17 BBOX=24.935,60.164,24.953,60.179 bash Benchmarks/serve-load.sh
 #
 # VARIANTS: the servers to load, in order (default "on"): "on" = this build; "off" = this build
 # with GLMAP_VIEW_CULLING=0 (every bucket drawn whole, as before view culling); "before" = the
 # binary GLMAP_BEFORE (e.g. an older commit's release build). ROUNDS: repeat (each variant, then
 # MapLibre Native) that many times, so load changes hit every variant alike.
-# Tiles: the 256-px XYZ pyramid ZOOMS (z0–6 of the world: 5,461 tiles), shuffled with a fixed
+# Tiles: the 256-px XYZ pyramid ZOOMS (z0–6 of the world: 5,461 tiles; with BBOX=W,S,E,N only the
+# tiles that meet that box, as Benchmarks/basemap.sh asks for the Helsinki extract), shuffled with a fixed
 # seed, the first REQUESTS of them (distinct up to the pyramid's size, then the same order again;
 # the server runs with --cache 0, so every request renders). glmap: `glmap serve --jobs JOBS` on
 # 127.0.0.1, loaded by CLIENT over CONCURRENCY keep-alive connections: "wrk" (default; Debian's
@@ -65,8 +67,8 @@ for _ in $(seq 1 600); do grep -qs "workers)" "$TMP/server.log" && break; sleep 
 port="$(sed -n 's|.*http://127.0.0.1:\([0-9]*\).*|\1|p' "$TMP/server.log" | head -1)"
 [ -n "$port" ] || { echo "serve-load: the server did not start:" >&2; cat "$TMP/server.log" >&2; exit 1; }
 
-"$PY" - "$port" "$server" "$REQUESTS" "$CONCURRENCY" "$ZOOMS" "$TMP" "$cull" "$CLIENT" <<'EOF'
-import http.client, os, random, resource, subprocess, sys, threading, time
+"$PY" - "$port" "$server" "$REQUESTS" "$CONCURRENCY" "$ZOOMS" "$TMP" "$cull" "$CLIENT" "${BBOX:-}" <<'EOF'
+import http.client, math, os, random, resource, subprocess, sys, threading, time
 port, pid, n, conc = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 z0, z1 = (int(v) for v in sys.argv[5].split("-"))
 tmp, variant, client = sys.argv[6], sys.argv[7], sys.argv[8]
@@ -77,7 +79,13 @@ def cpu():   # user + system seconds of the server process, all its threads
 def rss(field="VmRSS"):
     for line in open("/proc/%s/status" % pid):
         if line.startswith(field + ":"): return int(line.split()[1]) / 1024
-tiles = [(z, x, y) for z in range(z0, z1 + 1) for x in range(1 << z) for y in range(1 << z)]
+def tile_range(z):   # the x and y ranges of zoom z: all, or those meeting BBOX
+    if not sys.argv[9]: return range(1 << z), range(1 << z)
+    w, s, e, nn = (float(v) for v in sys.argv[9].split(","))
+    tx = lambda lon: min((1 << z) - 1, int((lon + 180) / 360 * (1 << z)))
+    ty = lambda lat: min((1 << z) - 1, int((1 - math.log(math.tan(math.radians(lat)) + 1 / math.cos(math.radians(lat))) / math.pi) / 2 * (1 << z)))
+    return range(tx(w), tx(e) + 1), range(ty(nn), ty(s) + 1)
+tiles = [(z, x, y) for z in range(z0, z1 + 1) for x in tile_range(z)[0] for y in tile_range(z)[1]]
 random.Random(17).shuffle(tiles)
 tiles = (tiles * (n // len(tiles) + 1))[:n]   # more requests than tiles: the pyramid again, same order
 open(tmp + "/tiles.txt", "w").write("\n".join("%d %d %d" % t for t in tiles) + "\n")

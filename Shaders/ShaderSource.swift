@@ -37,8 +37,11 @@ public enum ShaderSource {
     }
 
     /// Every program, background first.
-    public static let all: [Program] = [background, fill, fillOutline, line, circle, clippingMask,
-                                        symbolText, symbolIconSDF, symbolIcon, symbolTextAndIcon, collisionBox, collisionCircle]
+    public static let all: [Program] = [background, fill, fillOutline, line, circle, clippingMask, fillExtrusion, fillExtrusionPattern,
+                                        heatmap, heatmapTexture, fillPattern, fillOutlinePattern, backgroundPattern,
+                                        raster, hillshadePrepare, hillshade, colorRelief,
+                                        symbolText, symbolIconSDF, symbolIcon, symbolTextAndIcon,
+                                        collisionBox, collisionCircle]
 
     /// The `#pragma glmap: define` inputs of a shader source.
     static func paintInputs(_ source: String) -> [PaintInput] {
@@ -85,6 +88,37 @@ public enum ShaderSource {
 
     /// The `clipping_mask` program: a tile's square, into the stencil buffer only.
     public static let clippingMask = Program(name: "clipping_mask", vertex: text(PackageResources.clipping_mask_vert), fragment: text(PackageResources.clipping_mask_frag))
+
+    /// The `fill_extrusion` program: lit walls and roofs, depth-tested.
+    public static let fillExtrusion = Program(name: "fill_extrusion", vertex: text(PackageResources.fill_extrusion_vert), fragment: text(PackageResources.fill_extrusion_frag))
+    /// The `fill_extrusion_pattern` program: walls and roofs textured with `fill-extrusion-pattern`.
+    public static let fillExtrusionPattern = Program(name: "fill_extrusion_pattern", vertex: text(PackageResources.fill_extrusion_pattern_vert),
+                                                     fragment: text(PackageResources.fill_extrusion_pattern_frag))
+
+    /// The `heatmap` program: each point's kernel, added into the density texture.
+    public static let heatmap = Program(name: "heatmap", vertex: text(PackageResources.heatmap_vert), fragment: text(PackageResources.heatmap_frag))
+    /// The `heatmap_texture` program: the density coloured by `heatmap-color` over the frame.
+    public static let heatmapTexture = Program(name: "heatmap_texture", vertex: text(PackageResources.heatmap_texture_vert),
+                                               fragment: text(PackageResources.heatmap_texture_frag))
+
+    /// The `fill_pattern` program: triangulated polygons textured with `fill-pattern`.
+    public static let fillPattern = Program(name: "fill_pattern", vertex: text(PackageResources.fill_pattern_vert),
+                                            fragment: text(PackageResources.fill_pattern_frag))
+    /// The `fill_outline_pattern` program: the antialiasing outline of patterned fills.
+    public static let fillOutlinePattern = Program(name: "fill_outline_pattern", vertex: text(PackageResources.fill_outline_pattern_vert),
+                                                   fragment: text(PackageResources.fill_outline_pattern_frag))
+    /// The `background_pattern` program: `background-pattern` over each covering tile.
+    public static let backgroundPattern = Program(name: "background_pattern", vertex: text(PackageResources.background_pattern_vert),
+                                                  fragment: text(PackageResources.background_pattern_frag))
+
+    /// The `raster` program: a raster tile's or an image source's picture, colour-adjusted.
+    public static let raster = Program(name: "raster", vertex: text(PackageResources.raster_vert), fragment: text(PackageResources.raster_frag))
+    /// The `hillshade_prepare` program: a DEM tile's slopes into an RGBA8 texture (offscreen).
+    public static let hillshadePrepare = Program(name: "hillshade_prepare", vertex: text(PackageResources.hillshade_prepare_vert), fragment: text(PackageResources.hillshade_prepare_frag))
+    /// The `hillshade` program: a tile's prepared slopes shaded by the layer's lights.
+    public static let hillshade = Program(name: "hillshade", vertex: text(PackageResources.hillshade_vert), fragment: text(PackageResources.hillshade_frag))
+    /// The `color_relief` program: a DEM tile coloured by elevation through the layer's ramp.
+    public static let colorRelief = Program(name: "color_relief", vertex: text(PackageResources.color_relief_vert), fragment: text(PackageResources.color_relief_frag))
 
     static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -19,6 +19,17 @@ flat in float v_sdfgamma;
 uniform sampler2D u_gradient;     // colour ramp (premultiplied RGBA8), one row per clip
 in highp vec2 v_uv;
 #endif
+#ifdef PATTERN
+uniform sampler2D u_image;        // pattern atlas (premultiplied RGBA8, LINEAR, clamped)
+uniform vec2 u_texsize;
+uniform float u_fade;             // cross-fade from -> to image (1 on a still frame)
+uniform vec3 u_scale;             // tile units -> pattern pixels at the tile zoom, from scale, to scale
+flat in vec4 v_pattern_from;
+flat in vec4 v_pattern_to;
+flat in vec2 v_pattern_ratio;
+in float v_linesofar;
+flat in float v_floorwidth;
+#endif
 out vec4 fragColor;
 void main() {
     // Distance of the fragment from the centre line, in CSS pixels.
@@ -32,6 +43,17 @@ void main() {
 #endif
 #ifdef GRADIENT
     fragColor = texture(u_gradient, v_uv) * (v_color.a * alpha);
+#elif defined(PATTERN)
+    // MapLibre's line_pattern: the image's height spans the floor width, its width follows.
+    vec2 size_a = (v_pattern_from.zw - v_pattern_from.xy) / v_pattern_ratio.x;
+    vec2 size_b = (v_pattern_to.zw - v_pattern_to.xy) / v_pattern_ratio.y;
+    float x_a = mod(v_linesofar / (size_a.x * u_scale.y / u_scale.x) * (size_a.y / v_floorwidth), 1.0);
+    float x_b = mod(v_linesofar / (size_b.x * u_scale.z / u_scale.x) * (size_b.y / v_floorwidth), 1.0);
+    float y = 0.5 * v_normal.y + 0.5;
+    vec2 texel = 1.0 / u_texsize;
+    vec2 pos_a = mix(v_pattern_from.xy * texel - texel, v_pattern_from.zw * texel + texel, vec2(x_a, y));
+    vec2 pos_b = mix(v_pattern_to.xy * texel - texel, v_pattern_to.zw * texel + texel, vec2(x_b, y));
+    fragColor = mix(texture(u_image, pos_a), texture(u_image, pos_b), u_fade) * (v_color.a * alpha);
 #else
     fragColor = v_color * alpha;
 #endif

@@ -4,8 +4,9 @@
 // is widened by half a device pixel per side and the fragment fades over blur + 1 device pixel.
 // Variants (a #define after the version line): DASH = MapLibre's line_sdf (line-dasharray from
 // the signed-distance line atlas), GRADIENT = line_gradient (colour from the line-gradient ramp
-// by line progress); both together = line_gradient_sdf. The fx attributes come from a second
-// buffer (LineBucket.fxLayout).
+// by line progress); both together = line_gradient_sdf; PATTERN = line_pattern (line-pattern:
+// the image scaled to the floor width across the line, repeated along linesofar; alone). The fx
+// attributes come from a second buffer (LineBucket.fxLayout), the pattern's from a third.
 uniform mat4 u_matrix;            // tile units -> clip space
 uniform float u_units_per_pixel;  // tile units per CSS pixel at this zoom
 uniform float u_ratio;            // device pixels per CSS pixel
@@ -27,7 +28,7 @@ out float v_gamma_scale;
 flat out vec4 v_color;
 flat out float v_blur;
 out float v_distance;
-#if defined(DASH) || defined(GRADIENT)
+#if defined(DASH) || defined(GRADIENT) || defined(PATTERN)
 in vec4 a_fx;                     // linesofar (tile units), floorwidth, progress in the piece, ramp row
 #endif
 #ifdef DASH
@@ -44,6 +45,17 @@ flat out float v_sdfgamma;
 #ifdef GRADIENT
 uniform float u_image_height;     // rows in the gradient ramp
 out highp vec2 v_uv;
+#endif
+#ifdef PATTERN
+in vec4 a_pattern_from;           // atlas pixels: top-left, bottom-right
+in vec4 a_pattern_to;
+in float a_pixel_ratio_from;
+in float a_pixel_ratio_to;
+flat out vec4 v_pattern_from;
+flat out vec4 v_pattern_to;
+flat out vec2 v_pattern_ratio;
+out float v_linesofar;
+flat out float v_floorwidth;
 #endif
 void main() {
     #pragma glmap: initialize vec4 color
@@ -72,6 +84,13 @@ void main() {
 #ifdef GRADIENT
     v_color = vec4(opacity);
     v_uv = vec2(a_fx.z, (a_fx.w + 0.5) / u_image_height);
+#elif defined(PATTERN)
+    v_color = vec4(opacity);
+    v_pattern_from = a_pattern_from;
+    v_pattern_to = a_pattern_to;
+    v_pattern_ratio = vec2(a_pixel_ratio_from, a_pixel_ratio_to);
+    v_linesofar = a_fx.x;
+    v_floorwidth = a_fx.y;
 #else
     v_color = color * opacity;
 #endif

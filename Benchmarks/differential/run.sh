@@ -4,6 +4,11 @@
 #
 #   bash Benchmarks/differential/run.sh --count 1000 --seed 1 [--max-size 1024] [--jobs 2]
 #        [--config release|debug] [--out DIR] [--reduce N] [--no-second-opinion]
+#        [--tiles [--kinds vector,raster]]
+#
+# --tiles: the tile-source set instead (generate_tiles.py: vector sources cut into MVT, raster
+# sources of generated PNG tiles; its cases read their tiles by absolute file:// URLs, so they are
+# generated in the output folder); classified by tags only (the second opinion edits GeoJSON).
 #
 # generates the seeded styles (generate.py), draws them with MapLibre Native through pymgl
 # (oracle.py; cached: a case that already has expected.png for this generator hash is not redrawn),
@@ -16,7 +21,7 @@
 # Needs .venv with pymgl (bash .ci/install-deps) or GLMAP_PYTHON.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-count=1000 seed=1 max_size=1024 jobs=2 config=release out="" reduce=0 second=1
+count=1000 seed=1 max_size=1024 jobs=2 config=release out="" reduce=0 second=1 gen=generate.py kinds=vector,raster
 while [ $# -gt 0 ]; do
   case "$1" in
     --count) count=$2; shift 2 ;;
@@ -27,6 +32,8 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --reduce) reduce=$2; shift 2 ;;
     --no-second-opinion) second=0; shift ;;
+    --tiles) gen=generate_tiles.py; second=0; shift ;;
+    --kinds) kinds=$2; shift 2 ;;
     *) echo "run.sh: unknown option $1 (see the header of $0)" >&2; exit 2 ;;
   esac
 done
@@ -36,11 +43,13 @@ if ! "$py" -c "import pymgl" 2>/dev/null; then
   exit 2
 fi
 export EGL_PLATFORM=${EGL_PLATFORM:-surfaceless}
-hash=$("$py" Benchmarks/differential/generate.py --hash)
-out=${out:-.build/differential-run/$hash-seed$seed-n$count-max$max_size}
+hash=$("$py" "Benchmarks/differential/$gen" --hash)
+extra=() prefix=""
+if [ "$gen" = generate_tiles.py ]; then extra=(--kinds "$kinds"); prefix=tiles-; fi
+out=${out:-.build/differential-run/$prefix$hash-seed$seed-n$count-max$max_size}
 mkdir -p "$out/cases"
 echo "run.sh: generator $hash, seed $seed, $count cases, max $max_size px, in $out"
-"$py" Benchmarks/differential/generate.py --out "$out/cases" --count "$count" --seed "$seed" --max-size "$max_size"
+"$py" "Benchmarks/differential/$gen" --out "$(cd "$out" && pwd)/cases" --count "$count" --seed "$seed" --max-size "$max_size" "${extra[@]}"
 "$py" Benchmarks/differential/oracle.py "$out/cases" --jobs "$jobs"
 swift build -c "$config" --product glmap-bench >/dev/null
 bench=$(swift build -c "$config" --show-bin-path)/glmap-bench

@@ -1,5 +1,6 @@
 import Foundation
 import GLMap
+import GLMapBatch
 import GLMapCore
 import GLMapPNG
 

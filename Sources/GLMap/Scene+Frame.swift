@@ -15,6 +15,8 @@ struct TileBucketCache {
         var overscaledZ: Int
         var layer: Int
         var zoomKey: Double
+        /// The pattern atlas the bucket's pattern positions point into (0: none).
+        var images: UInt64 = 0
     }
 
     /// A source's tile.
@@ -138,8 +140,10 @@ extension Scene {
         let tiles = visibleTiles(view: view, layers: layers)
         var evaluator = StyleEvaluator(zoom: zoom, globalState: style.globalState, sources: style.sources)
         evaluator.featureStates = style.featureStates
+        let images = prepareImages(&evaluator, ratio: ratio)
         buckets.withLock { $0.generation += 1 }
         loadTiles(tiles)
+        let rasterDraws = rasterLayerDraws(view: view, layers: layers, evaluator: evaluator)
         let assets = usesSymbols ? symbolAssets(ratio: ratio) : nil
         // Jobs: the (layer, tile) pairs without a cached bucket.
         struct Job: Sendable { let key: TileBucketCache.Key; let layer: GLMapStyle.Layer; let tile: OverscaledTileID }
@@ -150,11 +154,13 @@ extension Scene {
         for (index, layer) in layers {
             guard layer.type != .background, let source = layer.source, let ids = tiles[source] else { keys.append([]); continue }
             let dashed = layer.values[LineProperties.lineDasharray.name] != nil
+            let patterned = layer.values.keys.contains { $0.hasSuffix("-pattern") }
             var layerKeys: [(key: TileBucketCache.Key, tile: OverscaledTileID)] = []
             for tile in ids.reversed() {
                 // Symbol buckets depend on the sprite scale and pixel ratio (icons): keyed by the ratio.
                 let zoomKey = layer.type == .symbol ? -(1 + ratio) : (dashed ? zoom : -1)
-                let key = TileBucketCache.Key(canonical: tile.canonical, overscaledZ: tile.overscaledZ, layer: index, zoomKey: zoomKey)
+                var key = TileBucketCache.Key(canonical: tile.canonical, overscaledZ: tile.overscaledZ, layer: index, zoomKey: zoomKey)
+                if patterned { key.images = images.key }
                 layerKeys.append((key, tile))
                 if !cached.contains(key) && queued.insert(key).inserted { jobs.append(Job(key: key, layer: layer, tile: tile.unwrapped)) }
             }
@@ -190,7 +196,11 @@ extension Scene {
                 cache.entries[job.key] = (TileBucket(tile: job.tile, bucket: bucket, key: TileBucketCache.uniqueKey()), cache.generation)
             }
             var planned: [PlannedLayer] = []
-            for ((_, layer), layerKeys) in zip(layers, keys) {
+            for ((index, layer), layerKeys) in zip(layers, keys) {
+                if let r = rasterDraws[index] {
+                    planned.append(.raster(r))
+                    continue
+                }
                 if layer.type == .background {
                     planned.append(.background(evaluator.evaluateBackground(layer)))
                     continue
@@ -208,7 +218,9 @@ extension Scene {
             let keep = cache.generation - 1
             cache.entries = cache.entries.filter { $0.value.used >= keep }
             cache.data = cache.data.filter { $0.value.used >= keep }
-            return FramePlan(layers: planned, sourceTiles: tiles)
+            var plan = FramePlan(layers: planned, sourceTiles: tiles)
+            decorate(&plan, evaluator: evaluator, images: images)
+            return plan
         }
         return placeSymbols(plan, layers: layers, view: view, ratio: ratio)
     }
@@ -225,15 +237,19 @@ extension Scene {
         let tiles = visibleTiles(view: view, layers: layers)
         var evaluator = StyleEvaluator(zoom: zoom, globalState: style.globalState, sources: style.sources)
         evaluator.featureStates = style.featureStates
+        _ = prepareImages(&evaluator, ratio: ratio)
         buckets.withLock { $0.generation += 1 }
         loadTiles(tiles)
+        let rasterDraws = rasterLayerDraws(view: view, layers: layers, evaluator: evaluator)
         defer {
             buckets.withLock { cache in
                 let keep = cache.generation - 1
                 cache.data = cache.data.filter { $0.value.used >= keep }
             }
         }
-        var result = concurrentMap(layers.map(\.layer)) { [self, evaluator] layer -> ReferenceLayer in
+        var result = concurrentMap(layers) { [self, evaluator] item -> ReferenceLayer in
+            let layer = item.layer
+            if let r = rasterDraws[item.index] { return .raster(r) }
             if layer.type == .symbol { return .tiled([]) }   // placed below, across layers
             guard layer.type != .background, let source = layer.source else {
                 return .background(evaluator.evaluateBackground(layer))

@@ -1,5 +1,7 @@
 // Scene symbols — contract
-// Input: the style's `glyphs` template and `sprite`, the images added at run time, the frame's
+// Input: the style's `glyphs` template and `sprite`, the fonts folder of the resource options
+// (`fontsDirectory`: glyphs the PBFs do not give — no `glyphs` URL, a range that cannot be
+// loaded — are drawn from its fonts, `FontFolder`), the images added at run time, the frame's
 // view and pixel ratio. Output: the assets symbol layout reads (`SymbolAssets`: one glyph manager
 // per scene — ranges loaded on first need, once — and the style's images at the frame's sprite
 // scale: 1× for ratios up to 1, @2x above, falling back to 1× as GL JS's `loadSprite` does; run-time
@@ -8,8 +10,9 @@
 // and reference layers for the CPU renderer.
 // Loading goes through glmap's `ResourceLoader` (files, file://, http(s) with its cache rules;
 // `local://` references are found up the style's folders as GeoJSON data are). Everything a frame
-// needs is loaded before it is drawn; a glyph range or sprite that cannot be loaded costs only the
-// text or icons that need it and is one warning in `symbolWarnings` (hence `warningMessages`).
+// needs is loaded before it is drawn; a glyph range, font stack (no font for it), font file or
+// sprite that cannot be used costs only the text or icons that need it and is one warning in
+// `symbolWarnings` (hence `warningMessages`).
 import Foundation
 import GLMapCore
 import GLMapReference
@@ -21,6 +24,8 @@ import GLMapTiles
 /// Symbol assets loaded for earlier frames: the glyph manager and the images per sprite scale.
 struct SymbolAssetCache {
     var glyphs: GlyphManager?
+    /// The fonts of `ResourceLoaderOptions.fontsDirectory`, opened with the glyph manager.
+    var fonts: FontFolder?
     /// Images by sprite scale (true: @2x), with the warnings their loading gave.
     var images: [Bool: (store: StyleImageStore, warnings: [String])] = [:]
 }
@@ -52,15 +57,27 @@ extension Scene {
 
     /// The assets for a frame at `ratio`, loading the sprite at its scale on first use.
     func symbolAssets(ratio: Double) -> SymbolAssets {
+        let images = styleImages(ratio: ratio)
+        let glyphs: GlyphManager = symbolAssetCache.withLock { cache in
+            if let g = cache.glyphs { return g }
+            let fonts = loader.options.fontsDirectory.map { FontFolder(path: $0) }
+            let g = GlyphManager(urlTemplate: style.glyphs, fetch: symbolFetch, local: fonts)
+            cache.glyphs = g
+            cache.fonts = fonts
+            return g
+        }
+        return SymbolAssets(glyphs: glyphs, images: images, pixelRatio: ratio)
+    }
+
+    /// The style's images at `ratio`'s sprite scale with the run-time images, loaded once per
+    /// scene and scale: icons and the pattern atlas (Scene+Images.swift) read the same store.
+    func styleImages(ratio: Double) -> StyleImageStore {
         let scale = ratio > 1
         return symbolAssetCache.withLock { cache in
-            let glyphs: GlyphManager
-            if let g = cache.glyphs { glyphs = g } else {
-                glyphs = GlyphManager(urlTemplate: style.glyphs, fetch: symbolFetch)
-                cache.glyphs = glyphs
-            }
-            if cache.images[scale] == nil { cache.images[scale] = loadSymbolImages(ratio: scale ? 2 : 1) }
-            return SymbolAssets(glyphs: glyphs, images: cache.images[scale]!.store, pixelRatio: ratio)
+            if let hit = cache.images[scale] { return hit.store }
+            let made = loadSymbolImages(ratio: scale ? 2 : 1)
+            cache.images[scale] = made
+            return made.store
         }
     }
 
@@ -92,7 +109,8 @@ extension Scene {
         symbolAssetCache.withLock { cache in
             var out: [String] = []
             for scale in [false, true] { out += cache.images[scale]?.warnings ?? [] }
-            out += cache.glyphs?.warnings.map(\.description) ?? []
+            out += cache.fonts?.fileWarnings.map { "font file \($0)" } ?? []
+            out += cache.glyphs?.warningMessages ?? []
             var seen = Set<String>()
             return out.filter { seen.insert($0).inserted }
         }

@@ -4,6 +4,7 @@
 // worker does it); a vector source a `VectorTileSource` whose tiles are fetched (files, archives,
 // TileJSON, http through the `ResourceLoader`) and decoded for each frame before drawing. Frames of the same
 // scene (other cameras, sizes, ratios) reuse it: no re-parsing, re-projection or re-tiling.
+// Raster, raster-dem and image sources are opened here and loaded per frame (Scene+Raster.swift).
 // A frame is planned from the view: per source, the tiles MapLibre would cover the view with
 // (`TileCover`); per drawn layer and tile, the layer evaluated over the tile's features and
 // tessellated (`FramePlan`, for the GPU) or only evaluated (`ReferenceFrame`, for the CPU
@@ -32,6 +33,8 @@ public final class Scene: Sendable {
     let geojson: [String: GeoJSONSourceIndex]
     /// The vector sources by id.
     let vector: [String: VectorTileSource]
+    /// The raster, raster-dem and image sources, and the tiles frames loaded from them (Scene+Raster.swift).
+    let rasters: SceneRasterSources
     /// Where URLs of the style's sources (and glyphs and sprites) are fetched from.
     public let loader: ResourceLoader
     /// Problems met while loading tiles for frames (a tile that could not be fetched or decoded),
@@ -43,10 +46,15 @@ public final class Scene: Sendable {
     public let warnings: [SourceWarning]
     /// Tile buckets built for earlier frames.
     let buckets = Locked(TileBucketCache())
+    /// Sprites and the pattern atlas by sprite scale (Scene+Images.swift), loaded by the first
+    /// frame that needs them.
+    let images = Locked(SceneImageCache())
+
+    /// Images added at run time (`Snapshotter.addImage`), beside the sprite's (Scene+Images.swift).
+    let runtimeImages: [String: StyleImage]
+
     /// Glyphs and images of symbol layers (Scene+Symbols.swift), loaded by the first frame that needs them.
     let symbolAssetCache = Locked(SymbolAssetCache())
-    /// Images added at run time (`Snapshotter.addImage`): they join the sprite's for icons.
-    let runtimeImages: [String: StyleImage]
     /// Whether symbols of different sources collide (GL JS's `crossSourceCollisions`, default true).
     let crossSourceCollisions: Bool
     /// Whether symbol layers draw their collision debug overlay (GL JS's `showCollisionBoxes`).
@@ -55,9 +63,9 @@ public final class Scene: Sendable {
     /// Loads the style's sources; `preloaded` gives features already decoded (the Swift API's
     /// `GeoJSONSource` data) by source id, used instead of the source's own `data`.
     /// `resources`: how URLs are fetched (default: relative to the style file's folder, http(s)
-    /// without a cache). `images` are images added at run time; `crossSourceCollisions` off keeps
-    /// symbols of different sources from hiding each other; `showCollisionBoxes` draws symbol
-    /// layers' collision boxes and circles over them.
+    /// without a cache). `images` are images added at run time (patterns and icons may name them as
+    /// they name the sprite's); `crossSourceCollisions` off keeps symbols of different sources from
+    /// hiding each other; `showCollisionBoxes` draws symbol layers' collision boxes and circles over them.
     public init(style: StyleDocument, preloaded: [String: GLMapGeoJSON.FeatureCollection] = [:], strict: Bool = false,
                 limits: InputLimits = .default, resources: ResourceLoaderOptions? = nil, images: [String: StyleImage] = [:],
                 crossSourceCollisions: Bool = true, showCollisionBoxes: Bool = false) throws {
@@ -73,6 +81,7 @@ public final class Scene: Sendable {
         self.loader = ResourceLoader(options: options)
         var geojson: [String: GeoJSONSourceIndex] = [:]
         var vector: [String: VectorTileSource] = [:]
+        var raster: [String: RasterTileSource] = [:], dem: [String: RasterDEMTileSource] = [:], images: [String: GLMapTiles.ImageSource] = [:]
         var bounds: [String: WorldBounds] = [:]
         var warnings: [SourceWarning] = []
         // Only sources some layer uses are loaded.
@@ -103,8 +112,20 @@ public final class Scene: Sendable {
                     let source = try VectorTileSource(description, loader: self.loader, limits: limits)
                     vector[id] = source
                     if let b = source.source.bounds { bounds[id] = Scene.bounds(b) }
-                case .raster, .rasterDEM, .image, .geojson, .video:
-                    break   // drawn by layer types glmap does not draw yet: their layers are skipped
+                case .raster:
+                    let source = try RasterTileSource(description, loader: self.loader, limits: limits)
+                    raster[id] = source
+                    if let b = source.source.bounds { bounds[id] = Scene.bounds(b) }
+                case .rasterDEM:
+                    let source = try RasterDEMTileSource(description, loader: self.loader, limits: limits)
+                    dem[id] = source
+                    if let b = source.source.bounds { bounds[id] = Scene.bounds(b) }
+                case .image:
+                    let source = try GLMapTiles.ImageSource(description, loader: self.loader, limits: limits)
+                    images[id] = source
+                    if let p = Scene.imagePlacement(source.coordinates) { bounds[id] = p.bounds }
+                case .geojson, .video:
+                    break   // GeoJSON sources are loaded above; video sources are skipped by the parser
                 }
             } catch {
                 let w = SourceWarning(sourceID: id, message: "\(error)")
@@ -114,6 +135,7 @@ public final class Scene: Sendable {
         }
         self.geojson = geojson
         self.vector = vector
+        self.rasters = SceneRasterSources(raster: raster, dem: dem, images: images)
         self.sourceBounds = bounds
         self.warnings = warnings
     }
@@ -122,7 +144,7 @@ public final class Scene: Sendable {
     /// naming the layers or sources), each source whose data could not be used, then each tile
     /// that could not be loaded by the frames drawn so far.
     public var warningMessages: [String] {
-        SkippedFeature.summaries(style.skipped) + warnings.map(\.description) + tileWarnings.value + symbolWarnings
+        SkippedFeature.summaries(style.skipped) + warnings.map(\.description) + tileWarnings.value + imageWarnings + symbolWarnings
     }
 
     /// Tiles that could not be loaded by the frames drawn so far (fetch or decode failures), one

@@ -12,6 +12,7 @@ public enum GLMapCommand {
       render    render a style to a PNG, or many frames with --frames (see glmap render --help)
       tiles     render an XYZ tile pyramid to DIR/z/x/y.png or an MBTiles file (see glmap tiles --help)
       serve     serve tiles, static maps and TileJSON over HTTP (see glmap serve --help)
+      glyphs    write glyph range PBFs from TrueType/OpenType fonts (see glmap glyphs --help)
       info      show the EGL/GL backend glmap would use
       compare   count the pixels that differ between two PNGs (pixelmatch 7.1.0; see glmap compare --help)
       test      run render-test folders against their expected images (see glmap test --help)
@@ -21,7 +22,7 @@ public enum GLMapCommand {
     """
 
     /// The subcommands `run` knows (for "did you mean").
-    static let commands = ["render", "tiles", "serve", "info", "compare", "test", "help", "version"]
+    static let commands = ["render", "tiles", "serve", "glyphs", "info", "compare", "test", "help", "version"]
 
     /// Runs the command line (`args` excludes the program name) and returns the exit code.
     public static func run(_ args: [String], io: CommandIO = .process) -> Int32 {
@@ -45,6 +46,7 @@ public enum GLMapCommand {
             case "render": return try RenderCommand.run(rest, io: io)
             case "tiles": return try TilesCommand.run(rest, io: io)
             case "serve": return try ServeCommand.run(rest, io: io)
+            case "glyphs": return try GlyphsCommand.run(rest, io: io)
             case "info": return try InfoCommand.run(rest, io: io)
             case "compare": return try CompareCommand.run(rest, io: io)
             case "test": return try TestCommand.run(rest, io: io)

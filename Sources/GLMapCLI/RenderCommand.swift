@@ -1,5 +1,7 @@
 import GLMap
+import GLMapBatch
 import Foundation
+import GLMapImageFormats
 import GLMapCore
 import GLMapPNG
 import GLMapStyle
@@ -40,7 +42,7 @@ public enum RenderCommand {
                         [--bounds W,S,E,N | --fit [SOURCE]] [--padding PX] [--source ID=FILE]…
                         [--backend auto|gpu|cpu] [--strict] [--png-level default|small]
                         [--format png|jpeg|webp] [--quality 1-100] [--lossless]
-                        [--http-cache DIR] [--offline]
+                        [--http-cache DIR] [--offline] [--fonts DIR]
            glmap render --style FILE --frames FRAMES.jsonl [options as defaults] [--jobs N] [--quiet]
            glmap render --help
 
@@ -235,11 +237,12 @@ public enum RenderCommand {
         }
     }
 
-    /// Tiles the frame could not load: warnings, or with `--strict` an error (exit 2, nothing written).
+    /// Tiles, sprites and images the frame could not load: warnings, or with `--strict` an error
+    /// (exit 2, nothing written).
     static func reportTileWarnings(_ scene: Scene, strict: Bool, io: CommandIO) throws {
-        let messages = scene.tileWarningMessages
+        let messages = scene.tileWarningMessages + scene.imageWarningMessages
         guard !messages.isEmpty else { return }
-        if strict { throw InputFailure(messages.joined(separator: "\n") + "\n(--strict: a tile that cannot be loaded is an error)") }
+        if strict { throw InputFailure(messages.joined(separator: "\n") + "\n(--strict: a tile, sprite or image that cannot be loaded is an error)") }
         for m in messages { io.writeStderr("glmap: warning: \(m)\n") }
     }
 

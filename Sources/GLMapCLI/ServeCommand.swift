@@ -21,6 +21,7 @@ public enum ServeCommand {
     static let help = """
     usage: glmap serve --style FILE [--style ID=FILE…] [--bind 127.0.0.1] [--port 8080] [--jobs N]
                        [--max-queue 64] [--timeout 30] [--cache 64] [--max-size 2048] [--http-cache DIR] [--offline]
+                       [--fonts DIR]
 
     Serves, for each style id:
       /styles/{id}[/{256|512}]/{z}/{x}/{y}[@{2|3}x].png     tiles (a 256-px tile at z is the 512-px world at z-1)

@@ -1,5 +1,9 @@
 import GLMap
+import GLMapArchives
+import GLMapPyramid
+import GLMapBatch
 import Foundation
+import GLMapImageFormats
 import GLMapCore
 import GLMapPNG
 
@@ -34,7 +38,7 @@ public enum TilesCommand {
                        [--tile-size 256|512] [--ratio 1|2] [--format png|jpeg|webp] [--quality Q]
                        [--lossless] [--jobs N] [--shard I/N|auto|auto/N] [--resume]
                        [--png-level default|small] [--backend auto|gpu|cpu] [--strict]
-                       [--max-tiles N] [--overwrite] [--quiet] [--http-cache DIR] [--offline]
+                       [--max-tiles N] [--overwrite] [--quiet] [--http-cache DIR] [--offline] [--fonts DIR]
            glmap tiles merge OUT.mbtiles|OUT.pmtiles IN… [--quiet]
            glmap tiles --help
 

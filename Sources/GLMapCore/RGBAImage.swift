@@ -12,7 +12,8 @@ public enum StraightAlpha: AlphaConvention {}
 /// An 8-bit RGBA raster, rows top to bottom, whose alpha convention is part of its type.
 ///
 /// Renderers return a `PremultipliedImage`; image files and comparisons use a `StraightImage`.
-/// The only way from one to the other is `PremultipliedImage.unpremultiplied()` (or an encoder
+/// The ways from one to the other are `PremultipliedImage.unpremultiplied()`,
+/// `StraightImage.premultiplied()` (as GL uploads textures) and encoders
 /// that takes a `PremultipliedImage` and converts while it writes), so converting twice, or
 /// encoding premultiplied pixels as if they were straight, does not compile.
 public struct RGBAImage<Alpha: AlphaConvention>: Equatable, Sendable {
@@ -48,6 +49,25 @@ public typealias PremultipliedImage = RGBAImage<PremultipliedAlpha>
 
 /// An image with straight alpha, as files store it (see `RGBAImage`).
 public typealias StraightImage = RGBAImage<StraightAlpha>
+
+extension RGBAImage where Alpha == StraightAlpha {
+    /// Premultiplied copy, rounding as WebGL's UNPACK_PREMULTIPLY_ALPHA does (`(c · a + 127) / 255`,
+    /// truncated): how GL JS uploads sprites, raster tiles and images.
+    public func premultiplied() -> PremultipliedImage {
+        var px = pixels
+        var i = 0
+        while i + 3 < px.count {
+            let a = UInt32(px[i + 3])
+            if a != 255 {
+                px[i] = UInt8((UInt32(px[i]) * a + 127) / 255)
+                px[i + 1] = UInt8((UInt32(px[i + 1]) * a + 127) / 255)
+                px[i + 2] = UInt8((UInt32(px[i + 2]) * a + 127) / 255)
+            }
+            i += 4
+        }
+        return PremultipliedImage(width: width, height: height, pixels: px)
+    }
+}
 
 extension RGBAImage where Alpha == PremultipliedAlpha {
     /// Straight-alpha copy: each colour channel divided by alpha/255 and truncated, as MapLibre's

@@ -271,6 +271,14 @@ public enum FuzzEntryPoints {
             }
         case .circle(let c):
             buffers("circle", c.instances, c.stride, [])
+        case .fillExtrusion(let x):
+            buffers("fill-extrusion", x.vertices, x.stride, x.indices)
+            if !x.patternVertices.isEmpty {
+                check(x.patternVertices.count / VertexLayout.pattern == x.vertices.count / x.stride,
+                      "fill-extrusion pattern: vertex count differs from the extrusion vertices")
+            }
+        case .heatmap(let h):
+            buffers("heatmap", h.instances, h.stride, [])
         case .symbol(let s):
             buffers("symbol text", s.textVertices, s.textStride, [])
             buffers("symbol icon", s.iconVertices, s.iconStride, [])

@@ -7,7 +7,8 @@
 // matrix (tile units → clip space, world copy included), and fill and line layers are cut to
 // their tile's square with the stencil as MapLibre does (one mask per visible tile of the layer's
 // source). One drawer per layer type owns its programs and vertex layout (`FillDrawer`,
-// `LineDrawer`, `CircleDrawer`, `BackgroundDrawer`). Uploads are cached per tile bucket (its
+// `LineDrawer`, `CircleDrawer`, `BackgroundDrawer`; `RasterDrawer` for raster, hillshade and
+// color-relief layers, whose textures it uploads and prepares before the frame). Uploads are cached per tile bucket (its
 // key) while frames keep drawing it. All GL state lives here; failures are `GLError`s naming the
 // call. Threading: use from the thread that owns the context.
 internal import CGLES3
@@ -27,6 +28,9 @@ public final class GLRenderer {
     let fills = FillDrawer()
     let lines = LineDrawer()
     let circles = CircleDrawer()
+    let extrusions = FillExtrusionDrawer()
+    let heatmaps = HeatmapDrawer()
+    let rasters = RasterDrawer()
     let symbols = SymbolDrawer()
     let clipping: TileClipping
     var vao: GLuint = 0
@@ -55,6 +59,8 @@ public final class GLRenderer {
     /// Uploaded tile buckets by key, with the upload generation that last used each.
     var uploads: [UInt64: (bucket: GPUBucket, used: Int)] = [:]
     var uploadGeneration = 0
+    /// The pattern atlas texture and the atlas key it holds (GLRenderer+Frame.swift).
+    var patternTexture: (key: UInt64, texture: GLuint, width: Int, height: Int)?
 
     /// Compiles the programs on a fresh headless context.
     public init(context: HeadlessContext? = nil) throws {
@@ -65,13 +71,16 @@ public final class GLRenderer {
         glGenVertexArrays(1, &vao)
         glGetIntegerv(GLenum(GL_MAX_VERTEX_ATTRIBS), &maxVertexAttribs)
         try circles.prepare()
+        heatmaps.prepare()
         try GLState.check("creating the renderer")
     }
 
     deinit {
         uploads = [:]
         guard context.makeCurrentForTeardown() else { return }   // a lost context's objects are gone
+        releaseFrameResources()
         circles.release()
+        rasters.release()
         clipping.release()
         glDeleteVertexArrays(1, &vao)
     }
@@ -109,6 +118,8 @@ public final class GLRenderer {
                     tiles.append((tb.tile, g))
                 }
                 layers.append(.tiled(source: source, clipped: clipped, tiles: tiles))
+            case .raster(let r):
+                layers.append(.raster(try rasters.upload(r, generation: uploadGeneration, owner: context)))
             case .symbol(let plan):
                 var tiles: [(frame: SymbolTileFrame, bucket: GPUBucket)] = []
                 for (tb, frame) in plan.tiles {
@@ -125,8 +136,11 @@ public final class GLRenderer {
         }
         let keep = uploadGeneration - 1
         uploads = uploads.filter { $0.value.used >= keep }
+        rasters.evict(keep: keep)
         try GLState.check("glBufferData (uploading buckets)")
-        return GPUScene(layers: layers, sourceTiles: plan.sourceTiles)
+        let scene = GPUScene(layers: layers, sourceTiles: plan.sourceTiles)
+        scene.extras = try uploadExtras(plan)
+        return scene
     }
 
     /// One bucket's upload by its layer type's drawer (nil: nothing to draw).
@@ -136,6 +150,8 @@ public final class GLRenderer {
         case .fill(let f): return fills.upload(f, owner: context)
         case .line(let l): return lines.upload(l, owner: context)
         case .circle(let c): return circles.upload(c, owner: context)
+        case .fillExtrusion(let x): return extrusions.upload(x, owner: context)
+        case .heatmap(let h): return heatmaps.upload(h, owner: context)
         case .symbol(let s): return symbols.upload(s, owner: context)
         }
     }
@@ -183,7 +199,7 @@ public final class GLRenderer {
         // background is the polygon of the part that shows the world (WorldBand).
         var layers = scene.layers[...]
         let band = view.worldBand
-        if band.coversView, case .background(let b)? = layers.first {
+        if band.coversView, case .background(let b)? = layers.first, !b.patterned {
             let o = Float(b.opacity)
             glClearColor(Float(b.color.r) * o, Float(b.color.g) * o, Float(b.color.b) * o, Float(b.color.a) * o)
             layers = layers.dropFirst()
@@ -192,11 +208,15 @@ public final class GLRenderer {
         }
         glClearStencil(0)
         glStencilMask(0xFF)
-        glClear(GLbitfield(GL_COLOR_BUFFER_BIT) | GLbitfield(GL_STENCIL_BUFFER_BIT))
+        glClearDepthf(1)
+        glDepthMask(GLboolean(GL_TRUE))
+        glClear(GLbitfield(GL_COLOR_BUFFER_BIT) | GLbitfield(GL_STENCIL_BUFFER_BIT) | GLbitfield(GL_DEPTH_BUFFER_BIT))
         glBindVertexArray(vao)
-        let frame = FrameState(view: view, ratio: ratio, clipFold: clipFold,
+        var frame = FrameState(view: view, ratio: ratio, clipFold: clipFold,
                                viewport: (Float(Double(w) / clipFold.sx), Float(Double(h) / clipFold.sy)))
+        frame.use(scene.extras)
         clipping.beginFrame()
+        heatmaps.beginFrame()
         var counts = DrawStats()
         defer { trianglesDrawn += counts.triangles; drawCalls += counts.calls }
         for (i, layer) in layers.enumerated() {
@@ -205,8 +225,14 @@ public final class GLRenderer {
             switch layer {
             case .background(let b):
                 backgrounds.draw(b, band: band, frame: frame)
+                if !heatmaps.pending.isEmpty && b.drawsInOpaquePass { repeatHeatmaps(over: b, band: band, frame: frame, stats: &counts) }
             case .tiled(let source, let clipped, let tiles):
                 guard !tiles.isEmpty else { continue }
+                if try drawWholeLayer(tiles, frame: frame, stats: &counts) {
+                    try GLState.check("drawing layer")
+                    continue
+                }
+                defer { if !heatmaps.pending.isEmpty { repeatHeatmaps(over: tiles, source: source, scene: scene, frame: frame, stats: &counts) } }
                 if clipped {
                     clipping.drawMasks(for: source, tiles: scene.sourceTiles[source] ?? tiles.map(\.tile), frame: frame)
                 } else {
@@ -224,10 +250,12 @@ public final class GLRenderer {
                     case .fill(let f): try fills.draw(f, tile: t, frame: frame, stats: &counts)
                     case .line(let l): try lines.draw(l, tile: t, frame: frame, stats: &counts)
                     case .circle(let c): try circles.draw(c, tile: t, frame: frame, stats: &counts)
-                    case .symbol: break   // drawn per layer below
+                    case .fillExtrusion, .heatmap, .symbol: break   // drawn as whole layers
                     }
                 }
                 glDisable(GLenum(GL_STENCIL_TEST))
+            case .raster(let r):
+                try rasters.draw(r, frame: frame, clipping: clipping, stats: &counts)
             case .symbol(let tiles, let iconItems, let textItems, let debug):
                 glDisable(GLenum(GL_STENCIL_TEST))
                 var drawn: [(frame: SymbolTileFrame, bucket: SymbolDrawer.Uploaded)] = []
@@ -295,6 +323,13 @@ struct FrameState {
         return clipFold.apply(m)
     }
 
+    /// The style's light (fill-extrusion shading).
+    var light = EvaluatedLight.default
+    /// The far end of the depth range extrusions use (`ExtrusionDepth.rangeEnd`).
+    var extrusionDepthEnd = 1.0
+    /// The pattern atlas texture (0: none) and its size in pixels.
+    var patternTexture: GLuint = 0
+    var patternTextureSize = (width: 1, height: 1)
     /// Whether any part of `tile`'s square lies in the frame (in front of the camera).
     func showsSquare(of tile: OverscaledTileID) -> Bool {
         let m = matrix(tile)

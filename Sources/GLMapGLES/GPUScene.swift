@@ -15,6 +15,8 @@ final class GPUBucket {
         case fill(FillDrawer.Uploaded)
         case line(LineDrawer.Uploaded)
         case circle(CircleDrawer.Uploaded)
+        case fillExtrusion(FillExtrusionDrawer.Uploaded)
+        case heatmap(HeatmapDrawer.Uploaded)
         case symbol(SymbolDrawer.Uploaded)
     }
 
@@ -49,6 +51,8 @@ public final class GPUScene {
     enum Layer {
         case background(EvaluatedBackground)
         case tiled(source: String, clipped: Bool, tiles: [(tile: OverscaledTileID, bucket: GPUBucket)])
+        /// A raster, hillshade or color-relief layer with its tiles' textures (RasterDrawer).
+        case raster(RasterDrawer.Uploaded)
         case symbol(tiles: [(frame: SymbolTileFrame, bucket: GPUBucket)], iconItems: [SymbolDrawItem], textItems: [SymbolDrawItem],
                     debug: SymbolCollisionDebug?)
     }
@@ -58,6 +62,8 @@ public final class GPUScene {
     let sourceTiles: [String: [OverscaledTileID]]
     /// The context the buffers live in (set by `GLRenderer.upload`).
     var owner: HeadlessContext?
+    /// What the frame's layers share: the light, the 3D depth range, the pattern atlas.
+    var extras = FrameExtras()
 
     init(layers: [Layer], sourceTiles: [String: [OverscaledTileID]]) {
         self.layers = layers

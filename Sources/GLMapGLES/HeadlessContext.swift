@@ -7,7 +7,7 @@
 // offers it, else a plain one (`resetNotification` says which). Nothing assumes an EGL extension function
 // exists: every `eglGetProcAddress` result is checked, since glvnd returns NULL when no vendor
 // library is found. Threading: a context is current on one thread at a time; one `HeadlessContext`
-// per renderer per thread (see README "Threading").
+// per renderer per thread (see docs/architecture.md, "Threading").
 internal import CEGL
 internal import CGLES3
 import Foundation
@@ -151,7 +151,7 @@ public final class HeadlessContext {
             let code = eglGetError()
             throw GLError(call: "eglMakeCurrent", code: HeadlessContext.errorName(code),
                           message: code == EGL_BAD_ACCESS
-                            ? "this renderer's GL context is in use on another thread; use one renderer per thread (README: Threading)"
+                            ? "this renderer's GL context is in use on another thread; use one renderer per thread (docs/architecture.md: Threading)"
                             : code == EGL_CONTEXT_LOST
                             ? "the GL context was lost (GPU reset or driver failure); its objects are gone — create a new renderer"
                             : "could not make the GL context current on this thread")

@@ -22,11 +22,13 @@ final class LineDrawer {
         var fxVertices: GLuint = 0
         var atlasTexture: GLuint = 0
         var rampTexture: GLuint = 0
+        var patternVertices: GLuint = 0
     }
 
     func upload(_ l: LineBucket, owner: HeadlessContext) -> GPUBucket? {
         guard !l.indices.isEmpty else { return nil }
         var u = Uploaded(bucket: l, vertices: GLDrawing.vertexBuffer(l.vertices), indices: GLDrawing.indexBuffer(l.indices))
+        u.patternVertices = GLDrawing.vertexBuffer(l.patternVertices)
         if !l.fxVertices.isEmpty {
             u.fxVertices = GLDrawing.vertexBuffer(l.fxVertices)
             if let atlas = l.atlas {
@@ -40,18 +42,26 @@ final class LineDrawer {
                                                   filter: ramp.nearest ? GL_NEAREST : GL_LINEAR, wrap: GL_CLAMP_TO_EDGE, pixels: ramp.pixels)
             }
         }
-        return GPUBucket(.line(u), buffers: [u.vertices, u.indices, u.fxVertices], textures: [u.atlasTexture, u.rampTexture], owner: owner)
+        return GPUBucket(.line(u), buffers: [u.vertices, u.indices, u.fxVertices, u.patternVertices],
+                         textures: [u.atlasTexture, u.rampTexture], owner: owner)
     }
 
     func draw(_ g: Uploaded, tile: TileDraw, frame: FrameState, stats: inout DrawStats) throws {
         let l = g.bucket
         let view = frame.view
-        let dashed = g.atlasTexture != 0, gradient = g.rampTexture != 0
-        let program = try programs.program(ShaderSource.line, defines: (dashed ? ["DASH"] : []) + (gradient ? ["GRADIENT"] : []), paint: l.paint)
+        let patterned = l.layer.patterned
+        if patterned && frame.patternTexture == 0 { return }
+        let dashed = g.atlasTexture != 0 && !patterned, gradient = g.rampTexture != 0 && !patterned
+        let defines = patterned ? ["PATTERN"] : (dashed ? ["DASH"] : []) + (gradient ? ["GRADIENT"] : [])
+        let program = try programs.program(ShaderSource.line, defines: defines, paint: l.paint)
         glUseProgram(program.id)
         try GLDrawing.bindAttributes(program, g.vertices, GLDrawing.layout(Self.vertexLayout, l.paint))
         GLDrawing.setPaintUniforms(program, l.paint, zoom: view.camera.zoom)
-        if dashed || gradient { try GLDrawing.bindAttributes(program, g.fxVertices, Self.fxLayout) }
+        if dashed || gradient || patterned { try GLDrawing.bindAttributes(program, g.fxVertices, Self.fxLayout) }
+        if patterned {
+            try GLDrawing.bindAttributes(program, g.patternVertices, FillExtrusionDrawer.patternLayout)
+            PatternUniforms.set(program, tile: tile.id, frame: frame)
+        }
         glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), g.indices)
         glUniform1f(program.uniform("u_units_per_pixel"), Float(tile.unitsPerPixel))
         glUniform1f(program.uniform("u_ratio"), Float(frame.ratio))

@@ -56,6 +56,30 @@ final class TileClipping {
         glStencilMask(0x00)
     }
 
+    /// A stencil value no tile mask holds, for a draw that must touch each pixel once (MapLibre's
+    /// `stencilModeFor3D`); the masks are drawn again before the next clipped layer.
+    func freshValue() -> GLint {
+        reserveOverlapReferences(1)
+    }
+
+    /// Reserves `count` consecutive stencil references above every value written so far, for a
+    /// raster-like layer's overlapping tiles (GL JS's `stencilConfigForOverlap`): the masks in the
+    /// stencil are forgotten, and the stencil is cleared first when the references would pass 255.
+    /// Returns the first reference.
+    func reserveOverlapReferences(_ count: Int) -> GLint {
+        source = nil
+        references = [:]
+        if Int(next) + count > 256 {
+            glStencilMask(0xFF)
+            glClearStencil(0)
+            glClear(GLbitfield(GL_STENCIL_BUFFER_BIT))
+            next = 1
+        }
+        let first = next
+        next += GLint(min(count, 255))
+        return first
+    }
+
     /// Restricts the next draws to `tile`'s square (nothing when it has no mask).
     func clip(to tile: OverscaledTileID) {
         glStencilOp(GLenum(GL_KEEP), GLenum(GL_KEEP), GLenum(GL_REPLACE))

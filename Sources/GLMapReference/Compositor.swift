@@ -73,6 +73,20 @@ struct Compositor {
         }
     }
 
+    /// Blends `shade(x, y) · coverage[i]` over a run of pixels of row `y` starting at column `x0`
+    /// (a colour that varies per pixel: patterns).
+    mutating func blendRow(y: Int, x0: Int, coverage: UnsafeBufferPointer<Float>, shade: (Int, Int) -> SIMD4<Float>) {
+        let q = quantizeEachDraw, clip = self.clip
+        let base = y * width + x0
+        pixels.withUnsafeMutableBufferPointer { buf in
+            let p = buf.baseAddress! + base
+            for i in 0..<coverage.count {
+                let c = coverage[i]
+                if c > 0 && (clip?.contains(x0 + i, y) ?? true) { Compositor.blend(p + i, shade(x0 + i, y) * min(c, 1), quantize: q) }
+            }
+        }
+    }
+
     /// The frame as 8-bit premultiplied RGBA, each channel rounded to nearest (as UNORM8 stores it).
     func image() -> PremultipliedImage {
         var bytes = [UInt8](repeating: 0, count: width * height * 4)

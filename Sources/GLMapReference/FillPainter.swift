@@ -1,5 +1,6 @@
 import GLMapCore
 import GLMapStyle
+import GLMapTiles
 
 /// Draws a `fill` layer: exact area coverage of each feature's polygons (colour × opacity ×
 /// coverage), then, with `fill-antialias`, every ring edge as a 1-device-pixel line (one pixel per
@@ -20,6 +21,9 @@ struct FillPainter {
     private var points: [Double] = []
     /// Scratch: each projected point's clip w (one per x, y pair of `points`).
     private var depths: [Double] = []
+    /// When set, the pixels the interiors cover (coverage ≥ ½, inside the clip: where the GPU's
+    /// aliased triangles cover the pixel centre) are marked in it.
+    var interiorMask: [Bool]?
 
     /// Paints the layer's features (unit-world coordinates) in every world copy that may show
     /// them, or only in `copies`.
@@ -33,22 +37,45 @@ struct FillPainter {
                             translate: layer.translate, anchor: layer.translateAnchor)
         }
         let ws = view.worldSize
+        let patterns = FillPainter.patternShader(layer, view: view, origin: origin)
         for proj in projections {
             for f in layer.features {
-                let color = Compositor.premultiplied(f.color, opacity: f.opacity)
-                if color == .zero { continue }
+                let shade = patterns.flatMap { s in f.pattern.map { p in { (x: Int, y: Int) in s(p, f.opacity, proj, x, y) } } }
+                let color = shade == nil ? Compositor.premultiplied(f.color, opacity: f.opacity) : SIMD4<Float>(repeating: 1)
+                if color == .zero || (layer.patterned && shade == nil) { continue }
                 project(f.polygons, open: false, proj, origin: origin, worldSize: ws)
-                fill(color, into: &canvas)
+                fill(color, shade: shade, into: &canvas)
             }
         }
         guard layer.antialias else { return }
         for proj in projections {
             for f in layer.features {
-                let color = Compositor.premultiplied(f.outlineColor, opacity: f.opacity)
-                if color == .zero { continue }
+                let shade = layer.patternOutline ? patterns.flatMap { s in f.pattern.map { p in { (x: Int, y: Int) in s(p, f.opacity, proj, x, y) } } } : nil
+                let color = shade == nil ? Compositor.premultiplied(f.outlineColor, opacity: f.opacity) : SIMD4<Float>(repeating: 1)
+                if color == .zero || (layer.patternOutline && shade == nil) { continue }
                 project(f.polygons, open: false, proj, origin: origin, worldSize: ws)
-                outline(color, into: &canvas)
+                outline(color, shade: shade, into: &canvas)
             }
+        }
+    }
+
+    /// For a patterned layer, the colour of a feature's pattern (× opacity) at a device pixel:
+    /// the pixel centre's point on the map plane in the layer's tile units, through MapLibre's
+    /// pattern position (`PatternSampler`).
+    static func patternShader(_ layer: EvaluatedFillLayer, view: ViewTransform, origin: (x: Double, y: Double))
+        -> ((EvaluatedPattern, Double, PlaneProjection, Int, Int) -> SIMD4<Float>)? {
+        guard layer.patterned, let atlas = layer.patternAtlas, let tile = layer.tile else { return nil }
+        let sampler = PatternSampler(atlas: atlas.image)
+        let ws = view.worldSize, zoom = view.camera.zoom
+        let coord = PatternSampler.pixelCoord(tile, zoom: zoom), tileRatio = PatternSampler.tileRatio(tile, zoom: zoom)
+        let units = Double(TileExtent.extent) * Double(tile.canonical.tilesPerSide)
+        let tx0 = Double(tile.unwrappedX) * Double(TileExtent.extent), ty0 = Double(tile.canonical.y) * Double(TileExtent.extent)
+        return { pattern, opacity, proj, x, y in
+            guard let p = proj.toPlane(Double(x) + 0.5, Double(y) + 0.5) else { return .zero }
+            let ux = origin.x + p.x / ws, uy = origin.y + p.y / ws
+            let pos = (ux * units - tx0, uy * units - ty0)
+            let vpos = PatternSampler.patternPos(coord, size: pattern.to.displaySize, tileRatio: tileRatio, pos: pos)
+            return SIMD4<Float>(sampler.color(pattern.to, at: vpos) * opacity)
         }
     }
 
@@ -107,8 +134,8 @@ struct FillPainter {
         }
     }
 
-    /// Scanline coverage of the projected rings, composited in `color`.
-    private mutating func fill(_ color: SIMD4<Float>, into canvas: inout Compositor) {
+    /// Scanline coverage of the projected rings, composited in `color` (or per pixel `shade`).
+    private mutating func fill(_ color: SIMD4<Float>, shade: ((Int, Int) -> SIMD4<Float>)? = nil, into canvas: inout Compositor) {
         guard !rings.isEmpty else { return }
         var lx = Double.infinity, ly = Double.infinity, hx = -Double.infinity, hy = -Double.infinity
         var i = 0
@@ -133,7 +160,19 @@ struct FillPainter {
                 j = k; k += 2
             }
         }
-        rasterizer.sweep { y, x, cov in canvas.blendRow(y: y, x0: x, coverage: cov, color: color) }
+        if let shade {
+            rasterizer.sweep { y, x, cov in canvas.blendRow(y: y, x0: x, coverage: cov, shade: shade) }
+        } else if var mask = interiorMask {
+            interiorMask = nil   // one owner while it is written (no copy)
+            let width = canvas.width
+            rasterizer.sweep { y, x, cov in
+                canvas.blendRow(y: y, x0: x, coverage: cov, color: color)
+                for i in 0..<cov.count where cov[i] >= 0.5 && canvas.allows(x + i, y) { mask[y * width + x + i] = true }
+            }
+            interiorMask = mask
+        } else {
+            rasterizer.sweep { y, x, cov in canvas.blendRow(y: y, x0: x, coverage: cov, color: color) }
+        }
     }
 
     /// A whole pixel coordinate as an index, clamped to −1…limit (a point just in front of the
@@ -149,7 +188,7 @@ struct FillPainter {
     /// pixel centre to the point MapLibre's `v_pos` varying holds there: the centre projected onto
     /// the edge (parameter t), moved along it by perspective-correct interpolation (t weighted by
     /// 1/w of the end points), so without pitch it is the perpendicular distance.
-    private func outline(_ color: SIMD4<Float>, into canvas: inout Compositor) {
+    private func outline(_ color: SIMD4<Float>, shade: ((Int, Int) -> SIMD4<Float>)? = nil, into canvas: inout Compositor) {
         let width = canvas.width, height = canvas.height, q = canvas.quantizeEachDraw, clip = canvas.clip
         canvas.pixels.withUnsafeMutableBufferPointer { buf in
             // The edge being drawn: its ends and their clip w.
@@ -164,7 +203,7 @@ struct FillPainter {
                 let d = ((fx - tp * ex) * (fx - tp * ex) + (fy - tp * ey) * (fy - tp * ey)).squareRoot()
                 let s = min(max(d, 0), 1)
                 let alpha = 1 - s * s * (3 - 2 * s)
-                Compositor.blend(buf.baseAddress! + (y * width + x), color * Float(alpha), quantize: q)
+                Compositor.blend(buf.baseAddress! + (y * width + x), (shade?(x, y) ?? color) * Float(alpha), quantize: q)
             }
             // A GL line along its major axis u (minor axis v): the pixels u whose centres lie within
             // the edge's extent from au to bu, each at the minor pixel whose centre is in

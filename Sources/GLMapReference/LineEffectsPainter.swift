@@ -33,6 +33,10 @@ import GLMapStyle
 ///   tile pieces and read at `LineTiling.ringProgress` of their linesofar, as MapLibre Native
 ///   reads them. Above 4096 distinct ranges one
 ///   0…1 ramp is read at the whole-line progress (the GPU's texture-size fallback).
+/// - Pattern (MapLibre's line_pattern): the image's height spans the floor width across the
+///   line (its top on the side of the left normal), its width follows; x = linesofar in pattern
+///   widths scaled to that height; the atlas read bilinearly over the image plus its one-pixel
+///   border; colour = image × opacity × alpha (no dashes, no gradient).
 /// Within one feature the pieces take, per pixel, the colour of the piece with the largest
 /// alpha (no double blending where pieces overlap), blended once.
 struct LineEffectsPainter {
@@ -65,6 +69,9 @@ struct LineEffectsPainter {
         var dash: DashPattern?
         /// Periods per unit of linesofar; the smoothstep half width γ.
         var dashScale = 0.0, gamma = 0.0
+        /// `line-pattern` and the floor width its image's height spans.
+        var pattern: EvaluatedPattern?
+        var floorWidth = 1.0
     }
 
     private struct RangeKey: Hashable { var start: Double; var end: Double }
@@ -113,7 +120,11 @@ struct LineEffectsPainter {
             var feature = Feature(pieces: [], color: Compositor.premultiplied(f.color, opacity: f.opacity),
                                   opacity: Float(f.opacity), ramp: ramp)
             guard ramp.draws else { return }
-            if let to = f.dasharray {
+            if layer.patterned {
+                guard let p = f.pattern, f.floorWidth > 0 else { return }
+                feature.pattern = p
+                feature.floorWidth = f.floorWidth
+            } else if let to = f.dasharray {
                 guard setDash(to, from: f.dasharrayFrom, of: f, layer, ratio: ratio, on: &feature) else { return }
             }
             var geometry = StrokeGeometry(join: f.join, cap: layer.cap, miterLimit: layer.miterLimit,
@@ -247,12 +258,14 @@ struct LineEffectsPainter {
         // MapLibre clips tile pieces with the tile's own matrix and draws them translated, so a
         // translated piece is cut to its untranslated square.
         let shift = WorldCopies.translation(view, layer.translate, inViewport: layer.translateAnchor == .viewport)
-        let tiles = TileFrame(origin: stroked.origin, worldSize: stroked.worldSize, perUnit: grid.tilesPerUnit, shift: shift)
+        var tiles = TileFrame(origin: stroked.origin, worldSize: stroked.worldSize, perUnit: grid.tilesPerUnit, shift: shift)
+        tiles.patternRatio = layer.tile.map { PatternSampler.tileRatio($0, zoom: view.camera.zoom) } ?? grid.tileRatio
+        let sampler = layer.patterned ? layer.patternAtlas.map { PatternSampler(atlas: $0.image) } : nil
         for copy in copies ?? WorldCopies.offsets(view, bounds: bounds) {
             let proj = PlaneProjection(view: view, ratio: ratio, origin: stroked.origin, copy: copy,
                                        translate: layer.translate, anchor: layer.translateAnchor)
             for feature in stroked.features {
-                draw(feature, strokes: stroked.strokes, ramps: ramps, tiles: tiles, proj: proj, into: &canvas)
+                draw(feature, strokes: stroked.strokes, ramps: ramps, tiles: tiles, proj: proj, sampler: sampler, into: &canvas)
             }
         }
     }
@@ -260,6 +273,8 @@ struct LineEffectsPainter {
     /// Plane px → position in the tile grid, moved by the layer's translation (`shift`, CSS px).
     private struct TileFrame {
         let scale: Double, ox: Double, oy: Double
+        /// Pattern pixels per tile unit at the frame's tile zoom (line patterns).
+        var patternRatio = 1.0
 
         init(origin: (x: Double, y: Double), worldSize: Double, perUnit: Double, shift: (x: Double, y: Double)) {
             scale = perUnit / worldSize
@@ -305,10 +320,11 @@ struct LineEffectsPainter {
             self.tiles = tiles; self.proj = proj
         }
 
-        /// The alpha at screen point (sx, sy) and the progress along the stroke piece it was
-        /// taken at, or nil where the piece draws nothing.
+        /// The alpha at screen point (sx, sy), the progress along the stroke piece it was taken
+        /// at and the signed position across the line (−1…1 outset, positive on the left
+        /// normal's side), or nil where the piece draws nothing.
         @inline(__always)
-        func shade(_ sx: Double, _ sy: Double) -> (alpha: Float, t: Double)? {
+        func shade(_ sx: Double, _ sy: Double) -> (alpha: Float, t: Double, across: Double)? {
             let outset = line.outset
             guard let p = proj.toPlane(sx, sy), let h = stroke.distance(p.x, p.y), h.d < outset else { return nil }
             if let t = tile { guard tiles.contains(p.x, p.y, tile: t) else { return nil } }
@@ -328,7 +344,7 @@ struct LineEffectsPainter {
                 }
                 a *= m
             }
-            return (Float(a), t)
+            return (Float(a), t, stroke.signedAcross(p.x, p.y, distance: h.d) / outset)
         }
 
         /// The dash's smoothstepped field at progress t along the stroke piece.
@@ -339,9 +355,20 @@ struct LineEffectsPainter {
         }
     }
 
+    /// The line pattern's colour at `linesofar` (tile units) and `across` (−1…1, left normal
+    /// positive) for a line whose image height spans `floorWidth` (MapLibre's line_pattern).
+    static func patternColor(_ p: EvaluatedPattern, _ sampler: PatternSampler, linesofar: Double, across: Double,
+                             floorWidth: Double, tileRatio: Double) -> SIMD4<Float> {
+        let size = p.to.displaySize
+        let x = PatternSampler.mod(linesofar / (size.width / tileRatio) * (size.height / floorWidth), 1)
+        let y = 0.5 * -across + 0.5   // MapLibre's normal.y: −1 on the left normal's side
+        let u = (p.to.x0 - 1) + (p.to.x1 - p.to.x0 + 2) * x, v = (p.to.y0 - 1) + (p.to.y1 - p.to.y0 + 2) * y
+        return SIMD4<Float>(sampler.sample(u, v))
+    }
+
     /// Rasterises one feature's pieces into `best`/`colors` and blends the result.
     private mutating func draw(_ f: Feature, strokes: [StrokePiece], ramps: Ramps, tiles: TileFrame,
-                               proj: PlaneProjection, into canvas: inout Compositor) {
+                               proj: PlaneProjection, sampler: PatternSampler?, into canvas: inout Compositor) {
         let width = canvas.width, height = canvas.height
         var ux0 = width, uy0 = height, ux1 = 0, uy1 = 0
         best.withUnsafeMutableBufferPointer { key in
@@ -356,11 +383,15 @@ struct LineEffectsPainter {
                         for y in box.y0..<box.y1 {
                             let sy = Double(y) + 0.5
                             for x in box.x0..<box.x1 {
-                                guard let (af, t) = shader.shade(Double(x) + 0.5, sy) else { continue }
+                                guard let (af, t, across) = shader.shade(Double(x) + 0.5, sy) else { continue }
                                 let k = y * width + x
                                 guard af > key[k] else { continue }
                                 key[k] = af
-                                if let ramp {
+                                if let pattern = f.pattern, let sampler {
+                                    let linesofar = shader.l0 + (shader.l1 - shader.l0) * t
+                                    col[k] = LineEffectsPainter.patternColor(pattern, sampler, linesofar: linesofar, across: across,
+                                                                             floorWidth: f.floorWidth, tileRatio: tiles.patternRatio) * (f.opacity * af)
+                                } else if let ramp {
                                     let u = shader.p0 + (shader.p1 - shader.p0) * t
                                     col[k] = ramp.color(at: range.start + (range.end - range.start) * u) * (f.opacity * af)
                                 } else {

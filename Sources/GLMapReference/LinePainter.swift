@@ -7,7 +7,7 @@ import GLMapStyle
 /// and MapLibre's ramp across the line (`LineRamp`).
 /// Within one feature the pieces take the maximum coverage per pixel (no double blending where a
 /// line overlaps itself); the feature is then blended once in colour × opacity.
-/// Layers with `line-dasharray` or `line-gradient` are drawn by `LineEffectsPainter`.
+/// Layers with `line-dasharray`, `line-gradient` or `line-pattern` are drawn by `LineEffectsPainter`.
 struct LinePainter {
     private var effects = LineEffectsPainter()
     /// Per-pixel coverage of the feature being drawn (frame sized, zero outside the touched box).
@@ -18,7 +18,7 @@ struct LinePainter {
     /// Paints the layer's lines (unit-world coordinates) in every world copy that may show them,
     /// or only in `copies`.
     mutating func paint(_ layer: EvaluatedLineLayer, view: ViewTransform, ratio: Double, copies: [Int]? = nil, into canvas: inout Compositor) {
-        if layer.hasDashes || layer.gradient != nil {
+        if layer.hasDashes || layer.gradient != nil || layer.patterned {
             effects.paint(layer, view: view, ratio: ratio, copies: copies, into: &canvas)
             return
         }

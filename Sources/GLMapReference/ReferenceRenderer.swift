@@ -16,6 +16,10 @@
 // framebuffer rounds after each fragment's blend); one "draw" is a fill feature's interior,
 // one outline edge, a line feature (max coverage over its pieces) or one circle.
 // Dashes and gradients follow MapLibre's per-tile measurement (see `LineEffectsPainter`).
+// Extrusions are depth-tested against every extrusion drawn before them in the frame
+// (`FillExtrusionPainter`); 2D layers neither test nor write depth, as in MapLibre.
+// Raster, hillshade and color-relief layers sample their tiles' pictures and elevations with
+// this module's own texture sampling (`RasterPainter`).
 // Limits: pixels whose ray misses the map plane (above the horizon) get nothing. Single-threaded; a renderer value
 // holds no state between frames and may be used from any thread.
 import GLMapCore
@@ -50,19 +54,49 @@ public struct ReferenceRenderer: Sendable {
         var fills = FillPainter()
         var lines = LinePainter()
         let circles = CirclePainter()
+        let rasters = RasterPainter()
         let band = view.worldBand
+        var depth: ExtrusionDepth?
+        // Heatmap colours drawn below the first 3D layer, repeated over the opaque layers above
+        // them as MapLibre's depth-test-free heatmap colour pass shows them (see HeatmapPainter).
+        var heatmapColors: [[SIMD4<Float>]] = []
+        var past3D = false
+        let zoom = max(0, view.camera.zoom)
         for layer in layers {
             switch layer {
+            case .background(let b) where b.patterned:
+                BackgroundPatternPainter.paint(b, view: view, band: band, ratio: ratio, into: &canvas)
             case .background(let b):
                 // only where the view shows the world (a pitched view can see past its edges)
+                let shows = { (x: Int, y: Int) in band.coversView || band.contains(x: (Double(x) + 0.5) / ratio, y: (Double(y) + 0.5) / ratio) }
                 if band.coversView {
                     canvas.fillAll(Compositor.premultiplied(b.color, opacity: b.opacity))
                 } else {
-                    canvas.fill(Compositor.premultiplied(b.color, opacity: b.opacity)) { x, y in
-                        band.contains(x: (Double(x) + 0.5) / ratio, y: (Double(y) + 0.5) / ratio)
+                    canvas.fill(Compositor.premultiplied(b.color, opacity: b.opacity), where: shows)
+                }
+                if b.drawsInOpaquePass { for colors in heatmapColors { HeatmapPainter.repeatColors(colors, where: shows, into: &canvas) } }
+            case .tiled(let tiles):
+                let extrusions = tiles.compactMap { t -> EvaluatedFillExtrusionLayer? in if case .fillExtrusion(let x) = t { return x }; return nil }
+                if !extrusions.isEmpty {
+                    past3D = true
+                    heatmapColors = []
+                    var d = depth ?? ExtrusionDepth(count: w * h)
+                    FillExtrusionPainter().paint(extrusions, view: view, ratio: ratio, depth: &d, into: &canvas)
+                    depth = d
+                }
+                let heatmaps = tiles.compactMap { t -> EvaluatedHeatmapLayer? in if case .heatmap(let h) = t { return h }; return nil }
+                if !heatmaps.isEmpty, let colors = HeatmapPainter().paint(heatmaps, view: view, ratio: ratio, into: &canvas), !past3D {
+                    heatmapColors.append(colors)
+                }
+                if !heatmapColors.isEmpty, case .fill(let f)? = tiles.first, f.drawsInOpaquePass(zoom: zoom) {
+                    fills.interiorMask = [Bool](repeating: false, count: w * h)
+                }
+                defer {
+                    if let mask = fills.interiorMask {
+                        for colors in heatmapColors { HeatmapPainter.repeatColors(colors, where: { mask[$1 * w + $0] }, into: &canvas) }
+                        fills.interiorMask = nil
                     }
                 }
-            case .tiled(let tiles):
                 for tileLayer in tiles {
                     switch tileLayer {
                     case .background: break
@@ -78,9 +112,13 @@ public struct ReferenceRenderer: Sendable {
                         guard let tile = c.tile else { continue }
                         canvas.clip = nil
                         circles.paint(c.inWorld(tile), view: view, ratio: ratio, copies: [0], into: &canvas)
+                    case .fillExtrusion, .heatmap:
+                        break   // the whole layer at once, above
                     }
                     canvas.clip = nil
                 }
+            case .raster(let r):
+                rasters.paint(r, view: view, ratio: ratio, into: &canvas)
             case .symbol(let s):
                 canvas.clip = nil
                 SymbolPainter(view: view, ratio: ratio).paint(s, into: &canvas)
@@ -97,6 +135,9 @@ public enum ReferenceLayer: Sendable {
     /// A layer evaluated over each tile of its source (each with its `tile` set), in MapLibre's
     /// drawing order.
     case tiled([EvaluatedLayer])
+    /// A `raster`, `hillshade` or `color-relief` layer: its tiles' pictures or elevations
+    /// (`RasterPainter` samples and shades them).
+    case raster(RasterLayerDraw)
     /// A symbol layer placed for the frame.
     case symbol(ReferenceSymbolLayer)
 }

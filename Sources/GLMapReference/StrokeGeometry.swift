@@ -272,7 +272,8 @@ struct StrokeGeometry {
         if kind == .bevel && miterLength < 1.05 && join == .bevel { kind = .miter }
         let s: Double = cross > 0 ? -1 : 1                    // outer normals point away from the turn
         let o1x = s * n1x, o1y = s * n1y, o2x = s * n2x, o2y = s * n2y
-        let cone = StrokePiece.Cone(x: x, y: y, ax: o1x, ay: o1y, cx: o2x, cy: o2y, vertex: v)
+        var cone = StrokePiece.Cone(x: x, y: y, ax: o1x, ay: o1y, cx: o2x, cy: o2y, vertex: v)
+        cone.side = s
         if kind == .round {
             if miterLength <= 2 && abs(cross) >= 1e-12 {
                 // MapLibre's fake-round fan: the round outer corner between the segment ends.

@@ -59,6 +59,8 @@ enum StrokePiece {
         var cx, cy: Double
         /// The join's line vertex.
         var vertex: Int
+        /// +1 when the outer normals are the segments' left normals (−dy, dx), −1 when the right.
+        var side = 1.0
     }
 
     /// A round join's cone of a disc.
@@ -113,6 +115,19 @@ enum StrokePiece {
         case .body(let b): return Self.across(px - b.x, py - b.y, b.ax, b.ay, distance: d)
         case .disc(let c): return Self.across(px - c.x, py - c.y, c.ax, c.ay, distance: d)
         case .wedge, .miter, .bevel: return d
+        }
+    }
+
+    /// Signed distance across the line: positive on the side of the left normal (−dy, dx) of the
+    /// segment's direction (MapLibre's "down" side, where line patterns read their image's top).
+    @inline(__always)
+    func signedAcross(_ px: Double, _ py: Double, distance d: Double) -> Double {
+        switch self {
+        case .body(let b): return (px - b.x) * -b.ay + (py - b.y) * b.ax
+        case .disc(let c): return c.ax == 0 && c.ay == 0 ? d : (px - c.x) * -c.ay + (py - c.y) * c.ax
+        case .wedge(let w): return w.cone.side * d
+        case .miter(let c): return c.side * d
+        case .bevel(let b): return b.cone.side * d
         }
     }
 

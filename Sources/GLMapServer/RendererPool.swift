@@ -21,6 +21,7 @@
 // Shutdown: `shutdown()` finishes the queued jobs, then stops and joins the workers and the watcher.
 import Foundation
 import GLMap
+import GLMapBatch
 import Synchronization
 import GLMapCore
 import GLMapPNG

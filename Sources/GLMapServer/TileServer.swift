@@ -23,6 +23,8 @@
 import CMicroHTTPD
 import Foundation
 import GLMap
+import GLMapArchives
+import GLMapPyramid
 import GLMapCore
 import GLMapStyle
 #if canImport(Glibc)

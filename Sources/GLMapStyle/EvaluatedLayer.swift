@@ -7,6 +7,13 @@ public struct EvaluatedBackground: Sendable {
     public var color: Color
     /// `background-opacity` at the zoom, 0…1 (default 1).
     public var opacity: Double
+    /// Whether the layer sets `background-pattern` (then it draws `pattern`, or nothing when its
+    /// images are missing).
+    public var patterned = false
+    /// The pattern at the zoom, when both its images exist.
+    public var pattern: EvaluatedPattern? = nil
+    /// The atlas the pattern is placed in (patterned layers).
+    public var patternAtlas: PatternAtlas? = nil
 }
 
 /// One feature of a fill layer with its evaluated paint.
@@ -21,6 +28,8 @@ public struct EvaluatedFill: Sendable {
     public var outlineColor: Color
     /// The feature's index in its source or tile layer.
     public var index: Int = 0
+    /// `fill-pattern`, when the layer sets one and its images exist (then `color` is not drawn).
+    public var pattern: EvaluatedPattern? = nil
 }
 
 /// A `fill` layer evaluated at one zoom: features in draw order (sort key applied).
@@ -40,6 +49,36 @@ public struct EvaluatedFillLayer: Sendable {
     public var paint = PaintSource()
     /// The tile the layer was evaluated over (geometry in its units), nil for whole-world layers.
     public var tile: OverscaledTileID?
+    /// Whether the layer sets `fill-pattern`: its features are drawn with their pattern (a
+    /// feature whose images are missing is left out).
+    public var patterned = false
+    /// Whether the antialiasing outline is drawn with the pattern too (patterned, and
+    /// `fill-outline-color` unset: MapLibre's fill_outline_pattern).
+    public var patternOutline = false
+    /// The atlas the features' patterns are placed in (patterned layers).
+    public var patternAtlas: PatternAtlas?
+}
+
+extension EvaluatedFillLayer {
+    /// Whether MapLibre draws the layer's interior in its opaque pass (below any 3D layer): no
+    /// pattern, `fill-color` and `fill-opacity` the same for every feature (not data-driven), of
+    /// alpha 1 and opacity 1 at `zoom`.
+    public func drawsInOpaquePass(zoom: Double) -> Bool {
+        guard !patterned else { return false }
+        for p in [FillProperties.fillColor, FillProperties.fillOpacity] {
+            switch paint.variation(p) {
+            case .constant, .camera: continue
+            case .source, .composite: return false
+            }
+        }
+        return paint.value(FillProperties.fillColor, zoom: zoom).color?.a == 1 && paint.value(FillProperties.fillOpacity, zoom: zoom).number == 1
+    }
+}
+
+extension EvaluatedBackground {
+    /// Whether MapLibre draws the background in its opaque pass (below any 3D layer): no pattern,
+    /// alpha 1, opacity 1.
+    public var drawsInOpaquePass: Bool { !patterned && color.a == 1 && opacity == 1 }
 }
 
 /// One line (or polygon ring) with its evaluated paint.
@@ -74,6 +113,9 @@ public struct EvaluatedLine: Sendable {
     public var clip: (start: Double, end: Double)?
     /// The feature's index in its source or tile layer.
     public var index: Int = 0
+    /// `line-pattern`, when the layer sets one and its images exist (then `color` and the dash
+    /// array are not drawn).
+    public var pattern: EvaluatedPattern? = nil
 }
 
 /// A `line` layer evaluated at one zoom.
@@ -116,6 +158,10 @@ public struct EvaluatedLineLayer: Sendable {
 
     /// Whether any feature draws dashes.
     public var hasDashes: Bool { features.contains { $0.dasharray != nil } }
+    /// Whether the layer sets `line-pattern` (MapLibre then draws neither dashes nor gradient).
+    public var patterned = false
+    /// The atlas the features' patterns are placed in (patterned layers).
+    public var patternAtlas: PatternAtlas?
 
 }
 
@@ -172,4 +218,8 @@ public enum EvaluatedLayer: Sendable {
     case line(EvaluatedLineLayer)
     /// A `circle` layer.
     case circle(EvaluatedCircleLayer)
+    /// A `fill-extrusion` layer.
+    case fillExtrusion(EvaluatedFillExtrusionLayer)
+    /// A `heatmap` layer.
+    case heatmap(EvaluatedHeatmapLayer)
 }

@@ -43,9 +43,22 @@ public struct GPUBinding: Hashable, Sendable {
 
     /// The bound properties a program reads, in table order (its vertex layout order).
     public static func properties(program: String) -> [StyleProperty] {
+        byProgram[program] ?? boundProperties(program: program)
+    }
+
+    static func boundProperties(program: String) -> [StyleProperty] {
         guard let type = layerType(program: program) else { return [] }
         return properties(of: type).filter { declared[$0.name]!.programs.contains(program) }
     }
+
+    /// `properties(program:)` of every embedded program, worked out once (buckets ask per tile).
+    static let byProgram: [String: [StyleProperty]] = {
+        var out: [String: [StyleProperty]] = [:]
+        for program in ShaderSource.all where out[program.name] == nil {
+            out[program.name] = boundProperties(program: program.name)
+        }
+        return out
+    }()
 
     /// The layer type a program draws: the longest layer type whose name, `-` written `_`, is the
     /// program's name or starts it followed by `_` (`fill_outline` → fill, `fill_extrusion` →

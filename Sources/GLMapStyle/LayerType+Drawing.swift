@@ -4,8 +4,7 @@ extension LayerType {
     /// `StyleDocument.allLayers`) and skipped from the render with a warning.
     public var isDrawn: Bool {
         switch self {
-        case .background, .fill, .line, .circle, .symbol: return true
-        case .heatmap, .fillExtrusion, .raster, .hillshade, .colorRelief: return false
+        case .background, .fill, .line, .circle, .fillExtrusion, .heatmap, .raster, .hillshade, .colorRelief, .symbol: return true
         }
     }
 }

@@ -60,7 +60,7 @@ public enum LineTiling {
     /// half width, and of `line-offset`, which reads the same vector: enough to move the seams of
     /// a translucent line's overlapping join triangles, or the edge of a thin offset line, onto
     /// other pixels. Components past the byte's range (|e| > 2.02, miters with
-    /// `line-miter-limit` > 2) are rounded the same way; see README "Conformance" for what the
+    /// `line-miter-limit` > 2) are rounded the same way; see docs/conformance.md for what the
     /// two MapLibres do with those.
     @inline(__always)
     public static func storedExtrusion(_ e: Double) -> Double {
@@ -80,7 +80,7 @@ public enum LineTiling {
     /// its tile piece's start or its last restart): rings have no line metrics (geojson-vt gives
     /// `mapbox_clip_start`/`_end` to lines only), and MapLibre Native's gradient shader reads
     /// progress from the stored linesofar as `linesofar / 32767` (GL JS has no defined value:
-    /// see README "Conformance").
+    /// see docs/conformance.md).
     public static func ringProgress(linesofar: Double) -> Double {
         storedLineSoFar(linesofar) / metricsLineDistance
     }

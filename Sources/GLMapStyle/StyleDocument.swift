@@ -10,7 +10,7 @@
 // paint/layout properties, invalid values and filters. What the spec allows but glmap does not
 // draw is a `SkippedFeature` in `skipped` (a warning; `--strict` makes it an error): symbol,
 // raster, hillshade, heatmap, fill-extrusion and color-relief layers; vector, raster, raster-dem,
-// image and video sources (with the layers using them); `*-pattern` properties; properties whose
+// image and video sources (with the layers using them); properties whose
 // expressions use operators glmap does not evaluate (format, image, …); `feature-state` reads the
 // `featureStates` set at run time. Layers
 // glmap does not draw are still validated against the generated property tables like drawn

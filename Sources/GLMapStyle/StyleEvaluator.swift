@@ -39,6 +39,13 @@ public struct StyleEvaluator: Sendable {
     public var tileZoomOverride: Double?
     /// Features' runtime state by source (`feature-state` reads it).
     public var featureStates = FeatureStates()
+    /// The style's light at the frame zoom (`fill-extrusion` layers are shaded by it).
+    public var light = EvaluatedLight.default
+    /// The images `*-pattern` values may name, in one atlas (an image not in it is missing:
+    /// MapLibre draws nothing for it); nil: no images.
+    public var patternAtlas: PatternAtlas?
+    /// The atlas's images by name.
+    public var patternImages: [String: PatternImage] { patternAtlas?.images ?? [:] }
 
     /// MapLibre's tile zoom for this zoom: filters and layout are evaluated there (the tile's
     /// overscaled zoom per tile, else floor(zoom)).
@@ -162,6 +169,12 @@ public struct StyleEvaluator: Sendable {
 
     /// A background layer's paint at the zoom.
     public func evaluateBackground(_ layer: Layer) -> EvaluatedBackground {
-        EvaluatedBackground(color: color(BackgroundProperties.backgroundColor, layer), opacity: number(BackgroundProperties.backgroundOpacity, layer))
+        var b = EvaluatedBackground(color: color(BackgroundProperties.backgroundColor, layer), opacity: number(BackgroundProperties.backgroundOpacity, layer))
+        if let patternOf = patternGetter(BackgroundProperties.backgroundPattern, layer, wholeZooms: true) {
+            b.patterned = true
+            b.pattern = patternOf(FeatureContext())
+            b.patternAtlas = patternAtlas
+        }
+        return b
     }
 }

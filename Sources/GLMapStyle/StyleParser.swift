@@ -115,7 +115,7 @@ struct StyleParser {
 
         var layers: [Layer] = [], allLayers: [Layer] = []
         if let l = root["layers"] {
-            if let a = l.arrayValue {
+            if let a = l.arrayValue.map(StyleDocument.derefLayers) {
                 var seen = Set<String>()
                 for (i, lv) in a.enumerated() {
                     let path = "layers[\(i)]"
@@ -250,8 +250,12 @@ struct StyleParser {
     mutating func parseLayer(_ v: JSONValue, path: String, sources: [String: Source], rawSources: JSONObject?) -> (Layer, drawn: Bool)? {
         guard let o = object(v, path: path) else { return nil }
         guard let id = requiredString(o, "id", path: path, missing: "missing layer id (expected a string)") else { return nil }
+        // MapLibre's validateLayer accepts any other member (old styles carry `interactive`); glmap
+        // ignores it too, with a warning that catches typos (`minzom`), an error under --strict.
         for key in o.keys where !StyleParser.layerKeys.contains(key) {
-            fail("\(path).\(key)", "unknown layer property \"\(key)\"" + Suggestion.hint(for: key, among: StyleParser.layerKeys))
+            skipped.append(SkippedFeature(kind: "layer", id: id, path: "\(path).\(key)",
+                                          reason: "unknown layer property \"\(key)\"" + Suggestion.hint(for: key, among: StyleParser.layerKeys),
+                                          consequence: "ignored"))
         }
         guard let type = layerType(o, id: id, path: path) else { return nil }
         var source: String?, sourceSkipped = false
@@ -327,8 +331,24 @@ struct StyleParser {
         }
         if sources[s] == nil && rawSources?[s] == nil {
             fail("\(path).source", "source \"\(s)\" not found")
+        } else if let sourceType = sources[s] != nil ? "geojson" : rawSources?[s]?["type"]?.stringValue,
+                  let message = StyleParser.sourceMismatch(layer: type, id: id, sourceType: sourceType) {
+            fail("\(path).source", message)
         }
         return (s, false)
+    }
+
+    /// The style spec's rule for a layer type on a source type (maplibre-style-spec's
+    /// `validateLayer`: raster layers need raster pictures, hillshade and color-relief layers a
+    /// raster-dem source, raster and raster-dem sources serve only those), nil when allowed.
+    static func sourceMismatch(layer type: LayerType, id: String, sourceType: String) -> String? {
+        if sourceType == "vector" && type == .raster { return "layer \"\(id)\" requires a raster source" }
+        if sourceType != "raster-dem" && (type == .hillshade || type == .colorRelief) { return "layer \"\(id)\" requires a raster-dem source" }
+        if sourceType == "raster" && type != .raster { return "layer \"\(id)\" requires a vector source" }
+        if sourceType == "raster-dem" && type != .hillshade && type != .colorRelief {
+            return "raster-dem source can only be used with layer type 'hillshade' or 'color-relief'."
+        }
+        return nil
     }
 
     /// `filter`: compiled, or skip the layer when it uses an operator glmap does not evaluate
@@ -395,20 +415,14 @@ struct StyleParser {
         var used = Set<String>()
         StyleParser.operators(in: value, into: &used)
         if let message = parameterError(used, prop) { fail(ppath, message); return }
-        let pattern = !isLayout && name == "\(typeName)-pattern"
         if let op = StyleParser.unevaluatedOperator(in: value) {
             guard warn else { return }
-            let reason = pattern ? "\(name) (image patterns) is not drawn by glmap" : "\(name) uses \"\(op)\", which glmap does not evaluate"
-            skipped.append(SkippedFeature(kind: "layer", id: id, path: ppath, reason: reason,
-                                          consequence: pattern ? "the property is skipped" : "the property is skipped (its default is drawn)"))
+            skipped.append(SkippedFeature(kind: "layer", id: id, path: ppath, reason: "\(name) uses \"\(op)\", which glmap does not evaluate",
+                                          consequence: "the property is skipped (its default is drawn)"))
             return
         }
         guard let pv = compileValue(value, for: prop, path: ppath) else { return }
         values[name] = pv
-        if pattern && warn {
-            skipped.append(SkippedFeature(kind: "layer", id: id, path: ppath, reason: "\(name) (image patterns) is not drawn by glmap",
-                                          consequence: "the property is skipped"))
-        }
     }
 
     /// The error for an expression reading a parameter its property does not provide (the
@@ -618,6 +632,25 @@ extension Value {
         case .object: return "an object"
         case .formatted: return "a formatted text"
         case .image: return "an image"
+        }
+    }
+}
+
+extension StyleDocument {
+    /// The members a `ref` layer takes from the layer it names (the style spec's `deref`).
+    public static let refProperties = ["type", "source", "source-layer", "minzoom", "maxzoom", "filter", "layout"]
+
+    /// Layers with `ref` resolved as GL JS resolves them before validating (style-spec `derefLayers`):
+    /// a layer naming another by `ref` takes that layer's `refProperties` and loses `ref`. A `ref`
+    /// to no layer, or to a `ref` layer, is left for validation to report.
+    public static func derefLayers(_ layers: [JSONValue]) -> [JSONValue] {
+        var byID: [String: JSONObject] = [:]
+        for l in layers { if let o = l.objectValue, let id = o["id"]?.stringValue, byID[id] == nil { byID[id] = o } }
+        return layers.map { l in
+            guard var o = l.objectValue, let ref = o["ref"]?.stringValue, let parent = byID[ref], parent["ref"] == nil else { return l }
+            o["ref"] = nil
+            for k in refProperties { if let v = parent[k] { o[k] = v } }
+            return .object(o)
         }
     }
 }

@@ -15,17 +15,7 @@ extension StyleEvaluator {
     /// geometry when the layer reads it). Symbol layout evaluates its own values from these
     /// (GLMapText's `SymbolLayout`), as the other layer types' `evaluate` does internally.
     public func filteredFeatures(_ layer: Layer, tile: OverscaledTileID, features: [TileFeature]) -> [FilteredFeature] {
-        var e = self
-        e.tileZoomOverride = Double(tile.overscaledZ)
-        var input = TileInput(tile: tile, features: features, needsGeometry: layer.needsGeometry)
-        if let id = layer.source, featureStates.hasState(source: id) {
-            let states = featureStates, promoteId = sources[id]?.promoteId, sourceLayer = layer.sourceLayer
-            input.state = { f in
-                let context = FeatureContext(id: f.id, properties: f.properties)
-                guard let featureID = FeatureStates.geoJSONFeatureID(context, promoteId: promoteId) else { return JSONObject() }
-                return states.state(source: id, sourceLayer: sourceLayer, featureID: featureID)
-            }
-        }
+        let (e, input) = onTile(layer, tile: tile, features: features)
         var out: [FilteredFeature] = []
         for f in features {
             let c = input.context(f)

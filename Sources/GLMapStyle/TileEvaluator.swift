@@ -21,6 +21,25 @@ extension StyleEvaluator {
     /// Evaluates `layer` over one tile's `features` (tile units), at the tile's overscaled zoom
     /// for filters and layout. Background layers ignore the tile.
     public func evaluate(_ layer: Layer, tile: OverscaledTileID, features: [TileFeature]) -> EvaluatedLayer {
+        let (e, input) = onTile(layer, tile: tile, features: features)
+        func stamped<T: TileStamped>(_ v: T) -> T { var v = v; v.tile = tile; return v }
+        switch layer.type {
+        case .background: return .background(e.evaluateBackground(layer))
+        case .fill: return .fill(stamped(e.evaluateFill(layer, tile: input)))
+        case .line: return .line(stamped(e.evaluateLine(layer, tile: input)))
+        case .circle: return .circle(stamped(e.evaluateCircle(layer, tile: input)))
+        case .fillExtrusion: return .fillExtrusion(stamped(e.evaluateFillExtrusion(layer, tile: input)))
+        case .heatmap: return .heatmap(stamped(e.evaluateHeatmap(layer, tile: input)))
+        case .symbol, .raster, .hillshade, .colorRelief:
+            // Laid out from `filteredFeatures` (symbols, GLMapText's SymbolLayout) or sampled from
+            // their tiles' pictures (raster-like, the scene's raster draws): nothing to draw here.
+            return .fill(stamped(EvaluatedFillLayer(id: layer.id, antialias: false, translate: (0, 0), translateAnchor: .map, features: [])))
+        }
+    }
+
+    /// The evaluator at `tile`'s overscaled zoom and the tile's input for `layer` (feature state
+    /// found through the source's `promoteId`).
+    func onTile(_ layer: Layer, tile: OverscaledTileID, features: [TileFeature]) -> (StyleEvaluator, TileInput) {
         var e = self
         e.tileZoomOverride = Double(tile.overscaledZ)
         var input = TileInput(tile: tile, features: features, needsGeometry: layer.needsGeometry)
@@ -32,28 +51,33 @@ extension StyleEvaluator {
                 return states.state(source: id, sourceLayer: sourceLayer, featureID: featureID)
             }
         }
-        switch layer.type {
-        case .background:
-            return .background(e.evaluateBackground(layer))
-        case .fill:
-            var f = e.evaluateFill(layer, tile: input)
-            f.tile = tile
-            return .fill(f)
-        case .line:
-            var l = e.evaluateLine(layer, tile: input)
-            l.tile = tile
-            return .line(l)
-        case .circle:
-            var c = e.evaluateCircle(layer, tile: input)
-            c.tile = tile
-            return .circle(c)
-        case .symbol, .heatmap, .fillExtrusion, .raster, .hillshade, .colorRelief:
-            // Not drawn yet (`LayerType.isDrawn`): such layers are never in `StyleDocument.layers`;
-            // evaluated anyway, they draw nothing.
-            var f = EvaluatedFillLayer(id: layer.id, antialias: false, translate: (0, 0), translateAnchor: .map, features: [])
-            f.tile = tile
-            return .fill(f)
+        return (e, input)
+    }
+}
+
+/// An evaluated layer that records the tile it was evaluated on.
+protocol TileStamped {
+    var tile: OverscaledTileID? { get set }
+}
+
+extension EvaluatedFillLayer: TileStamped {}
+extension EvaluatedLineLayer: TileStamped {}
+extension EvaluatedCircleLayer: TileStamped {}
+extension EvaluatedFillExtrusionLayer: TileStamped {}
+extension EvaluatedHeatmapLayer: TileStamped {}
+
+extension TileFeature {
+    /// The feature's points inside the tile square (x0, y0, x1, y1, …): a point in the buffer
+    /// belongs to its neighbour tile, as GL JS's circle and heatmap buckets keep it.
+    func pointsInsideTile() -> [Double] {
+        let extent = Int16(TileExtent.extent)
+        var centers: [Double] = []
+        for ring in geometry {
+            for p in ring where p.x >= 0 && p.x < extent && p.y >= 0 && p.y < extent {
+                centers.append(Double(p.x)); centers.append(Double(p.y))
+            }
         }
+        return centers
     }
 }
 
@@ -64,6 +88,39 @@ func flatCoordinates(_ ring: [TilePoint]) -> [Double] {
     out.reserveCapacity(ring.count * 2)
     for p in ring { out.append(Double(p.x)); out.append(Double(p.y)) }
     return out
+}
+
+/// A layer's filter as a tile's features are tested against it: read once per layer and tile,
+/// not per feature; a legacy filter is evaluated on the feature's parts without a context.
+struct TileFilter {
+    enum Kind { case none, typeOnly, legacy, expression }
+    let kind: Kind
+    /// A type-only filter's results for Point, LineString, Polygon.
+    let typeResults: (Bool, Bool, Bool)
+    let legacy: LegacyFilter?
+
+    init(_ layer: Layer) {
+        var results = (true, true, true)
+        var legacy: LegacyFilter?
+        let kind: Kind
+        if let f = layer.filter {
+            if let p = f.result(forTypeOnly: .point), let l = f.result(forTypeOnly: .lineString),
+               let g = f.result(forTypeOnly: .polygon) {
+                kind = .typeOnly
+                results = (p, l, g)
+            } else if case .legacy(let l) = f.kind {
+                kind = .legacy
+                legacy = l
+            } else {
+                kind = .expression
+            }
+        } else {
+            kind = .none
+        }
+        self.kind = kind
+        self.typeResults = results
+        self.legacy = legacy
+    }
 }
 
 /// One tile's features as a layer reads them, with the contexts expressions see.
@@ -158,15 +215,61 @@ extension StyleEvaluator {
         return filter.evaluate(EvaluationContext(zoom: tileZoom, feature: context, globalState: globalState))
     }
 
+    /// Whether feature `i` of the tile passes `filter` (the layer's, prepared once per tile):
+    /// `passes(_:_:_:context:)` reading the feature's parts in place, so a feature that fails is
+    /// never copied.
+    @inline(__always)
+    func passes(_ filter: TileFilter, _ layer: Layer, _ tile: TileInput, _ i: Int, context: inout FeatureContext?) -> Bool {
+        switch filter.kind {
+        case .none:
+            return true
+        case .typeOnly:
+            switch tile.features[i].type {
+            case .point: return filter.typeResults.0
+            case .lineString: return filter.typeResults.1
+            case .polygon: return filter.typeResults.2
+            }
+        case .legacy:
+            return tile.features.withUnsafeBufferPointer { features in
+                filter.legacy.unsafelyUnwrapped.evaluate(tileType: features[i].type, id: features[i].id,
+                                                         properties: features[i].properties)
+            }
+        case .expression:
+            return passes(layer, tile.features[i], tile, context: &context)
+        }
+    }
+
     /// Whether a feature passes, building its context only when the filter needs more than its
     /// type (and the context is then handed back for the values that need it).
     @inline(__always)
     func passes(_ layer: Layer, _ f: TileFeature, _ tile: TileInput, context: inout FeatureContext?) -> Bool {
         guard let filter = layer.filter else { return true }
         if let r = filter.result(forTypeOnly: f.type) { return r }
+        // A legacy filter reads the feature's parts directly: no context for the features that
+        // fail it (most of a tile's, for most layers: building and copying contexts was half of a
+        // basemap tile's CPU time; Benchmarks/README.md, "Helsinki basemap").
+        if case .legacy(let legacy) = filter.kind {
+            return legacy.evaluate(tileType: f.type, id: f.id, properties: f.properties)
+        }
         let c = tile.context(f)
         context = c
         return filter.evaluate(EvaluationContext(zoom: tileZoom, feature: c, globalState: globalState))
+    }
+
+    /// Calls `body` with each feature of the tile that passes `layer`'s filter, in tile order, and
+    /// its context (an empty one when no value of the layer reads the feature). A feature that
+    /// fails is never copied, nor is its context built when a legacy filter decides.
+    @inline(__always)
+    func forEachPassing(_ layer: Layer, _ tile: TileInput, _ body: (TileFeature, FeatureContext) -> Void) {
+        let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
+        let empty = FeatureContext()
+        let filter = TileFilter(layer)
+        for i in tile.features.indices {
+            var context: FeatureContext?
+            guard passes(filter, layer, tile, i, context: &context) else { continue }
+            let f = tile.features[i]
+            body(f, perFeature ? (context ?? tile.context(f)) : empty)
+        }
     }
 
     /// A `fill` layer over one tile: every passing feature's rings as polygons (tile units).
@@ -175,19 +278,18 @@ extension StyleEvaluator {
         var items: [(key: Double?, item: EvaluatedFill)] = []
         let fillColorOf = colorGetter(P.fillColor, layer), opacityOf = numberGetter(P.fillOpacity, layer)
         let outlineOf = layer.values[P.fillOutlineColor.name] == nil ? nil : colorGetter(P.fillOutlineColor, layer)
-        let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
-        let empty = FeatureContext()
-        for f in tile.features {
-            var context: FeatureContext?
-            guard passes(layer, f, tile, context: &context) else { continue }
-            let c = perFeature ? (context ?? tile.context(f)) : empty
+        let patternOf = patternGetter(P.fillPattern, layer)
+        forEachPassing(layer, tile) { f, c in
             let rings = f.geometry.map(flatCoordinates)
             let polygons = TileRings.classify(rings, maxRings: TileRings.earcutMaxRings)
-            if polygons.isEmpty { continue }
+            if polygons.isEmpty { return }
+            let pattern = patternOf?(c)
+            if patternOf != nil && pattern == nil { return }   // a missing image draws nothing
             let fillColor = fillColorOf(c)
             var fill = EvaluatedFill(polygons: polygons, color: fillColor, opacity: opacityOf(c),
                                      outlineColor: outlineOf?(c) ?? fillColor)
             fill.index = f.index
+            fill.pattern = pattern
             items.append((sortKey(P.fillSortKey, layer, c), fill))
         }
         var result = EvaluatedFillLayer(
@@ -197,6 +299,11 @@ extension StyleEvaluator {
             features: sorted(items))
         result.paint = PaintSource(layer: layer, globalState: globalState, tileZoom: tileZoom)
         if outlineOf == nil { result.paint.expressions[P.fillOutlineColor.name] = result.paint.expressions[P.fillColor.name] }
+        if patternOf != nil {
+            result.patterned = true
+            result.patternOutline = outlineOf == nil
+            result.patternAtlas = patternAtlas
+        }
         return result
     }
 
@@ -209,21 +316,9 @@ extension StyleEvaluator {
         let blurOf = numberGetter(P.circleBlur, layer), opacityOf = numberGetter(P.circleOpacity, layer)
         let strokeWidthOf = numberGetter(P.circleStrokeWidth, layer), strokeColorOf = colorGetter(P.circleStrokeColor, layer)
         let strokeOpacityOf = numberGetter(P.circleStrokeOpacity, layer)
-        let extent = Int16(TileExtent.extent)
-        // Values that do not read the feature need no context per feature.
-        let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
-        let empty = FeatureContext()
-        for f in tile.features {
-            var context: FeatureContext?
-            guard passes(layer, f, tile, context: &context) else { continue }
-            let c = perFeature ? (context ?? tile.context(f)) : empty
-            var centers: [Double] = []
-            for ring in f.geometry {
-                for p in ring where p.x >= 0 && p.x < extent && p.y >= 0 && p.y < extent {
-                    centers.append(Double(p.x)); centers.append(Double(p.y))
-                }
-            }
-            if centers.isEmpty { continue }
+        forEachPassing(layer, tile) { f, c in
+            let centers = f.pointsInsideTile()
+            if centers.isEmpty { return }
             var circle = EvaluatedCircle(
                 centers: centers, radius: radiusOf(c), color: colorOf(c), blur: blurOf(c), opacity: opacityOf(c),
                 strokeWidth: strokeWidthOf(c), strokeColor: strokeColorOf(c), strokeOpacity: strokeOpacityOf(c))
@@ -264,19 +359,20 @@ extension StyleEvaluator {
         let opacityOf = numberGetter(P.lineOpacity, layer), widthOf = numberGetter(P.lineWidth, layer)
         let gapWidthOf = numberGetter(P.lineGapWidth, layer), offsetOf = numberGetter(P.lineOffset, layer)
         let blurOf = numberGetter(P.lineBlur, layer)
-        let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
-        let empty = FeatureContext()
-        for f in tile.features {
-            var context: FeatureContext?
-            guard passes(layer, f, tile, context: &context) else { continue }
-            let c = perFeature ? (context ?? tile.context(f)) : empty
+        let patternOf = patternGetter(P.linePattern, layer)
+        forEachPassing(layer, tile) { f, c in
             let closed = f.type == .polygon
             let parts = f.geometry.map { (coords: flatCoordinates($0), closed: closed) }
             var line = EvaluatedLine(
                 parts: parts, join: LineJoin(rawValue: joinOf(c)) ?? .miter,
                 color: colorOf(c), opacity: opacityOf(c), width: widthOf(c), gapWidth: gapWidthOf(c),
                 offset: offsetOf(c), blur: blurOf(c), dasharray: nil)
-            if dashed, let to = pattern(self, c) {
+            if let patternOf {
+                // MapLibre's line_pattern: no dashes, no gradient; the image scaled to the floor width.
+                guard let p = patternOf(c) else { return }   // a missing image draws nothing
+                line.pattern = p
+                line.floorWidth = atFloor.number(P.lineWidth, layer, c)
+            } else if dashed, let to = pattern(self, c) {
                 line.dasharray = to
                 line.dasharrayFrom = pattern(atFrom, c) ?? to
                 line.floorWidth = atFloor.number(P.lineWidth, layer, c)
@@ -300,6 +396,12 @@ extension StyleEvaluator {
         result.sourceMaxzoom = layer.source.flatMap { sources[$0]?.maxzoom } ?? 18
         if let g = gradient, case .step = g.expression.root.op { result.gradientIsStep = true }
         result.dashFromScale = zoomingIn ? 2 : 0.5
+        if patternOf != nil {
+            result.patterned = true
+            result.patternAtlas = patternAtlas
+            result.gradient = nil
+            result.gradientIsStep = false
+        }
         return result
     }
 }

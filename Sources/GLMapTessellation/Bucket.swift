@@ -25,6 +25,12 @@ public enum VertexLayout {
     public static let line = 8
     /// circle instance: cx, cy
     public static let circle = 2
+    /// fill-extrusion: x, y, then a_normal_ed (MapLibre's packed normal, top flag and edge distance)
+    public static let fillExtrusion = 6
+    /// heatmap instance: cx, cy
+    public static let heatmap = 2
+    /// pattern inputs (a parallel array): pattern_from (4), pattern_to (4), pixel_ratio_from, pixel_ratio_to
+    public static let pattern = 10
     /// symbol vertex: a_pos_offset (anchor x, y, offset x, y × 32), a_data (texture x, y, packed
     /// sizes), a_pixeloffset (pixel offset x, y × 16, smallest font scale x, y × 256)
     public static let symbol = 12
@@ -40,6 +46,10 @@ public enum Bucket: Sendable {
     case line(LineBucket)
     /// A circle layer's instances.
     case circle(CircleBucket)
+    /// A fill-extrusion layer's walls and roofs.
+    case fillExtrusion(FillExtrusionBucket)
+    /// A heatmap layer's points.
+    case heatmap(HeatmapBucket)
     /// A symbol layer's laid-out glyphs and icons (built by `SymbolBucket`, not by `make`).
     case symbol(SymbolBucket)
 
@@ -59,6 +69,12 @@ public enum Bucket: Sendable {
         case .circle(let c):
             if case .circle(let n)? = next { return .circle(CircleBucket(c, next: n)) }
             return .circle(CircleBucket(c))
+        case .fillExtrusion(let x):
+            if case .fillExtrusion(let n)? = next { return .fillExtrusion(FillExtrusionBucket(x, next: n)) }
+            return .fillExtrusion(FillExtrusionBucket(x))
+        case .heatmap(let h):
+            if case .heatmap(let n)? = next { return .heatmap(HeatmapBucket(h, next: n)) }
+            return .heatmap(HeatmapBucket(h))
         }
     }
 
@@ -69,6 +85,8 @@ public enum Bucket: Sendable {
         case .fill(let f): return f.indices.isEmpty && f.outlineIndices.isEmpty
         case .line(let l): return l.indices.isEmpty
         case .circle(let c): return c.instanceCount == 0
+        case .fillExtrusion(let x): return x.indices.isEmpty
+        case .heatmap(let h): return h.instanceCount == 0
         case .symbol(let s): return s.layout.isEmpty
         }
     }

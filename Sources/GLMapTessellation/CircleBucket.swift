@@ -25,15 +25,23 @@ public struct CircleBucket: Sendable {
         instances.reserveCapacity(total * (VertexLayout.circle + paint.floatsPerVertex))
         for (n, f) in layer.features.enumerated() {
             let values = paint.vertexValues(f, next: nextFeatures?[n], value: EvaluatedCircle.paint)
-            var i = 0
-            while i + 1 < f.centers.count {
-                let x = f.centers[i], y = f.centers[i + 1]
-                i += 2
-                guard x.isFinite && y.isFinite else { continue }
-                instances.append(Float(x))
-                instances.append(Float(y))
-                instances.append(contentsOf: values)
-            }
+            Bucket.appendInstances(f.centers, values, to: &instances)
+        }
+    }
+}
+
+extension Bucket {
+    /// Appends one instance per finite centre of `centers` (x0, y0, x1, y1, …): x, y, then
+    /// `values` (circles and heatmap kernels).
+    static func appendInstances(_ centers: [Double], _ values: [Float], to instances: inout [Float]) {
+        var i = 0
+        while i + 1 < centers.count {
+            let x = centers[i], y = centers[i + 1]
+            i += 2
+            guard x.isFinite && y.isFinite else { continue }
+            instances.append(Float(x))
+            instances.append(Float(y))
+            instances.append(contentsOf: values)
         }
     }
 }

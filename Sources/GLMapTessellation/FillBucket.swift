@@ -17,6 +17,11 @@ public struct FillBucket: Sendable {
     public var outlineVertices: [Float] = []
     /// Triangle list into `outlineVertices`, two triangles an edge.
     public var outlineIndices: [UInt32] = []
+    /// A patterned layer's pattern inputs (`VertexLayout.pattern` floats per vertex), parallel to
+    /// `vertices` and to `outlineVertices` (empty otherwise).
+    public var patternVertices: [Float] = []
+    /// The same for the outline's vertices.
+    public var outlinePatternVertices: [Float] = []
     /// Which fill properties are attributes and which uniforms (program fill).
     public let paint: PaintLayout
     /// The same for the outline program (fill_outline).
@@ -29,9 +34,10 @@ public struct FillBucket: Sendable {
     /// Triangulates `layer`'s fills and outlines; `next` is the layer at tile zoom + 1 for composite values.
     public init(_ layer: EvaluatedFillLayer, next: EvaluatedFillLayer? = nil) {
         self.layer = layer
-        paint = PaintLayout(program: "fill", features: layer.features, source: layer.paint, value: EvaluatedFill.paint)
-        outlinePaint = PaintLayout(program: "fill_outline", features: layer.features, source: layer.paint,
-                                   value: EvaluatedFill.paint)
+        paint = PaintLayout(program: layer.patterned ? "fill_pattern" : "fill", features: layer.features, source: layer.paint,
+                            value: EvaluatedFill.paint)
+        outlinePaint = PaintLayout(program: layer.patternOutline ? "fill_outline_pattern" : "fill_outline", features: layer.features,
+                                   source: layer.paint, value: EvaluatedFill.paint)
         let nextFeatures = Bucket.aligned(layer.features, next?.features)
         let parts = Self.parts(layer.features)
         guard parts.count > 1 else {
@@ -50,6 +56,8 @@ public struct FillBucket: Sendable {
         outlineVertices.reserveCapacity(built.reduce(0) { $0 + $1.outlineVertices.count })
         outlineIndices.reserveCapacity(built.reduce(0) { $0 + $1.outlineIndices.count })
         for b in built {
+            patternVertices.append(contentsOf: b.patternVertices)
+            outlinePatternVertices.append(contentsOf: b.outlinePatternVertices)
             let shift = UInt32(vertices.count / stride), outlineShift = UInt32(outlineVertices.count / outlineStride)
             vertices.append(contentsOf: b.vertices)
             indices.append(contentsOf: b.indices.lazy.map { $0 + shift })
@@ -73,12 +81,14 @@ public struct FillBucket: Sendable {
             let f = layer.features[i]
             let fillPaint = paint.vertexValues(f, next: nextFeatures?[i], value: EvaluatedFill.paint)
             let edgePaint = outlinePaint.vertexValues(f, next: nextFeatures?[i], value: EvaluatedFill.paint)
-            for poly in f.polygons { add(poly, fillPaint, edgePaint, triangulator) }
+            let pattern = f.pattern.map(PatternVertex.floats) ?? []
+            if layer.patterned && pattern.isEmpty { continue }
+            for poly in f.polygons { add(poly, fillPaint, edgePaint, pattern, triangulator) }
         }
     }
 
     /// One 1-px outline edge (four vertices, two triangles).
-    mutating func outlineEdge(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ edgePaint: [Float]) {
+    mutating func outlineEdge(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ edgePaint: [Float], _ pattern: [Float]) {
         if ax == bx && ay == by { return }
         let b = UInt32(outlineVertices.count / outlineStride)
         for t: Float in [0, 1] {
@@ -90,12 +100,13 @@ public struct FillBucket: Sendable {
                 outlineVertices.append(t)
                 outlineVertices.append(side)
                 outlineVertices.append(contentsOf: edgePaint)
+                outlinePatternVertices.append(contentsOf: pattern)
             }
         }
         outlineIndices.append(contentsOf: [b, b + 1, b + 3, b, b + 3, b + 2])
     }
 
-    mutating func add(_ poly: FlatPolygon, _ fillPaint: [Float], _ edgePaint: [Float], _ triangulator: EarcutTriangulator) {
+    mutating func add(_ poly: FlatPolygon, _ fillPaint: [Float], _ edgePaint: [Float], _ pattern: [Float], _ triangulator: EarcutTriangulator) {
         let coords = poly.coords
         guard coords.allSatisfy({ $0.isFinite }) else { return }
         let base = UInt32(vertices.count / stride)
@@ -105,6 +116,7 @@ public struct FillBucket: Sendable {
             vertices.append(Float(coords[2 * i]))
             vertices.append(Float(coords[2 * i + 1]))
             vertices.append(contentsOf: fillPaint)
+            patternVertices.append(contentsOf: pattern)
         }
         _ = coords.withUnsafeBufferPointer {
             triangulator.triangulate($0, holeIndices: poly.holeIndices, dimensions: 2, appendingTo: &indices, indexOffset: base)
@@ -114,7 +126,7 @@ public struct FillBucket: Sendable {
             for i in r {
                 let j = i + 1 < r.upperBound ? i + 1 : r.lowerBound
                 if j == i { continue }
-                outlineEdge(coords[2 * i], coords[2 * i + 1], coords[2 * j], coords[2 * j + 1], edgePaint)
+                outlineEdge(coords[2 * i], coords[2 * i + 1], coords[2 * j], coords[2 * j + 1], edgePaint, pattern)
             }
         }
     }

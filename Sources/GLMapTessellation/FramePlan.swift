@@ -27,6 +27,9 @@ public enum PlannedLayer: Sendable {
     /// A layer drawn tile by tile: `buckets` in MapLibre's drawing order; `clipped` layers (fill,
     /// line) are cut to each tile's square with the stencil, drawn from `source`'s tile masks.
     case tiled(source: String, clipped: Bool, buckets: [TileBucket])
+    /// A `raster`, `hillshade` or `color-relief` layer: its source's pictures or elevations per
+    /// tile, drawn by the GL backend's raster drawers (no tessellation).
+    case raster(RasterLayerDraw)
     /// A symbol layer: its placed tiles and draw order (`SymbolLayerPlan`).
     case symbol(SymbolLayerPlan)
 }
@@ -60,6 +63,12 @@ public struct FramePlan: Sendable {
     public var layers: [PlannedLayer]
     /// The visible tiles of each source, in MapLibre's order (`OverscaledTileID.<`).
     public var sourceTiles: [String: [OverscaledTileID]]
+    /// The style's light at the frame zoom (fill-extrusion shading).
+    public var light = EvaluatedLight.default
+    /// The far end of the depth range extrusions are drawn into (`ExtrusionDepth.rangeEnd`).
+    public var extrusionDepthEnd = 1.0
+    /// The images `*-pattern` values read (nil: the frame draws no pattern).
+    public var patternAtlas: PatternAtlas?
 
     /// A plan of `layers` over the tiles of `sourceTiles`.
     public init(layers: [PlannedLayer] = [], sourceTiles: [String: [OverscaledTileID]] = [:]) {

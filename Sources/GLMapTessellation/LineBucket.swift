@@ -32,6 +32,9 @@ public struct LineBucket: Sendable {
     public var atlas: LineAtlas?
     /// The evaluated `line-gradient` (nil without one).
     public var ramp: ColorRamp?
+    /// A patterned layer's pattern inputs, `VertexLayout.pattern` floats per vertex (parallel
+    /// to `vertices` and `fxVertices`, which then carry linesofar and the floor width).
+    public var patternVertices: [Float] = []
 
     /// fx vertex: linesofar (tile units), floorwidth, progress within the piece, gradient ramp
     /// row, dash-to (atlas row, rows, length), dash-from (same).
@@ -45,7 +48,7 @@ public struct LineBucket: Sendable {
         self.layer = layer
         paint = PaintLayout(program: "line", features: layer.features, source: layer.paint, value: EvaluatedLine.paint)
         nextFeatures = Bucket.aligned(layer.features, next?.features)
-        let effects = layer.hasDashes || layer.gradient != nil
+        let effects = layer.hasDashes || layer.gradient != nil || layer.patterned
         let cap: LineCap = { switch layer.cap { case .butt: return .butt; case .round: return .round; case .square: return .square } }()
         let round = layer.cap == .round
         // MapLibre's extra vertex pairs 15 px from sharp corners (in tiles over-scaled up to 16×).
@@ -69,6 +72,8 @@ public struct LineBucket: Sendable {
             var tess = LineTessellator(join: join, cap: cap, miterLimit: layer.miterLimit, roundLimit: layer.roundLimit,
                                        pixelsPerUnit: pixelsPerUnit)
             let values = paint.vertexValues(f, next: nextFeatures?[n], value: EvaluatedLine.paint)
+            let pattern = f.pattern.map(PatternVertex.floats)
+            if layer.patterned && pattern == nil { continue }
             var dash: (to: DashEntry, from: DashEntry)?
             if let to = f.dasharray {
                 dash = (atlas.dash(to, round: round), atlas.dash(f.dasharrayFrom ?? to, round: round))
@@ -95,6 +100,7 @@ public struct LineBucket: Sendable {
                 let to = dash?.to ?? DashEntry(y: 0, height: 0, width: 1)
                 appendFx(geometry, length: part.closed ? 0 : length, metrics: clip, rampRow: rampRow, floorWidth: f.floorWidth,
                          dash: (to, dash?.from ?? to), ringProgress: ringProgress)
+                if let pattern { for _ in geometry.vertices { patternVertices.append(contentsOf: pattern) } }
             }
         }
         if layer.hasDashes { self.atlas = atlas }

@@ -15,6 +15,8 @@ public final class FontFace: @unchecked Sendable {
     public let styleName: String
     /// Whether FreeType flags the face bold.
     public let isBold: Bool
+    /// How many faces the file holds (more than 1 for a collection, `.ttc` / `.otc`).
+    public let faceCount: Int
 
     private let library: FT_Library
     private let face: FT_Face
@@ -35,7 +37,8 @@ public final class FontFace: @unchecked Sendable {
         let err = FT_New_Face(lib, path, faceIndex, &f)
         guard err == 0, let f else {
             FT_Done_FreeType(lib)
-            throw FontFileError(path: path, message: "not a font FreeType can open (FreeType error \(err))")
+            let reason = [1: "cannot be opened", 2: "unknown file format", 3: "broken file", 6: "no such face in the file"][Int(err)]
+            throw FontFileError(path: path, message: "not a font FreeType can open (FreeType error \(err)\(reason.map { ": " + $0 } ?? ""))")
         }
         guard f.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0 else {
             FT_Done_Face(f)
@@ -48,6 +51,7 @@ public final class FontFace: @unchecked Sendable {
         familyName = f.pointee.family_name.map { String(cString: $0) } ?? ""
         styleName = f.pointee.style_name.map { String(cString: $0) } ?? ""
         isBold = f.pointee.style_flags & FT_Long(FT_STYLE_FLAG_BOLD) != 0
+        faceCount = max(1, Int(f.pointee.num_faces))
     }
 
     deinit {

@@ -5,7 +5,9 @@
 // code points (`GlyphDependencies`).
 // Output: a `GlyphMap` (font stack → code point → `Glyph`), stacks in the order first asked for,
 // and the warnings collected so far (`warnings`: one `GlyphRangeError` per stack and range that
-// could not be loaded, in the order met).
+// could not be loaded; `fontStackWarnings`: one `FontStackError` per stack whose glyphs had to be
+// local but no local font is named for it, or there is no local source and no `glyphs` URL;
+// `warningMessages`: both, in the order met).
 // Rules, as GL JS's GlyphManager: a font stack is requested as ONE URL with the comma-joined font
 // names in `{fontstack}` (only the first `{fontstack}` and `{range}` are replaced, as JS's
 // `String.replace` does; the loader percent-encodes for HTTP); a range is 256 code points
@@ -15,7 +17,8 @@
 // loader throws, bytes that are not a glyph PBF) is warned about once and, as GL JS 5 does, its
 // glyphs are drawn by the local source when there is one; without one they are missing and the
 // shaper leaves those characters out. With no `glyphs` URL every glyph is local (or missing), and
-// with `localIdeographs` (GL JS's localIdeographFontFamily) so is every CJK character.
+// with `localIdeographs` (GL JS's localIdeographFontFamily) so is every CJK character. Order: the
+// PBF range first when the style names glyphs, the local source after (or alone).
 // Threads: every method may be called from any thread (one lock; fetches happen under it, so a
 // range is loaded once).
 import GLMapCore
@@ -91,6 +94,8 @@ public final class GlyphManager: Sendable {
     private struct State {
         var entries: [String: Entry] = [:]
         var warnings: [GlyphRangeError] = []
+        var stackWarnings: [FontStackError] = []
+        var messages: [String] = []
     }
 
     /// A manager for the style's `glyphs` template, loading through `fetch`, drawing missing
@@ -105,6 +110,10 @@ public final class GlyphManager: Sendable {
 
     /// The warnings so far: one per font stack and range that could not be loaded.
     public var warnings: [GlyphRangeError] { state.value.warnings }
+    /// The warnings so far about font stacks no local font draws: one per stack.
+    public var fontStackWarnings: [FontStackError] { state.value.stackWarnings }
+    /// Every warning so far, range and font stack ones, in the order met.
+    public var warningMessages: [String] { state.value.messages }
 
     /// The URL of range `rangeIndex` (code points 256·i … 256·i + 255) of `fontStack`.
     public static func url(template: String, fontStack: String, rangeIndex: UInt32) -> String {
@@ -136,7 +145,7 @@ public final class GlyphManager: Sendable {
         state.withLock { state -> Glyph? in
             if let cached = state.entries[fontStack]?.glyphs[codePoint] { return cached }
             guard urlTemplate != nil, fetch != nil, !(localIdeographs && ScriptDetection.usesLocalIdeographFontFamily(codePoint)) else {
-                let g = local?.glyph(codePoint: codePoint, fontStack: fontStack)
+                let g = localGlyph(codePoint, fontStack: fontStack, state: &state)
                 state.entries[fontStack, default: Entry()].glyphs[codePoint] = .some(g)
                 return g
             }
@@ -147,13 +156,30 @@ public final class GlyphManager: Sendable {
             if let cached = state.entries[fontStack]?.glyphs[codePoint] { return cached }
             if state.entries[fontStack]?.loadedRanges[range] == false {
                 // The range failed: draw this glyph locally (GL JS 5), or leave it out.
-                let g = local?.glyph(codePoint: codePoint, fontStack: fontStack)
+                let g = localGlyph(codePoint, fontStack: fontStack, state: &state)
                 state.entries[fontStack, default: Entry()].glyphs[codePoint] = .some(g)
                 return g
             }
             state.entries[fontStack, default: Entry()].glyphs[codePoint] = .some(nil)
             return nil
         }
+    }
+
+    /// The local source's glyph, warning once per stack when no local font is named for it (or
+    /// there is no local source and no `glyphs` URL).
+    private func localGlyph(_ codePoint: UInt32, fontStack: String, state: inout State) -> Glyph? {
+        func warn(_ message: String) {
+            guard !state.stackWarnings.contains(where: { $0.fontStack == fontStack }) else { return }
+            let w = FontStackError(fontStack: fontStack, message: message)
+            state.stackWarnings.append(w)
+            state.messages.append(w.description)
+        }
+        guard let local else {
+            if urlTemplate == nil { warn("the style has no glyphs URL and no fonts folder is given (--fonts DIR, fontsDirectory); text needing it is left out") }
+            return nil
+        }
+        if let why = local.missingFont(fontStack: fontStack) { warn(why); return nil }
+        return local.glyph(codePoint: codePoint, fontStack: fontStack)
     }
 
     private func load(range: UInt32, fontStack: String, state: inout State) {
@@ -166,9 +192,11 @@ public final class GlyphManager: Sendable {
         }
         func fail(_ message: String, url: String?) {
             entry.loadedRanges[range] = false
-            state.warnings.append(GlyphRangeError(fontStack: fontStack, rangeStart: range * GlyphConstants.rangeSize, url: url,
-                                                  message: message + (local == nil ? "; text needing it is left out"
-                                                                                   : "; its glyphs are drawn from local fonts")))
+            let drawnLocally = local.map { $0.missingFont(fontStack: fontStack) == nil } ?? false
+            let w = GlyphRangeError(fontStack: fontStack, rangeStart: range * GlyphConstants.rangeSize, url: url,
+                                    message: message + (drawnLocally ? "; its glyphs are drawn from local fonts" : "; text needing it is left out"))
+            state.warnings.append(w)
+            state.messages.append(w.description)
         }
         do {
             if let bytes = try fetch(url) {

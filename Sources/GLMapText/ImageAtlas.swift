@@ -97,18 +97,5 @@ public struct ImageAtlas: Sendable {
 
     /// The atlas premultiplied for upload, rounding as WebGL's UNPACK_PREMULTIPLY_ALPHA does
     /// (`(c · a + 127) / 255`, truncated).
-    public var premultipliedImage: PremultipliedImage {
-        var px = image.pixels
-        var i = 0
-        while i + 3 < px.count {
-            let a = Int(px[i + 3])
-            if a != 255 {
-                px[i] = UInt8((Int(px[i]) * a + 127) / 255)
-                px[i + 1] = UInt8((Int(px[i + 1]) * a + 127) / 255)
-                px[i + 2] = UInt8((Int(px[i + 2]) * a + 127) / 255)
-            }
-            i += 4
-        }
-        return PremultipliedImage(width: image.width, height: image.height, pixels: px)
-    }
+    public var premultipliedImage: PremultipliedImage { image.premultiplied() }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import GLMapCore
+import GLMapPNG
 import CICU
 
 /// A source of glyphs drawn on this machine rather than loaded from glyph PBFs.
@@ -6,6 +8,14 @@ public protocol LocalGlyphSource: Sendable {
     /// The glyph of `codePoint` for the font stack `fontStack` (comma-joined font names), or nil
     /// when no local font has it.
     func glyph(codePoint: UInt32, fontStack: String) -> Glyph?
+    /// Nil when the source has a font for `fontStack`; else why not, as a sentence (the default:
+    /// every stack has one, as a browser always finds some font).
+    func missingFont(fontStack: String) -> String?
+}
+
+extension LocalGlyphSource {
+    /// Every stack has a font.
+    public func missingFont(fontStack: String) -> String? { nil }
 }
 
 /// Draws glyphs from font files the way GL JS's local glyph path (`GlyphManager._drawGlyph` with
@@ -13,7 +23,8 @@ public protocol LocalGlyphSource: Sendable {
 /// be loaded.
 ///
 /// The glyph is rendered unhinted with FreeType at 24 × `textureScale` px, its coverage captured
-/// in TinySDF's box (`ceil(ascent)` above the baseline, `ceil(right − left)` wide from the pen,
+/// in TinySDF's box (`ceil(ascent)` above the baseline, `ceil(right − left)` wide from the pen —
+/// canvas' `actualBoundingBoxLeft` counts leftwards, so that is `ceil(xMax + xMin)` of the outline,
 /// clipped to the canvas), and turned into an SDF with buffer 3 × scale, radius 8 × scale,
 /// cutoff 0.25. Metrics follow GL JS: width, height and advance divided by the scale (0 becomes
 /// 24), left 0.5, top `ceil(ascent)/scale − 27.5` (0 becomes −8), format characters (Cf) take no
@@ -67,7 +78,9 @@ public struct LocalGlyphRasterizer: LocalGlyphSource {
         let size = fontSize + buffer * 4
         guard let r = face.render(codePoint, pixelSize: fontSize) else { return nil }
         let glyphTop = r.hasOutline ? Int(r.yMax.rounded(.up)) : 0
-        let glyphWidth = r.hasOutline ? max(0, min(size - buffer, Int((r.xMax - r.xMin).rounded(.up)))) : 0
+        // measureText's actualBoundingBoxLeft is −xMin (positive leftwards of the pen), so TinySDF's
+        // `right − left` is xMax + xMin: the box from the pen reaches the ink's right edge.
+        let glyphWidth = r.hasOutline ? max(0, min(size - buffer, Int((r.xMax + r.xMin).rounded(.up)))) : 0
         let glyphHeight = r.hasOutline ? max(0, min(size - buffer, glyphTop + Int((-r.yMin).rounded(.up)))) : 0
         var coverage = [UInt8](repeating: 0, count: glyphWidth * glyphHeight)
         if glyphWidth > 0, glyphHeight > 0, r.width > 0 {
@@ -112,12 +125,19 @@ public struct LocalGlyphRasterizer: LocalGlyphSource {
     }
 }
 
-/// Writes glyph range PBFs from font files (the data behind a future `glmap glyphs FONT… -o DIR`).
+/// Writes glyph range PBFs from font files (`glmap glyphs FONT… -o DIR`).
 public enum GlyphRangeWriter {
     /// Every range that holds at least one of the faces' code points, as (first code point, PBF
     /// bytes), ascending. A code point takes its glyph from the first face that has it, so several
     /// faces make one combined font stack named `fontStack`. `only` limits the code points.
     public static func ranges(faces: [FontFace], fontStack: String, only: Set<UInt32>? = nil) -> [(rangeStart: UInt32, bytes: [UInt8])] {
+        glyphRanges(faces: faces, only: only).map { range in
+            (range.rangeStart, GlyphPBF.encode(fontStack: fontStack, rangeStart: range.rangeStart, glyphs: range.glyphs))
+        }
+    }
+
+    /// The glyphs of every range, ascending by range and code point (see `ranges`).
+    static func glyphRanges(faces: [FontFace], only: Set<UInt32>?) -> [(rangeStart: UInt32, glyphs: [Glyph])] {
         var byRange: [UInt32: [Glyph]] = [:]
         var seen = Set<UInt32>()
         for face in faces {
@@ -127,10 +147,27 @@ public enum GlyphRangeWriter {
                 byRange[cp / GlyphConstants.rangeSize * GlyphConstants.rangeSize, default: []].append(g)
             }
         }
-        return byRange.keys.sorted().map { start in
-            let glyphs = byRange[start]!.sorted { $0.id < $1.id }
-            return (start, GlyphPBF.encode(fontStack: fontStack, rangeStart: start, glyphs: glyphs))
+        return byRange.keys.sorted().map { start in (start, byRange[start]!.sorted { $0.id < $1.id }) }
+    }
+
+    /// Writes the ranges of `faces` (one font stack named `fontStack`) as
+    /// `folder/fontStack/START-END.pbf`, each file whole or not at all (`AtomicFileWriter`),
+    /// creating the folders; returns how many ranges and glyphs were written. A `/` in the
+    /// stack's name becomes `-` in the folder name. Throws `IOFailure`.
+    @discardableResult
+    public static func write(faces: [FontFace], fontStack: String, to folder: String, only: Set<UInt32>? = nil) throws -> (ranges: Int, glyphs: Int) {
+        let stackFolder = (folder as NSString).appendingPathComponent(fontStack.replacingOccurrences(of: "/", with: "-"))
+        do {
+            try FileManager.default.createDirectory(atPath: stackFolder, withIntermediateDirectories: true)
+        } catch {
+            throw IOFailure(path: stackFolder, message: "cannot create the folder (\(error.localizedDescription))")
         }
+        let ranges = glyphRanges(faces: faces, only: only)
+        for range in ranges {
+            let bytes = GlyphPBF.encode(fontStack: fontStack, rangeStart: range.rangeStart, glyphs: range.glyphs)
+            try AtomicFileWriter.write(bytes, to: (stackFolder as NSString).appendingPathComponent(fileName(rangeStart: range.rangeStart)))
+        }
+        return (ranges.count, ranges.reduce(0) { $0 + $1.glyphs.count })
     }
 
     /// The file name of a range (`0-255.pbf`).

@@ -92,3 +92,18 @@ public struct FontFileError: GLMapError, Equatable {
     /// A failure of the font at `path`.
     public init(path: String, message: String) { self.path = path; self.message = message }
 }
+
+/// A font stack whose text cannot be drawn: the style has no `glyphs` URL (or the range failed)
+/// and no local font is named for the stack. Costs only the text needing it, with a warning.
+public struct FontStackError: GLMapError, Equatable {
+    /// The font stack as requested (`Open Sans Semibold,Arial Unicode MS Bold`).
+    public var fontStack: String
+    /// Why no font draws it.
+    public var message: String
+    /// Always `.renderOrIO`: fonts are assets the frame needs, not style input.
+    public var kind: FailureKind { .renderOrIO }
+    /// `font stack "STACK": message`.
+    public var description: String { "font stack \"\(fontStack)\": \(message)" }
+    /// A stack without a font.
+    public init(fontStack: String, message: String) { self.fontStack = fontStack; self.message = message }
+}

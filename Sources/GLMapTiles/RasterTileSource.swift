@@ -8,10 +8,7 @@ public final class RasterTileSource: Sendable {
     /// Opens a raster source (fetches its TileJSON or opens its archive); throws `TileSourceError`.
     public init(_ description: TileSourceDescription, loader: ResourceLoader, limits: InputLimits = .default,
                 pixelRatio: Double = 1) throws(TileSourceError) {
-        guard description.type == .raster else {
-            throw TileSourceError(path: "sources.\(description.id).type", message: "expected a raster source, found \(description.type.rawValue)")
-        }
-        source = try TileSource(description, loader: loader, limits: limits, pixelRatio: pixelRatio)
+        source = try TileSource(description, expecting: .raster, loader: loader, limits: limits, pixelRatio: pixelRatio)
     }
 
     /// Loads and decodes `tiles`, all fetched and decoded concurrently.
@@ -37,10 +34,7 @@ public final class RasterDEMTileSource: Sendable {
     /// Opens a raster-dem source (fetches its TileJSON or opens its archive); throws `TileSourceError`.
     public init(_ description: TileSourceDescription, loader: ResourceLoader, limits: InputLimits = .default,
                 pixelRatio: Double = 1) throws(TileSourceError) {
-        guard description.type == .rasterDEM else {
-            throw TileSourceError(path: "sources.\(description.id).type", message: "expected a raster-dem source, found \(description.type.rawValue)")
-        }
-        source = try TileSource(description, loader: loader, limits: limits, pixelRatio: pixelRatio)
+        source = try TileSource(description, expecting: .rasterDEM, loader: loader, limits: limits, pixelRatio: pixelRatio)
     }
 
     /// Loads, decodes and unpacks `tiles`, all fetched and decoded concurrently.

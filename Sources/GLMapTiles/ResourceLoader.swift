@@ -72,15 +72,20 @@ public struct ResourceLoaderOptions: Sendable {
     public var maxBytes: Int
     /// The User-Agent header.
     public var userAgent: String
+    /// A folder of TrueType/OpenType fonts text is drawn from when the style has no `glyphs` URL
+    /// or a glyph range cannot be loaded (`--fonts DIR`; read by the scene, not fetched); fonts
+    /// match `text-font` names by family and style. Nil: glyph PBFs only.
+    public var fontsDirectory: String?
 
     /// Options with the given values (30 s timeout, 8 parallel requests, 64 MiB responses, no cache).
     public init(base: String? = nil, rewrites: [URLRewriteRule] = [], noContentMarkers: [String] = [],
                 cacheDirectory: String? = nil, timeout: Double = 30, offline: Bool = false,
                 maxConcurrentRequests: Int = 8, maxBytes: Int = InputLimits.default.maxStyleFileBytes,
-                userAgent: String = "glmap") {
+                userAgent: String = "glmap", fontsDirectory: String? = nil) {
         self.base = base; self.rewrites = rewrites; self.noContentMarkers = noContentMarkers
         self.cacheDirectory = cacheDirectory; self.timeout = timeout; self.offline = offline
         self.maxConcurrentRequests = maxConcurrentRequests; self.maxBytes = maxBytes; self.userAgent = userAgent
+        self.fontsDirectory = fontsDirectory
     }
 }
 

@@ -55,6 +55,17 @@ public final class TileSource: Sendable {
     let limits: InputLimits
     let archive: TileArchiveHandle?
 
+    /// Opens a source that must be of `type` (a raster layer's source, say); throws
+    /// `TileSourceError` naming `sources.ID.type` otherwise, or when the source cannot be opened.
+    public convenience init(_ description: TileSourceDescription, expecting type: TileSourceType, loader: ResourceLoader,
+                            limits: InputLimits = .default, pixelRatio: Double = 1) throws(TileSourceError) {
+        guard description.type == type else {
+            let article = "aeiou".contains(type.rawValue.first ?? "x") ? "an" : "a"
+            throw TileSourceError(path: "sources.\(description.id).type", message: "expected \(article) \(type.rawValue) source, found \(description.type.rawValue)")
+        }
+        try self.init(description, loader: loader, limits: limits, pixelRatio: pixelRatio)
+    }
+
     /// Opens the source: fetches its TileJSON or opens its archive (see the contract). Throws
     /// `TileSourceError` naming the source and the URL or file when that fails.
     public init(_ description: TileSourceDescription, loader: ResourceLoader, limits: InputLimits = .default,

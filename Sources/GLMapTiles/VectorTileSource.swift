@@ -9,10 +9,7 @@ public final class VectorTileSource: Sendable {
     /// Opens a vector source (fetches its TileJSON or opens its archive); throws `TileSourceError`.
     public init(_ description: TileSourceDescription, loader: ResourceLoader, limits: InputLimits = .default,
                 pixelRatio: Double = 1) throws(TileSourceError) {
-        guard description.type == .vector else {
-            throw TileSourceError(path: "sources.\(description.id).type", message: "expected a vector source, found \(description.type.rawValue)")
-        }
-        source = try TileSource(description, loader: loader, limits: limits, pixelRatio: pixelRatio)
+        source = try TileSource(description, expecting: .vector, loader: loader, limits: limits, pixelRatio: pixelRatio)
     }
 
     /// Loads and decodes `tiles`, all fetched and decoded concurrently (see TileSource's contract).

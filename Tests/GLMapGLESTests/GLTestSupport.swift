@@ -26,6 +26,16 @@ func singleTilePlan(_ layer: EvaluatedLayer, zoom: Int = 0) -> FramePlan {
         c.features = c.features.map { var x = $0; x.centers = units(x.centers); return x }
         bucket = Bucket.make(.circle(c))
         clipped = false
+    case .fillExtrusion(var x):
+        x.tile = tile
+        x.features = x.features.map { var f = $0; f.polygons = f.polygons.map { FlatPolygon(coords: units($0.coords), holeIndices: $0.holeIndices) }; return f }
+        bucket = Bucket.make(.fillExtrusion(x))
+        clipped = false
+    case .heatmap(var h):
+        h.tile = tile
+        h.features = h.features.map { var f = $0; f.centers = units(f.centers); return f }
+        bucket = Bucket.make(.heatmap(h))
+        clipped = false
     }
     nextTestKey += 1
     return FramePlan(layers: [.tiled(source: "s", clipped: clipped, buckets: [TileBucket(tile: tile, bucket: bucket, key: UInt64.max - nextTestKey)])],

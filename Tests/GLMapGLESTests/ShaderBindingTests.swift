@@ -16,8 +16,14 @@ final class ShaderBindingTests: XCTestCase {
     static let programs: [(ShaderSource.Program, [[String]])] = [
         (ShaderSource.fill, [[]]),
         (ShaderSource.fillOutline, [[]]),
-        (ShaderSource.line, [[], ["DASH"], ["GRADIENT"], ["DASH", "GRADIENT"]]),
+        (ShaderSource.line, [[], ["DASH"], ["GRADIENT"], ["DASH", "GRADIENT"], ["PATTERN"]]),
         (ShaderSource.circle, [[]]),
+        (ShaderSource.fillExtrusion, [[]]),
+        (ShaderSource.fillExtrusionPattern, [[]]),
+        (ShaderSource.heatmap, [[]]),
+        (ShaderSource.heatmapTexture, [[]]),
+        (ShaderSource.fillPattern, [[]]),
+        (ShaderSource.fillOutlinePattern, [[], ["AFFINE"]]),
         (ShaderSource.symbolText, [[]]),
         (ShaderSource.symbolIconSDF, [[]]),
         (ShaderSource.symbolIcon, [[]]),
@@ -40,7 +46,7 @@ final class ShaderBindingTests: XCTestCase {
     }
 
     func testEveryShaderInputNamesAPropertyOfItsProgramsLayerType() throws {
-        XCTAssertEqual(ShaderSource.all.map(\.name).sorted(), (Self.programs.map(\.0.name) + ["background", "clipping_mask", "collision_box", "collision_circle"]).sorted(),
+        XCTAssertEqual(ShaderSource.all.map(\.name).sorted(), (Self.programs.map(\.0.name) + ["background", "clipping_mask", "background_pattern", "raster", "hillshade_prepare", "hillshade", "color_relief", "collision_box", "collision_circle"]).sorted(),
                        "every program is checked here")
         for program in ShaderSource.all {
             let inputs = try ShaderPragmas.inputs(program.vertex, file: "\(program.name).vert")
@@ -64,7 +70,11 @@ final class ShaderBindingTests: XCTestCase {
         XCTAssertEqual(GPUBinding.layerType(program: "color_relief"), .colorRelief)
         XCTAssertNil(GPUBinding.layerType(program: "debug"))
         XCTAssertEqual(LineProperties.lineGapWidth.gpu, GPUBinding("gap_width", components: 1, programs: ["line"]))
-        XCTAssertEqual(FillProperties.fillOpacity.gpu?.programs, ["fill", "fill_outline"])
+        XCTAssertEqual(FillProperties.fillOpacity.gpu?.programs, ["fill", "fill_outline", "fill_pattern", "fill_outline_pattern"])
+        XCTAssertEqual(FillProperties.fillColor.gpu?.programs, ["fill"], "a patterned fill does not read fill-color")
+        XCTAssertEqual(GPUBinding.properties(program: "fill_extrusion_pattern").map(\.name),
+                       ["fill-extrusion-opacity", "fill-extrusion-height", "fill-extrusion-base"])
+        XCTAssertEqual(GPUBinding.properties(program: "heatmap_texture").map(\.name), ["heatmap-opacity"])
         XCTAssertEqual(CircleProperties.circleStrokeColor.gpu?.components, 4)
         XCTAssertNil(LineProperties.lineTranslate.gpu, "no shader input: no binding")
         XCTAssertEqual(GPUBinding.properties(program: "fill_outline").map(\.name), ["fill-opacity", "fill-outline-color"])

@@ -107,6 +107,14 @@ extension ReferenceRenderer {
                 c.tile = tile
                 c.features = c.features.map { var x = $0; x.centers = units(x.centers); return x }
                 return .circle(c)
+            case .fillExtrusion(var x):
+                x.tile = tile
+                x.features = x.features.map { var f = $0; f.polygons = f.polygons.map { FlatPolygon(coords: units($0.coords), holeIndices: $0.holeIndices) }; return f }
+                return .fillExtrusion(x)
+            case .heatmap(var h):
+                h.tile = tile
+                h.features = h.features.map { var f = $0; f.centers = units(f.centers); return f }
+                return .heatmap(h)
             }
         }
         return tiled.map { layer -> ReferenceLayer in

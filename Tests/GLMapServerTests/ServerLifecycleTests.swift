@@ -4,6 +4,7 @@ import GLMap
 import GLMapPNG
 @testable import GLMapGLES
 @testable import GLMap
+@testable import GLMapBatch
 @testable import GLMapServer
 import GLMapCore
 

@@ -7,9 +7,10 @@ import GLMapCore
 /// source keys are checked as MapLibre's validator checks them.
 final class SpecValidationTests: XCTestCase {
     let geojson: JSONValue = ["type": "geojson", "data": ["type": "FeatureCollection", "features": []]]
+    let dem: JSONValue = ["type": "raster-dem", "tiles": ["dem/{z}/{x}/{y}.png"]]
 
     func style(layers: [JSONValue], sources: JSONObject? = nil) -> JSONValue {
-        .object(JSONObject([("version", 8), ("sources", .object(sources ?? JSONObject([("s", geojson)]))), ("layers", .array(layers))]))
+        .object(JSONObject([("version", 8), ("sources", .object(sources ?? JSONObject([("s", geojson), ("d", dem)]))), ("layers", .array(layers))]))
     }
 
     func issues(_ json: JSONValue) -> [String] {
@@ -17,7 +18,9 @@ final class SpecValidationTests: XCTestCase {
     }
 
     func layer(_ type: String, _ section: String, _ name: String, _ value: JSONValue, id: String = "l") -> JSONValue {
-        .object(JSONObject([("id", .string(id)), ("type", .string(type)), ("source", "s"), (section, .object(JSONObject([(name, value)])))]))
+        // hillshade and color-relief layers need a raster-dem source (the spec's validateLayer).
+        let source: JSONValue = type == "hillshade" || type == "color-relief" ? "d" : "s"
+        return .object(JSONObject([("id", .string(id)), ("type", .string(type)), ("source", source), (section, .object(JSONObject([(name, value)])))]))
     }
 
     func testSkippedLayerTypesAreValidatedLikeDrawnOnes() throws {
@@ -46,19 +49,21 @@ final class SpecValidationTests: XCTestCase {
     }
 
     func testSkippedLayersKeepTheirCompiledValuesAndOneWarning() throws {
+        // Every layer type is drawn; layers over a skipped (video) source are kept, compiled.
+        let video: JSONValue = ["type": "video", "urls": ["https://example.com/a.mp4"], "coordinates": [[0, 1], [1, 1], [1, 0], [0, 0]]]
         let doc = try StyleDocument.parse(json: style(layers: [
-            .object(JSONObject([("id", "labels"), ("type", "symbol"), ("source", "s"), ("filter", ["==", ["get", "k"], 1]),
+            .object(JSONObject([("id", "labels"), ("type", "symbol"), ("source", "v"), ("filter", ["==", ["get", "k"], 1]),
                                 ("layout", ["text-field": ["get", "name"], "text-font": ["literal", ["A", "B"]], "icon-image": ["image", "x"]]),
                                 ("paint", ["text-color": ["case", ["feature-state", "hover"], "red", "blue"]])])),
             .object(JSONObject([("id", "c"), ("type", "circle"), ("source", "s")])),
-        ]))
+        ], sources: JSONObject([("s", geojson), ("v", video)])))
         XCTAssertEqual(doc.layers.map(\.id), ["c"], "drawn layers")
         XCTAssertEqual(doc.allLayers.map(\.id), ["labels", "c"], "every layer, in style order")
         let labels = doc.allLayers[0]
         XCTAssertEqual(labels.type, .symbol)
         XCTAssertNotNil(labels.filter)
-        XCTAssertEqual(Set(labels.values.keys), ["text-field", "text-font", "text-color"], "what glmap cannot evaluate (image) is left out, silently")
-        XCTAssertEqual(doc.skipped.map(\.description), ["layer 'labels': symbol layers are not drawn by glmap; skipped"])
+        XCTAssertEqual(Set(labels.values.keys), ["text-field", "text-font", "icon-image", "text-color"])
+        XCTAssertEqual(doc.skipped.map(\.description), ["source 'v': video sources are not drawn by glmap; skipped, with the layer 'labels' that uses it"])
     }
 
     func testALayerOverASkippedSourceIsNamedInTheSourcesWarning() throws {

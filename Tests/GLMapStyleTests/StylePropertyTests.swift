@@ -32,7 +32,7 @@ final class StylePropertyTests: XCTestCase {
             (.background, [
                 (BackgroundProperties.backgroundColor, "red", red, "not-a-colour"),
                 (BackgroundProperties.backgroundOpacity, 0.5, .number(0.5), "half"),
-                (BackgroundProperties.backgroundPattern, "stripes", .string("stripes"), ["zoom"]),
+                (BackgroundProperties.backgroundPattern, "stripes", .image("stripes"), ["zoom"]),
             ]),
             (.fill, [
                 (FillProperties.fillSortKey, ["get", "rank"], .number(3), "high"),
@@ -42,7 +42,7 @@ final class StylePropertyTests: XCTestCase {
                 (FillProperties.fillOutlineColor, "#ff0000", red, true),
                 (FillProperties.fillTranslate, [1, 2], .array([.number(1), .number(2)]), [1]),
                 (FillProperties.fillTranslateAnchor, "viewport", .string("viewport"), 3),
-                (FillProperties.fillPattern, ["get", "c"], .string("blue"), ["zoom"]),
+                (FillProperties.fillPattern, ["get", "c"], .image("blue"), ["zoom"]),
             ]),
             (.line, [
                 (LineProperties.lineCap, "round", .string("round"), 1),
@@ -59,7 +59,7 @@ final class StylePropertyTests: XCTestCase {
                 (LineProperties.lineOffset, -3, .number(-3), "x"),
                 (LineProperties.lineBlur, 1, .number(1), -1),
                 (LineProperties.lineDasharray, [2, 1], .array([.number(2), .number(1)]), "dashed"),
-                (LineProperties.linePattern, "dots", .string("dots"), ["zoom"]),
+                (LineProperties.linePattern, "dots", .image("dots"), ["zoom"]),
                 (LineProperties.lineGradient, ["interpolate", ["linear"], ["line-progress"], 0, "red", 1, "blue"], .null, "red-ish"),
             ]),
             (.circle, [

@@ -8,8 +8,10 @@ final class TypedKeyTests: XCTestCase {
     func layer(_ type: String, layout: JSONValue = [:], paint: JSONValue = [:]) throws -> Layer {
         let json: JSONValue = [
             "version": 8,
-            "sources": ["s": ["type": "geojson", "data": ["type": "FeatureCollection", "features": []]]],
-            "layers": [.object(JSONObject([("id", "l"), ("type", .string(type)), ("source", "s"),
+            "sources": ["s": ["type": "geojson", "data": ["type": "FeatureCollection", "features": []]],
+                        "d": ["type": "raster-dem", "tiles": ["dem/{z}/{x}/{y}.png"]]],
+            // hillshade and color-relief layers need a raster-dem source.
+            "layers": [.object(JSONObject([("id", "l"), ("type", .string(type)), ("source", type == "hillshade" || type == "color-relief" ? "d" : "s"),
                                            ("layout", layout), ("paint", paint)]))],
         ]
         return try XCTUnwrap(StyleDocument.parse(json: json).allLayers.first)

@@ -125,9 +125,9 @@ final class RenderSuiteHarnessTests: FolderTestCase {
 
     func testManifestFamiliesAndReasons() throws {
         try write("suite/manifest.tsv", "case\tlayer_types\tsource_types\toperations\tneeds_beyond_current_subset\tflags\n"
-                  + "g/a\tsymbol\tvector\t-\tlayer:symbol,source:vector\tglyphs\ng/b\tcircle\tgeojson\tsetZoom\toperations\t-\ng/c\tfill\tgeojson\t-\t-\t-\n")
+                  + "g/a\tsymbol\tvideo\t-\tterrain,source:video\tglyphs\ng/b\tcircle\tgeojson\tsetZoom\toperations\t-\ng/c\tfill\tgeojson\t-\t-\t-\n")
         let manifest = try RenderSuite.manifest(assetRoot: root)
-        XCTAssertEqual(manifest["g/a"]?.needs, ["layer:symbol", "source:vector"])
+        XCTAssertEqual(manifest["g/a"]?.needs, ["terrain", "source:video"])
         XCTAssertEqual(manifest["g/b"]?.operations, ["setZoom"])
         XCTAssertEqual(manifest["g/c"]?.needs, [])
         XCTAssertEqual(try RenderSuite.manifest(assetRoot: tmp.path), [:], "no manifest: none")
@@ -141,9 +141,9 @@ final class RenderSuiteHarnessTests: FolderTestCase {
         }
         let results = [result("g/a", pass: false), result("g/b", pass: true), result("g/c", pass: false), result("g/d", pass: true)]
         let summary = RenderSuiteSummary(results: results, manifests: [root: manifest])
-        XCTAssertEqual(summary.lines, ["family (no manifest): 1/1", "family -: 0/1", "family layer:symbol,source:vector: 0/1",
-                                       "family operations: 1/1", "all families: 2/4"])
-        XCTAssertEqual(RenderSuiteSummary.reason(for: results[0], entry: manifest["g/a"]), "symbol layers not drawn; vector sources not loaded")
+        XCTAssertEqual(summary.lines, ["family (no manifest): 1/1", "family -: 0/1", "family operations: 1/1",
+                                       "family terrain,source:video: 0/1", "all families: 2/4"])
+        XCTAssertEqual(RenderSuiteSummary.reason(for: results[0], entry: manifest["g/a"]), "terrain not drawn; video sources not loaded")
         XCTAssertNil(RenderSuiteSummary.reason(for: results[2], entry: manifest["g/c"]), "needs nothing glmap lacks: a person writes it")
         let unsupported = result("g/b", pass: false, message: RenderTestRunner.unsupportedPrefix + "operation setRoll not supported; difference 0.1")
         XCTAssertEqual(RenderSuiteSummary.reason(for: unsupported, entry: manifest["g/b"]), "operation setRoll not supported")

@@ -7,7 +7,9 @@ import GLMapTestSupport
 @testable import GLMap
 
 /// The GPU path (tessellation + shaders) against the independent CPU reference renderer, on every
-/// MapLibre render case and every scene in ../shared/scenes (at 1024² and at ratio 2): the two must
+/// MapLibre render case, every raster-like case of the render suite (raster, hillshade and
+/// color-relief layers, drawn through the harness) and every scene in ../shared/scenes (at 1024²
+/// and at ratio 2): the two must
 /// agree within pixelmatch mismatch fraction ≤ 0.001 at threshold 0.1285. Cases where they are
 /// known to disagree are listed with the reason in `BackendAgreement-known-differences.txt` (read
 /// by GLMapTesting's `KnownFailures`, with the agreeing count's floor). Each case is its own test
@@ -57,8 +59,12 @@ import GLMapTestSupport
     /// Renders a scene with both backends and compares (straight alpha, as in the PNG); writes the
     /// images of a disagreement to `imagesDir`.
     static func compare(_ name: String, scene: Scene, options: RenderOptions, gpu: MapRenderer, cpu: MapRenderer) throws -> Outcome {
-        let a = try gpu.render(scene, options: options).unpremultiplied()
-        let b = try cpu.render(scene, options: options).unpremultiplied()
+        try compare(name, gpu.render(scene, options: options).unpremultiplied(), cpu.render(scene, options: options).unpremultiplied())
+    }
+
+    /// Compares a GPU image `a` with a CPU image `b` (straight alpha); writes the images of a
+    /// disagreement to `imagesDir`.
+    static func compare(_ name: String, _ a: StraightImage, _ b: StraightImage) throws -> Outcome {
         var diff: StraightImage? = StraightImage(width: a.width, height: a.height)
         var opts = Pixelmatch.Options()
         opts.threshold = threshold
@@ -81,7 +87,7 @@ import GLMapTestSupport
     }
 
     /// One outcome's verdict: agreement, or a listed difference (a known issue), or a failure.
-    static func judge(_ o: Outcome, known: KnownFailures) {
+    static func judge(_ o: Outcome, known: KnownFailures, knownFile: URL = BackendAgreementTests.knownFile) {
         let ok = o.fraction <= allowed
         let reason = known.reasons[o.name]
         let tag = ok ? "agree" : (reason != nil ? "known difference" : "DISAGREE")
@@ -118,6 +124,50 @@ import GLMapTestSupport
         if agreeing < Self.renderCaseOutcomes.count { print("backend agreement: images of disagreeing cases are in \(Self.imagesDir.path)") }
         print("backend agreement (render cases): \(agreeing) passed, \(Self.renderCaseOutcomes.count - agreeing) failed")
         #expect(agreeing >= known.floor, "\(agreeing) render cases agree, fewer than the floor \(known.floor) in \(Self.knownFile.lastPathComponent)")
+    }
+
+    /// The render suite's raster-like cases: a raster, hillshade or color-relief layer over raster,
+    /// raster-dem or image sources, needing nothing else the manifest names but runtime operations.
+    static let rasterSuiteCases: [RenderTestCase] = {
+        guard let first = SharedData.renderSuiteCases.first,
+              let manifest = try? RenderSuite.manifest(assetRoot: first.assetRoot) else { return [] }
+        let layers: Set = ["layer:raster", "layer:hillshade", "layer:color-relief"]
+        let allowed: Set = layers.union(["source:raster", "source:raster-dem", "source:image", "operations"])
+        return SharedData.renderSuiteCases.filter { c in
+            guard let needs = manifest[c.name]?.needs else { return false }
+            return needs.contains(where: layers.contains) && needs.allSatisfy(allowed.contains)
+        }
+    }()
+
+    /// Every raster-like suite case drawn through the harness (URLs localized, operations applied)
+    /// by both backends, compared once.
+    static let rasterSuiteOutcomes: [String: Result<Outcome, RenderFailure>] = {
+        let gpu = MapRenderer(backend: .gpu), cpu = MapRenderer(backend: .cpu)
+        var out: [String: Result<Outcome, RenderFailure>] = [:]
+        for c in rasterSuiteCases {
+            let name = "render-suite/" + c.name
+            out[name] = Result {
+                let a = try RenderTestSession.draw(c, renderer: gpu).image
+                let b = try RenderTestSession.draw(c, renderer: cpu).image
+                return try compare(name, a, b)
+            }.mapError { RenderFailure(message: "\(name): \($0)") }
+        }
+        return out
+    }()
+
+    @Test("render suite raster case: GPU agrees with the CPU reference", arguments: BackendAgreementTests.rasterSuiteCases)
+    func rasterSuiteCase(_ c: RenderTestCase) throws {
+        let known = try KnownFailures(contentsOf: Self.knownFile.path)
+        let outcome = try #require(Self.rasterSuiteOutcomes["render-suite/" + c.name]).get()
+        Self.judge(outcome, known: known)
+    }
+
+    @Test func rasterSuiteCasesAreThere() throws {
+        try SharedData.require("the render suite", at: SharedData.renderSuite.appendingPathComponent("cases"))
+        // raster 51, hillshade 25, image 14, color-relief 3 and their mixtures, runtime operations on them
+        #expect(Self.rasterSuiteCases.count >= 100, "\(Self.rasterSuiteCases.count) raster-like cases found")
+        let agreeing = Self.rasterSuiteOutcomes.values.compactMap { try? $0.get() }.filter { $0.fraction <= Self.allowed }.count
+        print("backend agreement (render suite raster cases): \(agreeing) of \(Self.rasterSuiteOutcomes.count) agree")
     }
 
     @Test("scene: GPU agrees with the CPU reference", arguments: BackendAgreementTests.sceneFrames)

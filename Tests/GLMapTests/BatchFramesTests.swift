@@ -4,6 +4,7 @@ import GLMapCore
 import GLMapPNG
 import GLMapStyle
 @testable import GLMap
+@testable import GLMapBatch
 import GLMapCLI
 
 /// Frames files (`glmap render --frames`): parsing, defaults, errors with line numbers, and the

@@ -32,7 +32,7 @@ struct DifferentialTests {
     func differentialCase(_ id: String) throws {
         let fixture = DifferentialFixture.shared
         let root = try fixture.casesRoot()
-        let known = try DifferentialFixture.knownFailures()
+        let known = try fixture.knownFailures()
         let dir = root.appendingPathComponent(id)
         if let why = try? String(contentsOf: dir.appendingPathComponent("oracle-error.txt"), encoding: .utf8) {
             // MapLibre Native could not draw it: nothing to compare against. The generator only
@@ -56,7 +56,7 @@ struct DifferentialTests {
     func floor() throws {
         let fixture = DifferentialFixture.shared
         let root = try fixture.casesRoot()
-        let known = try DifferentialFixture.knownFailures()
+        let known = try fixture.knownFailures()
         var within = 0, withinLoose = 0, compared = 0, noImage = 0
         var failing: [String] = []
         for id in Self.caseIDs {
@@ -85,7 +85,26 @@ struct DifferentialTests {
 
 /// The drawn fixed set: generated and drawn by MapLibre Native once per generator hash.
 final class DifferentialFixture: @unchecked Sendable {
-    static let shared = DifferentialFixture()
+    static let shared = DifferentialFixture(.geojson)
+
+    /// Which seeded set: its generator script, size and rule.
+    struct Configuration {
+        var generator: String
+        var seed: Int
+        var count: Int
+        var maxSize: Int
+        /// Largest fraction of differing pixels a case may have.
+        var allowed: Double
+        var knownFailures: String
+        /// Generate where the set is drawn (its styles name their tiles by absolute file:// URLs).
+        var inPlace = false
+        var cachePrefix = ""
+
+        static let geojson = Configuration(generator: "generate.py", seed: DifferentialTests.seed, count: DifferentialTests.count,
+                                           maxSize: DifferentialTests.maxSize, allowed: DifferentialTests.allowed,
+                                           knownFailures: "Differential-known-failures.txt")
+    }
+    let config: Configuration
 
     let lock = NSLock()
     let scripts = SharedData.packageRoot.appendingPathComponent("Benchmarks/differential")
@@ -95,8 +114,9 @@ final class DifferentialFixture: @unchecked Sendable {
     let generatorHash: String?
     private var prepared: Result<URL, Error>?
 
-    static let knownFailuresFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Differential-known-failures.txt")
+    var knownFailuresFile: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(config.knownFailures)
+    }
 
 
     /// Runs when pymgl is there, and always under CI (where its absence is a failure).
@@ -112,7 +132,8 @@ final class DifferentialFixture: @unchecked Sendable {
     }
     private var saidSkipped = false
 
-    init() {
+    init(_ config: Configuration) {
+        self.config = config
         switch OutsideTool.findPython(importing: ["pymgl"]) {
         case .failure(let missing):
             python = nil
@@ -120,9 +141,9 @@ final class DifferentialFixture: @unchecked Sendable {
             unavailable = missing.reason
         case .success(let candidate):
             python = candidate
-            let hash = Self.run(candidate, [scripts.appendingPathComponent("generate.py").path, "--hash"])
+            let hash = Self.run(candidate, [scripts.appendingPathComponent(config.generator).path, "--hash"])
             generatorHash = hash.status == 0 ? hash.output.trimmingCharacters(in: .whitespacesAndNewlines) : nil
-            unavailable = generatorHash == nil ? "generate.py --hash failed: \(hash.output.suffix(300))" : nil
+            unavailable = generatorHash == nil ? "\(config.generator) --hash failed: \(hash.output.suffix(300))" : nil
         }
     }
 
@@ -139,26 +160,29 @@ final class DifferentialFixture: @unchecked Sendable {
         if let unavailable { throw FixtureError(unavailable) }
         guard let python, let generatorHash else { throw FixtureError("no Python") }
         let cache = SharedData.packageRoot.appendingPathComponent(".build/differential-cache")
-        let name = "\(generatorHash)-seed\(DifferentialTests.seed)-n\(DifferentialTests.count)-max\(DifferentialTests.maxSize)"
+        let suffix = "-seed\(config.seed)-n\(config.count)-max\(config.maxSize)"
+        let name = config.cachePrefix + generatorHash + suffix
         let root = cache.appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: root.appendingPathComponent("complete").path) { return root }
-        let building = cache.appendingPathComponent(name + ".building-\(ProcessInfo.processInfo.processIdentifier)")
+        let building = config.inPlace ? root : cache.appendingPathComponent(name + ".building-\(ProcessInfo.processInfo.processIdentifier)")
         try? FileManager.default.removeItem(at: building)
         try FileManager.default.createDirectory(at: building, withIntermediateDirectories: true)
-        let gen = Self.run(python, [scripts.appendingPathComponent("generate.py").path, "--out", building.path,
-                                    "--count", String(DifferentialTests.count), "--seed", String(DifferentialTests.seed),
-                                    "--max-size", String(DifferentialTests.maxSize)])
-        guard gen.status == 0 else { throw FixtureError("generate.py failed (\(gen.status)): \(gen.output.suffix(500))") }
+        let gen = Self.run(python, [scripts.appendingPathComponent(config.generator).path, "--out", building.path,
+                                    "--count", String(config.count), "--seed", String(config.seed),
+                                    "--max-size", String(config.maxSize)])
+        guard gen.status == 0 else { throw FixtureError("\(config.generator) failed (\(gen.status)): \(gen.output.suffix(500))") }
         let oracle = Self.run(python, [scripts.appendingPathComponent("oracle.py").path, building.path, "--jobs", "2"])
         guard oracle.status == 0 else { throw FixtureError("oracle.py failed (\(oracle.status)): \(oracle.output.suffix(500))") }
         print(oracle.output.trimmingCharacters(in: .whitespacesAndNewlines))
         try Data().write(to: building.appendingPathComponent("complete"))
-        try? FileManager.default.removeItem(at: root)
-        try FileManager.default.moveItem(at: building, to: root)
+        if !config.inPlace {
+            try? FileManager.default.removeItem(at: root)
+            try FileManager.default.moveItem(at: building, to: root)
+        }
         // Sets drawn for earlier generator versions are dead weight: drop them.
-        let suffix = "-seed\(DifferentialTests.seed)-n\(DifferentialTests.count)-max\(DifferentialTests.maxSize)"
         for old in (try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? []
-        where old != name && old.hasSuffix(suffix) {
+        where old != name && old.hasSuffix(suffix) && old.hasPrefix(config.cachePrefix)
+            && !(config.cachePrefix.isEmpty && old.hasPrefix(Configuration.tiles.cachePrefix)) {
             try? FileManager.default.removeItem(at: cache.appendingPathComponent(old))
         }
         return root
@@ -173,7 +197,7 @@ final class DifferentialFixture: @unchecked Sendable {
     func measure(_ dir: URL) -> Outcome {
         lock.lock(); defer { lock.unlock() }
         var c = RenderTestCase(name: dir.lastPathComponent, directory: dir.path)
-        c.allowed = DifferentialTests.allowed
+        c.allowed = config.allowed
         // A GL context is current on one thread only, and Swift Testing moves tests between
         // threads: one renderer per thread.
         let key = "glmap.differential.renderer"
@@ -188,7 +212,7 @@ final class DifferentialFixture: @unchecked Sendable {
 
     /// Known failures (case → class), the pass-count floor and the generator hash the list was
     /// measured with (its `generator<TAB>HASH` line, which `KnownFailures` reads as an entry).
-    static func knownFailures() throws -> (cases: [String: String], floor: Int, generator: String?) {
+    func knownFailures() throws -> (cases: [String: String], floor: Int, generator: String?) {
         var list = try KnownFailures(contentsOf: knownFailuresFile.path)
         let generator = list.reasons.removeValue(forKey: "generator")
         return (list.reasons, list.floor, generator)

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import GLMapCore
 @testable import GLMap
+@testable import GLMapBatch
 
 /// The encoder pool shares the cores with the GL thread: a second encoder takes frames only while
 /// more than one waits, so frames handed over one at a time are all encoded by the first, and a

@@ -5,6 +5,7 @@ import GLMapPNG
 import GLMapTessellation
 @testable import GLMapGLES
 @testable import GLMap
+@testable import GLMapBatch
 import GLMapTestSupport
 
 /// GL failures mid-batch (issue 8): a real GL failure marks the renderer unusable, the batch replaces

@@ -88,6 +88,9 @@ final class GeneratedStyleAPITests: XCTestCase {
         // glmap's parser accepts the JSON and compiles every property.
         var sourceKeys = JSONObject([("type", "geojson"), ("data", ["type": "FeatureCollection", "features": []])])
         if layer.type == .line { sourceKeys["lineMetrics"] = true }
+        // Raster layers read raster sources, hillshade and color-relief raster-dem ones.
+        if layer.type == .raster { sourceKeys = JSONObject([("type", "raster"), ("tiles", ["t/{z}/{x}/{y}.png"])]) }
+        if layer.type == .hillshade || layer.type == .colorRelief { sourceKeys = JSONObject([("type", "raster-dem"), ("tiles", ["t/{z}/{x}/{y}.png"])]) }
         var layerObject = object
         if layer.type == .background { layerObject["source"] = nil }
         let style: JSONValue = .object(JSONObject([("version", 8), ("sources", .object(JSONObject([("s", .object(sourceKeys))]))),

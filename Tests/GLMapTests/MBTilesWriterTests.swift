@@ -4,6 +4,8 @@ import XCTest
 import GLMapCore
 import GLMapPNG
 @testable import GLMap
+import GLMapArchives
+@testable import GLMapPyramid
 import GLMapCLI
 
 /// MBTiles output: read the file back with the SQLite C API and check metadata and tile rows.

@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 @testable import GLMapCLI
 import GLMap
+import GLMapArchives
+import GLMapPyramid
 import GLMapCore
 import GLMapPNG
 import GLMapTestSupport

@@ -4,6 +4,7 @@ import GLMapCore
 import GLMapTestSupport
 @testable import GLMapGLES
 @testable import GLMap
+@testable import GLMapBatch
 
 /// `GLRenderer.shouldStop`: a frame stops between layers (and before the read-back) with
 /// `RenderInterrupted`; the renderer stays usable and its next frame is byte-identical to one

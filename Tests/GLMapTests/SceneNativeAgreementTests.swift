@@ -20,7 +20,7 @@ struct SceneNativeAgreementTests {
         var testDescription: String { "\(scene)@\(width)x\(Int(ratio))\(outlines ? "" : " no-outline")" }
     }
 
-    /// Frames that differ by a known MapLibre Native vs GL JS class (README "Conformance"), with
+    /// Frames that differ by a known MapLibre Native vs GL JS class (docs/conformance.md), with
     /// the reason. Each must still differ (a known issue that stops occurring is reported). None
     /// now: helsinki@1024x1 (the fill-antialias outline width, 0.00025) came within the rule
     /// (0.00024) once line extrusions were rounded to MapLibre's vertex byte.

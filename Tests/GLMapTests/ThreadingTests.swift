@@ -4,7 +4,7 @@ import GLMapCore
 @testable import GLMap
 import GLMapTestSupport
 
-/// The threading contract (README "Threading"): one renderer per thread; several renderers on
+/// The threading contract (docs/architecture.md, "Threading"): one renderer per thread; several renderers on
 /// several threads render the same frames byte-identically.
 final class ThreadingTests: XCTestCase {
     func testRenderersOnSeveralThreadsAreByteIdentical() throws {

@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import GLMapCore
 @testable import GLMap
+import GLMapArchives
+@testable import GLMapPyramid
 
 /// XYZ tile addressing: bounds, TMS rows, file names, the camera that draws a tile, pyramids and shards.
 final class TileAddressTests: XCTestCase {

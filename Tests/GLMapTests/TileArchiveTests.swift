@@ -2,6 +2,8 @@ import CSQLite
 import Foundation
 import XCTest
 @testable import GLMap
+import GLMapArchives
+@testable import GLMapPyramid
 import GLMapCLI
 import GLMapCore
 import GLMapPNG

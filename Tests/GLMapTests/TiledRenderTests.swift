@@ -6,6 +6,7 @@ import GLMapStyle
 import GLMapTessellation
 @testable import GLMapGLES
 @testable import GLMap
+@testable import GLMapBatch
 import GLMapCLI
 import GLMapTestSupport
 import GLMapTesting

@@ -135,7 +135,7 @@ final class TypedStyleAPITests: XCTestCase {
         XCTAssertEqual(parsed.maxzoom, 20)
         XCTAssertEqual(evaluate(BackgroundProperties.backgroundColor, parsed), .color(Color(r: 10 / 255, g: 20 / 255, b: 30 / 255, a: 0.5)))
         XCTAssertEqual(evaluate(BackgroundProperties.backgroundOpacity, parsed), .number(0.25))
-        XCTAssertEqual(evaluate(BackgroundProperties.backgroundPattern, parsed), .string("stripes"))
+        XCTAssertEqual(evaluate(BackgroundProperties.backgroundPattern, parsed), .image("stripes"))
     }
 
     func testFillLayerEveryProperty() throws {
@@ -162,7 +162,7 @@ final class TypedStyleAPITests: XCTestCase {
         XCTAssertEqual(evaluate(FillProperties.fillOutlineColor, parsed), color("#00ff00"))
         XCTAssertEqual(evaluate(FillProperties.fillTranslate, parsed), .array([.number(1), .number(2)]))
         XCTAssertEqual(evaluate(FillProperties.fillTranslateAnchor, parsed), .string("viewport"))
-        XCTAssertEqual(evaluate(FillProperties.fillPattern, parsed), .string("stripes"))
+        XCTAssertEqual(evaluate(FillProperties.fillPattern, parsed), .image("stripes"))
     }
 
     func testLineLayerEveryProperty() throws {
@@ -203,7 +203,7 @@ final class TypedStyleAPITests: XCTestCase {
         XCTAssertEqual(evaluate(LineProperties.lineOffset, parsed), .number(-2))
         XCTAssertEqual(evaluate(LineProperties.lineBlur, parsed), .number(0.5))
         XCTAssertEqual(evaluate(LineProperties.lineDasharray, parsed), .array([.number(2), .number(1)]))
-        XCTAssertEqual(evaluate(LineProperties.linePattern, parsed), .string("dots"))
+        XCTAssertEqual(evaluate(LineProperties.linePattern, parsed), .image("dots"))
         let gradient = try XCTUnwrap(parsed.values["line-gradient"]).expression
         XCTAssertEqual(try gradient.evaluate(EvaluationContext(zoom: 10, lineProgress: 0)), color("red"))
         XCTAssertEqual(try gradient.evaluate(EvaluationContext(zoom: 10, lineProgress: 1)), color("blue"))
@@ -289,7 +289,7 @@ final class TypedStyleAPITests: XCTestCase {
         try s.addSource(source)
         let before = s.styleJSON
         var thrown: StyleError?
-        do { try s.addLayer(layer) } catch let e as StyleError { thrown = e }
+        do { try s.addLayer(layer) } catch { thrown = error }   // typed: addLayer throws StyleError
         let error = try XCTUnwrap(thrown, "addLayer must throw a StyleError", file: file, line: line)
         XCTAssertEqual(s.styleJSON, before, "a failed addLayer leaves the style as it was", file: file, line: line)
         XCTAssertEqual(error.issues.map(\.description), [expected], file: file, line: line)

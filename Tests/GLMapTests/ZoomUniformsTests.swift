@@ -4,6 +4,7 @@ import GLMapCore
 import GLMapStyle
 import GLMapTessellation
 @testable import GLMap
+@testable import GLMapBatch
 
 /// Paint that follows the zoom is uniforms on the GPU: frames at fractional zooms of one tile
 /// zoom share one tessellation, and still draw what the CPU reference (which evaluates each

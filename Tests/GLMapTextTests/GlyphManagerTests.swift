@@ -110,9 +110,11 @@ final class LocalGlyphTests: XCTestCase {
         let face = try FontFace(path: TextFixtures.dejaVu)
         XCTAssertEqual(face.name, "DejaVu Sans Book")
         // DejaVu Sans 'H' (FreeType, unscaled): advance 1540, ink 1138 wide from x 201, 1493 tall
-        // from the baseline; em 2048. At 48 px TinySDF's box is ceil(ink width) × ceil(ascent).
+        // from the baseline; em 2048. At 48 px TinySDF's box is ceil(right − left) × ceil(ascent),
+        // where canvas' actualBoundingBoxLeft is −201 (ink right of the pen): from the pen to the
+        // ink's right edge plus the left bearing again.
         let h = try XCTUnwrap(LocalGlyphRasterizer.tinySDFGlyph(face: face, codePoint: 72, textureScale: 2))
-        let inkW = (1138.0 * 48 / 2048).rounded(.up)
+        let inkW = ((201.0 + 1138 + 201) * 48 / 2048).rounded(.up)
         XCTAssertEqual(h.metrics.width, inkW / 2, accuracy: 0.51)
         XCTAssertEqual(h.metrics.top, (1493.0 * 48 / 2048).rounded(.up) / 2 - 27.5, accuracy: 0.51)
         XCTAssertEqual(h.metrics.left, 0.5)

@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 @testable import GLMapCLI
 import GLMap
+import GLMapArchives
+import GLMapPyramid
 import GLMapTestSupport
 
 /// Where glmap writes: the tile limits of `glmap tiles`, its output checks, and the rules for an

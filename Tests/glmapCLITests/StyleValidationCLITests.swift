@@ -65,9 +65,21 @@ final class StyleValidationCLITests: FolderTestCase {
 
     // MARK: unknown keys and properties: errors, with the path and a suggestion
 
-    func testUnknownLayerKeyIsAnError() {
-        assertError(style(#"{"id": "c", "type": "circle", "source": "s", "minzom": 3}"#),
-                    #"layers[0].minzom: unknown layer property "minzom" (did you mean "minzoom"?)"#)
+    func testUnknownLayerKeyIsAWarningAsMapLibreIgnoresIt() {
+        // maplibre-style-spec's validateLayer accepts any other layer member; glmap names it.
+        assertSkipped(style(#"{"id": "c", "type": "circle", "source": "s", "minzom": 3}"#),
+                      warning: #"layer 'c': unknown layer property "minzom" (did you mean "minzoom"?); ignored"#,
+                      strictIssue: #"layers[0].minzom: layer 'c': unknown layer property "minzom" (did you mean "minzoom"?)"#)
+    }
+
+    func testRefLayersTakeTheirParentsMembersAsInGLJS() {
+        // GL JS derefs layers before validating: `ref` copies type, source, source-layer, zooms,
+        // filter and layout from the layer it names.
+        let r = render(style(#"{"id": "a", "type": "circle", "source": "s", "paint": {"circle-color": "red"}}, {"id": "b", "ref": "a", "paint": {"circle-color": "blue"}}"#),
+                       strict: true)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertTrue(r.wrote)
     }
 
     func testUnknownPaintPropertyIsAnError() {
@@ -112,34 +124,46 @@ final class StyleValidationCLITests: FolderTestCase {
         XCTAssertFalse(s.wrote, file: file, line: line)
     }
 
-    func testSymbolLayerIsSkipped() {
-        assertSkipped(style(#"{"id": "labels", "type": "symbol", "source": "s", "layout": {"text-field": "x"}}"#),
-                      warning: "layer 'labels': symbol layers are not drawn by glmap; skipped",
-                      strictIssue: "layers[0]: layer 'labels': symbol layers are not drawn by glmap")
+    func testRasterLayerOnAGeoJSONSourceDrawsNothingWithoutWarning() {
+        // The spec allows it (maplibre-style-spec's validateLayer has no rule); GL JS finds no
+        // picture on the tiles and draws nothing.
+        let r = render(style(#"{"id": "r", "type": "raster", "source": "s"}"#), strict: true)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertTrue(r.wrote)
     }
 
-    func testRasterLayerIsSkipped() {
-        assertSkipped(style(#"{"id": "r", "type": "raster", "source": "s"}"#),
-                      warning: "layer 'r': raster layers are not drawn by glmap; skipped",
-                      strictIssue: "layers[0]: layer 'r': raster layers are not drawn by glmap")
+    func testLayerAndSourceTypesMustMatchAsTheSpecSays() {
+        assertError(style(#"{"id": "h", "type": "hillshade", "source": "s"}"#), #"layers[0].source: layer "h" requires a raster-dem source"#)
+        assertError(style(#"{"id": "c", "type": "color-relief", "source": "s"}"#), #"layers[0].source: layer "c" requires a raster-dem source"#)
+        let raster = #", "sat": {"type": "raster", "tiles": ["https://example.com/{z}/{x}/{y}.png"]}"#
+        assertError(style(#"{"id": "f", "type": "fill", "source": "sat"}"#, sources: raster), #"layers[0].source: layer "f" requires a vector source"#)
+        let dem = #", "dem": {"type": "raster-dem", "tiles": ["https://example.com/{z}/{x}/{y}.png"]}"#
+        assertError(style(#"{"id": "r", "type": "raster", "source": "dem"}"#, sources: dem),
+                    "layers[0].source: raster-dem source can only be used with layer type 'hillshade' or 'color-relief'.")
+        let vector = #", "v": {"type": "vector", "tiles": ["https://example.com/{z}/{x}/{y}.pbf"]}"#
+        assertError(style(#"{"id": "r", "type": "raster", "source": "v"}"#, sources: vector), #"layers[0].source: layer "r" requires a raster source"#)
     }
 
-    func testHillshadeLayerIsSkipped() {
-        assertSkipped(style(#"{"id": "h", "type": "hillshade", "source": "s"}"#),
-                      warning: "layer 'h': hillshade layers are not drawn by glmap; skipped",
-                      strictIssue: "layers[0]: layer 'h': hillshade layers are not drawn by glmap")
+    func testHeatmapAndFillExtrusionLayersAreDrawn() {
+        for layer in [#"{"id": "heat", "type": "heatmap", "source": "s"}"#,
+                      #"{"id": "b", "type": "fill-extrusion", "source": "s", "paint": {"fill-extrusion-height": 10}}"#] {
+            for strict in [false, true] {
+                let r = render(style(layer), strict: strict)
+                XCTAssertEqual(r.code, 0, r.stderr)
+                XCTAssertEqual(r.stderr, "", "no warning: the layer is drawn")
+                XCTAssertTrue(r.wrote)
+            }
+        }
     }
 
-    func testHeatmapLayerIsSkipped() {
-        assertSkipped(style(#"{"id": "heat", "type": "heatmap", "source": "s"}"#),
-                      warning: "layer 'heat': heatmap layers are not drawn by glmap; skipped",
-                      strictIssue: "layers[0]: layer 'heat': heatmap layers are not drawn by glmap")
-    }
-
-    func testFillExtrusionLayerIsSkipped() {
-        assertSkipped(style(#"{"id": "b", "type": "fill-extrusion", "source": "s", "paint": {"fill-extrusion-height": 10}}"#),
-                      warning: "layer 'b': fill-extrusion layers are not drawn by glmap; skipped",
-                      strictIssue: "layers[0]: layer 'b': fill-extrusion layers are not drawn by glmap")
+    func testUnusedRasterAndImageSourcesAreNeitherLoadedNorWarned() {
+        // No layer uses them: nothing is fetched (the URLs would fail), nothing is said.
+        let sources = #", "sat": {"type": "raster", "tiles": ["https://example.invalid/{z}/{x}/{y}.png"]}, "img": {"type": "image", "url": "missing.png", "coordinates": [[0, 1], [1, 1], [1, 0], [0, 0]]}"#
+        let r = render(style(#"{"id": "c", "type": "circle", "source": "s"}"#, sources: sources), strict: true)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertTrue(r.wrote)
     }
 
     func testVideoSourceIsSkippedWithItsLayers() {
@@ -149,10 +173,16 @@ final class StyleValidationCLITests: FolderTestCase {
                       strictIssue: "sources.v: source 'v': video sources are not drawn by glmap, with the layer 'clip' that uses it")
     }
 
-    func testPatternPropertyIsSkipped() {
-        assertSkipped(style(#"{"id": "f", "type": "fill", "source": "s", "paint": {"fill-pattern": "stripes", "fill-color": "red"}}"#),
-                      warning: "layer 'f': fill-pattern (image patterns) is not drawn by glmap; the property is skipped",
-                      strictIssue: "layers[0].paint.fill-pattern: layer 'f': fill-pattern (image patterns) is not drawn by glmap")
+    func testAPatternNamingAMissingImageIsAWarning() {
+        let s = style(#"{"id": "f", "type": "fill", "source": "s", "paint": {"fill-pattern": "stripes", "fill-color": "red"}}"#)
+        let r = render(s)
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "glmap: warning: image \"stripes\" is not in the style's sprite: patterns naming it are not drawn\n")
+        XCTAssertTrue(r.wrote)
+        let strict = render(s, strict: true)
+        XCTAssertEqual(strict.code, 2)
+        XCTAssertTrue(strict.stderr.contains("image \"stripes\" is not in the style's sprite"), strict.stderr)
+        XCTAssertFalse(strict.wrote)
     }
 
     func testUnevaluatedOperatorIsSkipped() {
@@ -178,15 +208,16 @@ final class StyleValidationCLITests: FolderTestCase {
     }
 
     func testManySkippedLayersOfOneKindAreOneWarning() {
-        let layers = (1...9).map { #"{"id": "l\#($0)", "type": "symbol", "source": "s"}"# }.joined(separator: ", ")
-        let r = render(style(layers))
+        let layers = (1...9).map { #"{"id": "l\#($0)", "type": "raster", "source": "v"}"# }.joined(separator: ", ")
+        let r = render(style(layers, sources: #", "v": {"type": "video", "urls": ["a.mp4"], "coordinates": [[0, 1], [1, 1], [1, 0], [0, 0]]}"#))
         XCTAssertEqual(r.code, 0, r.stderr)
-        XCTAssertEqual(r.stderr, "glmap: warning: layers 'l1', 'l2', 'l3', 'l4', 'l5', 'l6' and 3 more: symbol layers are not drawn by glmap; skipped\n")
+        XCTAssertEqual(r.stderr, "glmap: warning: source 'v': video sources are not drawn by glmap; skipped, with the 9 layers that use it: 'l1', 'l2', 'l3', 'l4', 'l5', 'l6' and 3 more\n")
     }
 
     func testSkipWarningAndSpecErrorReadDifferently() {
         // A skipped layer next to a forbidden value: the render is refused with the error alone.
-        let r = render(style(#"{"id": "labels", "type": "symbol", "source": "s"}, {"id": "c", "type": "circle", "source": "s", "paint": {"circle-radius": "big"}}"#))
+        let r = render(style(#"{"id": "clip", "type": "raster", "source": "v"}, {"id": "c", "type": "circle", "source": "s", "paint": {"circle-radius": "big"}}"#,
+                             sources: #", "v": {"type": "video", "urls": ["a.mp4"], "coordinates": [[0, 1], [1, 1], [1, 0], [0, 0]]}"#))
         XCTAssertEqual(r.code, 2)
         XCTAssertFalse(r.stderr.contains("warning"), r.stderr)
         XCTAssertTrue(r.stderr.hasPrefix("glmap: \(stylePath): layers[1].paint.circle-radius: "), r.stderr)

@@ -7,8 +7,8 @@ import GLMapStyle
 // setFeatureState…; MapLibre's where Mapbox has none: setLayerZoomRange, setGlobalStateProperty,
 // setSky, updateImage). Every change is validated with the whole style, as `addLayer` is: one
 // that fails throws the style's errors and leaves the style as it was. What glmap stores but does
-// not draw yet (light, sky, terrain, projections other than Mercator, images for icons and
-// patterns) is kept in the style and listed by `undrawnStyleFeatures`.
+// not draw yet (sky, terrain, projections other than Mercator) is kept in the style and listed
+// by `undrawnStyleFeatures`; images added at run time are drawn by patterns.
 extension Snapshotter {
     /// Layer members that sit beside `paint` and `layout`, set by `setLayerProperty` as they are.
     static let layerMembers: Set<String> = ["filter", "minzoom", "maxzoom", "source", "source-layer", "metadata"]
@@ -17,7 +17,7 @@ extension Snapshotter {
 
     /// Adds a layer given as style JSON (`{"id": …, "type": …, …}`) at `layerPosition`; throws the
     /// style's errors for an invalid layer, a taken id or a missing neighbour.
-    public func addLayer(with properties: JSONObject, layerPosition: LayerPosition = .default) throws {
+    public func addLayer(with properties: JSONObject, layerPosition: LayerPosition = .default) throws(StyleError) {
         guard let id = properties["id"]?.stringValue else {
             throw StyleError(file: nil, issues: [StyleIssue(path: "id", message: "missing layer id (expected a string)")])
         }
@@ -30,7 +30,7 @@ extension Snapshotter {
     }
 
     /// Moves a layer to `position` (`.above`/`.below` another layer, an index, or on top).
-    public func moveLayer(withId id: String, to position: LayerPosition) throws {
+    public func moveLayer(withId id: String, to position: LayerPosition) throws(StyleError) {
         guard let from = layerIndex(id) else { throw Snapshotter.notFound("layer", id) }
         var newLayers = layers
         let layer = newLayers.remove(at: from)
@@ -39,8 +39,8 @@ extension Snapshotter {
     }
 
     /// Where a layer goes for `position` among `layers`.
-    static func insertionIndex(_ position: LayerPosition, in layers: [JSONObject]) throws -> Int {
-        func index(_ id: String) throws -> Int {
+    static func insertionIndex(_ position: LayerPosition, in layers: [JSONObject]) throws(StyleError) -> Int {
+        func index(_ id: String) throws(StyleError) -> Int {
             guard let i = layers.firstIndex(where: { $0["id"]?.stringValue == id }) else { throw Snapshotter.notFound("layer", id) }
             return i
         }
@@ -57,7 +57,7 @@ extension Snapshotter {
     }
 
     /// The layer as style JSON.
-    public func layerProperties(for layerId: String) throws -> JSONObject {
+    public func layerProperties(for layerId: String) throws(StyleError) -> JSONObject {
         guard let i = layerIndex(layerId) else { throw Snapshotter.notFound("layer", layerId) }
         return layers[i]
     }
@@ -67,7 +67,7 @@ extension Snapshotter {
     /// `source`, `source-layer`). A nil or JSON null value removes it (the default applies again).
     /// Paint and layout are told apart by the layer type's property table; for a type glmap has
     /// no table for, use `setPaintProperty`/`setLayoutProperty`.
-    public func setLayerProperty(for layerId: String, property: String, value: JSONValue?) throws {
+    public func setLayerProperty(for layerId: String, property: String, value: JSONValue?) throws(StyleError) {
         guard let i = layerIndex(layerId) else { throw Snapshotter.notFound("layer", layerId) }
         if Snapshotter.layerMembers.contains(property) {
             var layer = layers[i]
@@ -79,7 +79,7 @@ extension Snapshotter {
     }
 
     /// Sets several properties of a layer at once (each as `setLayerProperty` sets it), validated together.
-    public func setLayerProperties(for layerId: String, properties: JSONObject) throws {
+    public func setLayerProperties(for layerId: String, properties: JSONObject) throws(StyleError) {
         guard let i = layerIndex(layerId) else { throw Snapshotter.notFound("layer", layerId) }
         var layer = layers[i]
         for (name, value) in properties.pairs {
@@ -97,19 +97,19 @@ extension Snapshotter {
     }
 
     /// Sets a paint property (MapLibre's `setPaintProperty`); nil or null restores its default.
-    public func setPaintProperty(for layerId: String, property: String, value: JSONValue?) throws {
+    public func setPaintProperty(for layerId: String, property: String, value: JSONValue?) throws(StyleError) {
         guard let i = layerIndex(layerId) else { throw Snapshotter.notFound("layer", layerId) }
         try setLayerProperty(at: i, section: "paint", property: property, value: value)
     }
 
     /// Sets a layout property (MapLibre's `setLayoutProperty`); nil or null restores its default.
-    public func setLayoutProperty(for layerId: String, property: String, value: JSONValue?) throws {
+    public func setLayoutProperty(for layerId: String, property: String, value: JSONValue?) throws(StyleError) {
         guard let i = layerIndex(layerId) else { throw Snapshotter.notFound("layer", layerId) }
         try setLayerProperty(at: i, section: "layout", property: property, value: value)
     }
 
     /// Sets the zooms a layer is drawn at (MapLibre's `setLayerZoomRange`); nil keeps a bound as it is.
-    public func setLayerZoomRange(for layerId: String, minZoom: Double?, maxZoom: Double?) throws {
+    public func setLayerZoomRange(for layerId: String, minZoom: Double?, maxZoom: Double?) throws(StyleError) {
         guard let i = layerIndex(layerId) else { throw Snapshotter.notFound("layer", layerId) }
         var layer = layers[i]
         if let minZoom { layer["minzoom"] = .number(minZoom) }
@@ -117,7 +117,7 @@ extension Snapshotter {
         try replaceLayer(at: i, with: layer)
     }
 
-    private func setLayerProperty(at i: Int, section: String, property: String, value: JSONValue?) throws {
+    private func setLayerProperty(at i: Int, section: String, property: String, value: JSONValue?) throws(StyleError) {
         var layer = layers[i]
         var part = layer[section]?.objectValue ?? JSONObject()
         part[property] = value?.isNull == true ? nil : value
@@ -125,7 +125,7 @@ extension Snapshotter {
         try replaceLayer(at: i, with: layer)
     }
 
-    private func replaceLayer(at i: Int, with layer: JSONObject) throws {
+    private func replaceLayer(at i: Int, with layer: JSONObject) throws(StyleError) {
         var newLayers = layers
         newLayers[i] = layer
         try commit(sources: sources, layers: newLayers)
@@ -133,7 +133,7 @@ extension Snapshotter {
 
     /// "paint" or "layout" for a property of `layer`: by the layer type's property table, else
     /// where the layer already sets it; `*-transition` is always paint.
-    private func section(of property: String, in layer: JSONObject) throws -> String {
+    private func section(of property: String, in layer: JSONObject) throws(StyleError) -> String {
         if property == "visibility" { return "layout" }
         if property.hasSuffix("-transition") { return "paint" }
         let typeName = layer["type"]?.stringValue ?? ""
@@ -150,7 +150,7 @@ extension Snapshotter {
 
     /// Adds a source given as style JSON (`{"type": "geojson", "data": …}`); throws when the id is
     /// taken or the source is invalid.
-    public func addSource(withId id: String, properties: JSONObject) throws {
+    public func addSource(withId id: String, properties: JSONObject) throws(StyleError) {
         guard !sourceExists(withId: id) else {
             throw StyleError(file: nil, issues: [StyleIssue(path: "sources.\(id)", message: "a source with id \"\(id)\" already exists")])
         }
@@ -158,16 +158,16 @@ extension Snapshotter {
     }
 
     /// The source as style JSON (Swift-built GeoJSON written out).
-    public func sourceProperties(for sourceId: String) throws -> JSONObject {
+    public func sourceProperties(for sourceId: String) throws(StyleError) -> JSONObject {
         guard let s = sources.first(where: { $0.id == sourceId }) else { throw Snapshotter.notFound("source", sourceId) }
         switch s.source {
         case .json(let o): return o
-        case .typed(let t): return try t.styleJSONObject(placeholder: false)
+        case .typed(let t): return try Snapshotter.asStyleError { try t.styleJSONObject(placeholder: false) }
         }
     }
 
     /// Sets one member of a source (`data`, `maxzoom`, …); nil or null removes it.
-    public func setSourceProperty(for sourceId: String, property: String, value: JSONValue?) throws {
+    public func setSourceProperty(for sourceId: String, property: String, value: JSONValue?) throws(StyleError) {
         guard let i = sources.firstIndex(where: { $0.id == sourceId }) else { throw Snapshotter.notFound("source", sourceId) }
         var o = try sourceProperties(for: sourceId)
         o[property] = value?.isNull == true ? nil : value
@@ -177,7 +177,7 @@ extension Snapshotter {
     }
 
     /// Replaces a GeoJSON source's data with GeoJSON as JSON (MapLibre's `GeoJSONSource.setData`).
-    public func updateGeoJSONSource(withId id: String, geoJSON: JSONValue) throws {
+    public func updateGeoJSONSource(withId id: String, geoJSON: JSONValue) throws(StyleError) {
         guard let i = sources.firstIndex(where: { $0.id == id }) else { throw Snapshotter.notFound("source", id) }
         let o = try sourceProperties(for: id)
         guard o["type"]?.stringValue == "geojson" else {
@@ -193,7 +193,7 @@ extension Snapshotter {
     // MARK: Feature state
 
     /// The type of a source (`geojson`, `vector`, …), nil when it has none.
-    private func sourceType(_ id: String) throws -> String? {
+    private func sourceType(_ id: String) throws(StyleError) -> String? {
         guard let s = sources.first(where: { $0.id == id }) else {
             throw StyleError(file: nil, issues: [StyleIssue(path: "", message: "the source \"\(id)\" does not exist in the style")])
         }
@@ -205,7 +205,7 @@ extension Snapshotter {
 
     /// Merges `state` into a feature's state (what `feature-state` expressions read). A vector
     /// source needs `sourceLayerId`. Ids match as MapLibre matches them (`FeatureStates`).
-    public func setFeatureState(sourceId: String, sourceLayerId: String? = nil, featureId: String, state: JSONObject) throws {
+    public func setFeatureState(sourceId: String, sourceLayerId: String? = nil, featureId: String, state: JSONObject) throws(StyleError) {
         if try sourceType(sourceId) == "vector" && sourceLayerId == nil {
             throw StyleError(file: nil, issues: [StyleIssue(path: "", message: "the sourceLayer parameter must be provided for vector source types")])
         }
@@ -218,7 +218,7 @@ extension Snapshotter {
     /// Removes one key of a feature's state, the feature's whole state (`stateKey` nil), or every
     /// feature's state in the source (layer) when `featureId` is nil (a key then is an error).
     public func removeFeatureState(sourceId: String, sourceLayerId: String? = nil, featureId: String? = nil,
-                                   stateKey: String? = nil) throws {
+                                   stateKey: String? = nil) throws(StyleError) {
         if try sourceType(sourceId) == "vector" && sourceLayerId == nil {
             throw StyleError(file: nil, issues: [StyleIssue(path: "", message: "the sourceLayer parameter must be provided for vector source types")])
         }
@@ -251,15 +251,15 @@ extension Snapshotter {
     // MARK: Light, sky, terrain, projection
 
     /// Sets the style's `light` (nil removes it).
-    public func setLight(properties: JSONObject?) throws { try setRootMember("light", properties) }
+    public func setLight(properties: JSONObject?) throws(StyleError) { try setRootMember("light", properties) }
     /// Sets the style's `sky` (nil removes it).
-    public func setSky(properties: JSONObject?) throws { try setRootMember("sky", properties) }
+    public func setSky(properties: JSONObject?) throws(StyleError) { try setRootMember("sky", properties) }
     /// Sets the style's `terrain` (nil removes it: the map is flat again).
-    public func setTerrain(properties: JSONObject?) throws { try setRootMember("terrain", properties) }
+    public func setTerrain(properties: JSONObject?) throws(StyleError) { try setRootMember("terrain", properties) }
     /// Sets the style's `projection` (`{"type": "globe"}`…; nil: Mercator).
-    public func setProjection(properties: JSONObject?) throws { try setRootMember("projection", properties) }
+    public func setProjection(properties: JSONObject?) throws(StyleError) { try setRootMember("projection", properties) }
 
-    private func setRootMember(_ name: String, _ value: JSONObject?) throws {
+    private func setRootMember(_ name: String, _ value: JSONObject?) throws(StyleError) {
         var newRoot = root
         newRoot[name] = value.map(JSONValue.object)
         try commit(root: newRoot, sources: sources, layers: layers)
@@ -268,7 +268,7 @@ extension Snapshotter {
     // MARK: Images
 
     /// Adds an image for icons and patterns; throws when the id is taken (use `updateImage`).
-    public func addImage(_ image: StyleImage, id: String) throws {
+    public func addImage(_ image: StyleImage, id: String) throws(StyleError) {
         guard images[id] == nil else {
             throw StyleError(file: nil, issues: [StyleIssue(path: "", message: "an image named \"\(id)\" already exists")])
         }
@@ -277,7 +277,7 @@ extension Snapshotter {
     }
 
     /// Replaces the pixels of an image added earlier (same size, as MapLibre's `updateImage` requires).
-    public func updateImage(withId id: String, image: StraightImage) throws {
+    public func updateImage(withId id: String, image: StraightImage) throws(StyleError) {
         guard var existing = images[id] else { throw Snapshotter.notFound("image", id) }
         guard existing.image.width == image.width, existing.image.height == image.height else {
             throw StyleError(file: nil, issues: [StyleIssue(path: "", message:
@@ -289,7 +289,7 @@ extension Snapshotter {
     }
 
     /// Removes an image added earlier.
-    public func removeImage(withId id: String) throws {
+    public func removeImage(withId id: String) throws(StyleError) {
         guard images.removeValue(forKey: id) != nil else { throw Snapshotter.notFound("image", id) }
         scene = nil
     }
@@ -300,13 +300,12 @@ extension Snapshotter {
     // MARK: What is stored but not drawn
 
     /// What the style holds that glmap stores but does not draw yet, one phrase each (empty when
-    /// everything in it is drawn or left out with a warning): terrain, sky, light, a projection
-    /// other than Mercator, run-time images.
+    /// everything in it is drawn or left out with a warning): terrain, sky, a projection other
+    /// than Mercator.
     public var undrawnStyleFeatures: [String] {
         var out: [String] = []
         if let t = root["terrain"], !t.isNull { out.append("terrain") }
         if let s = root["sky"], !s.isNull { out.append("sky") }
-        if let l = root["light"], !l.isNull { out.append("light (it shades fill-extrusion layers)") }
         if let p = root["projection"], !p.isNull, p["type"]?.stringValue != "mercator" {
             out.append("the \(p["type"]?.jsonText ?? p.jsonText) projection")
         }

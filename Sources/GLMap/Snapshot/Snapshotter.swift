@@ -23,6 +23,16 @@ public final class Snapshotter {
     /// How the style's URLs are fetched (tiles, TileJSON, glyphs, sprites): rewrite rules, an
     /// HTTP cache folder, offline mode (nil: relative to the style file, no cache).
     public var resourceOptions: ResourceLoaderOptions? { didSet { scene = nil } }
+    /// A folder of TrueType/OpenType fonts text is drawn from when the style has no `glyphs` URL
+    /// or a glyph range cannot be loaded (`glmap render --fonts DIR`): `resourceOptions.fontsDirectory`.
+    public var fontsDirectory: String? {
+        get { resourceOptions?.fontsDirectory }
+        set {
+            var o = resourceOptions ?? ResourceLoaderOptions()
+            o.fontsDirectory = newValue
+            resourceOptions = o
+        }
+    }
 
     enum StoredSource {
         case typed(GeoJSONSource)
@@ -136,7 +146,9 @@ public final class Snapshotter {
             case "sources":
                 for (id, s) in v.objectValue?.pairs ?? [] { newSources.append((id, .json(s.objectValue ?? JSONObject()))) }
             case "layers":
-                newLayers = (v.arrayValue ?? []).compactMap(\.objectValue)
+                // Kept deref'd, as GL JS keeps its style's layers: run-time changes to a `ref`
+                // layer change that layer alone.
+                newLayers = StyleDocument.derefLayers(v.arrayValue ?? []).compactMap(\.objectValue)
             default:
                 newRoot[k] = v
             }
@@ -169,12 +181,12 @@ public final class Snapshotter {
     }
 
     /// Validates a would-be style and makes it the current one (or throws and changes nothing).
-    func commit(root newRoot: JSONObject? = nil, sources newSources: [(id: String, source: StoredSource)], layers newLayers: [JSONObject]) throws {
-        let json = try rootJSON(placeholder: true, root: newRoot, sources: newSources, layers: newLayers)
+    func commit(root newRoot: JSONObject? = nil, sources newSources: [(id: String, source: StoredSource)], layers newLayers: [JSONObject]) throws(StyleError) {
+        let json = try Snapshotter.asStyleError { try rootJSON(placeholder: true, root: newRoot, sources: newSources, layers: newLayers) }
         if let issue = Snapshotter.nonFiniteNumber(in: json, path: "") {
             throw StyleError(file: nil, issues: [issue])
         }
-        var doc = try StyleDocument.parse(json: json, file: nil)
+        var doc = try Snapshotter.asStyleError { try StyleDocument.parse(json: json, file: nil) }
         doc.file = styleFile   // relative source paths resolve against the loaded style file
         if let newRoot { root = newRoot }
         sources = newSources
@@ -199,6 +211,14 @@ public final class Snapshotter {
         return nil
     }
 
+    /// `body`'s result, its errors as style errors: a `StyleError` as it is, another error (a
+    /// source's data that cannot be read, say) as one issue worded by it.
+    static func asStyleError<T>(_ body: () throws -> T) throws(StyleError) -> T {
+        do { return try body() } catch let e as StyleError { throw e } catch {
+            throw StyleError(file: nil, issues: [StyleIssue(path: "", message: "\(error)")])
+        }
+    }
+
     static func notFound(_ what: String, _ id: String) -> StyleError {
         StyleError(file: nil, issues: [StyleIssue(path: "", message: "no \(what) with id \"\(id)\"")])
     }
@@ -206,7 +226,7 @@ public final class Snapshotter {
     // MARK: Sources
 
     /// Adds a GeoJSON source; throws when its id is taken or an option is invalid.
-    public func addSource(_ source: GeoJSONSource) throws {
+    public func addSource(_ source: GeoJSONSource) throws(StyleError) {
         guard !sourceExists(withId: source.id) else {
             throw StyleError(file: nil, issues: [StyleIssue(path: "sources.\(source.id)", message: "a source with id \"\(source.id)\" already exists")])
         }
@@ -214,7 +234,7 @@ public final class Snapshotter {
     }
 
     /// Replaces the data of a GeoJSON source.
-    public func updateGeoJSONSource(withId id: String, data: GeoJSONSourceData) throws {
+    public func updateGeoJSONSource(withId id: String, data: GeoJSONSourceData) throws(StyleError) {
         guard let i = sources.firstIndex(where: { $0.id == id }) else { throw Snapshotter.notFound("source", id) }
         var source: GeoJSONSource
         switch sources[i].source {
@@ -233,7 +253,7 @@ public final class Snapshotter {
     }
 
     /// Removes a source; throws when no source has the id or a layer still uses it.
-    public func removeSource(withId id: String) throws {
+    public func removeSource(withId id: String) throws(StyleError) {
         guard sourceExists(withId: id) else { throw Snapshotter.notFound("source", id) }
         try commit(sources: sources.filter { $0.id != id }, layers: layers)
     }
@@ -248,7 +268,7 @@ public final class Snapshotter {
 
     /// Adds a layer at `layerPosition` (default: on top); throws the style's errors for an invalid
     /// value (`layers[i].paint.…`, as `glmap render` words them), a taken id or a missing neighbour.
-    public func addLayer(_ layer: any Layer, layerPosition: LayerPosition = .default) throws {
+    public func addLayer(_ layer: any Layer, layerPosition: LayerPosition = .default) throws(StyleError) {
         let index: Int
         switch layerPosition {
         case .default: index = layers.count
@@ -270,7 +290,7 @@ public final class Snapshotter {
     }
 
     /// Removes a layer; throws when no layer has the id.
-    public func removeLayer(withId id: String) throws {
+    public func removeLayer(withId id: String) throws(StyleError) {
         guard let i = layerIndex(id) else { throw Snapshotter.notFound("layer", id) }
         var newLayers = layers
         newLayers.remove(at: i)

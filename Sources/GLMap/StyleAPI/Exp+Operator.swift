@@ -56,6 +56,13 @@ extension Exp {
         // String
         /// String operators.
         case concat, upcase, downcase
+        /// `is-supported-script`: whether glmap can draw a string's script.
+        case isSupportedScript = "is-supported-script"
+        // Formatted text and images
+        /// `format`: text in sections of their own font, scale and colour.
+        case format
+        /// `image`: an image of the sprite (or one added at run time) by name.
+        case image
         // Color
         /// Colours from components.
         case rgb, rgba
@@ -73,6 +80,10 @@ extension Exp {
         case zoom
         /// `line-progress`: position along the line in 0…1 (`line-gradient` only).
         case lineProgress = "line-progress"
+        /// `heatmap-density`: the heatmap's kernel density (`heatmap-color` only).
+        case heatmapDensity = "heatmap-density"
+        /// `elevation`: a DEM pixel's elevation in metres (`color-relief-color` only).
+        case elevation
         /// `error`: fails evaluation with a message.
         case error
         // Legacy filter syntax only

@@ -93,8 +93,8 @@ extension GeoJSONSource: Source {
 extension Snapshotter {
     /// Adds any source (`VectorSource`, `RasterSource`, `RasterDemSource`, `ImageSource`,
     /// `GeoJSONSource`); throws when its id is taken or it is invalid.
-    public func addSource(_ source: any Source) throws {
+    public func addSource(_ source: any Source) throws(StyleError) {
         if let g = source as? GeoJSONSource { return try addSource(g) }
-        try addSource(withId: source.id, properties: try source.styleJSONObject())
+        try addSource(withId: source.id, properties: try Snapshotter.asStyleError { try source.styleJSONObject() })
     }
 }

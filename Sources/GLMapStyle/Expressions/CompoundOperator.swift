@@ -45,6 +45,10 @@ enum CompoundDependency: Sendable {
     case featureState
     /// The position along the line (`line-progress`).
     case lineProgress
+    /// The heatmap's kernel density (`heatmap-density`).
+    case heatmapDensity
+    /// The elevation of a DEM pixel (`elevation`, in `color-relief-color`).
+    case elevation
     /// Nothing, but it must not be folded at parse time (`error` throws when evaluated).
     case neverConstant
 }
@@ -68,7 +72,7 @@ struct CompoundOperator: Sendable {
         switch reads {
         case .feature, .featureState: return true
         case .featureUnlessObjectGiven: return argumentCount == 1
-        case .none, .zoom, .lineProgress, .neverConstant: return false
+        case .none, .zoom, .lineProgress, .heatmapDensity, .elevation, .neverConstant: return false
         }
     }
 }
@@ -163,6 +167,12 @@ extension CompoundOperator {
         }
         define("line-progress", n, .fixed([]), reads: .lineProgress) { _, ctx, _ throws(ExpressionEvaluationError) in
             .number(ctx.lineProgress ?? 0)
+        }
+        define("heatmap-density", n, .fixed([]), reads: .heatmapDensity) { _, ctx, _ throws(ExpressionEvaluationError) in
+            .number(ctx.heatmapDensity ?? 0)
+        }
+        define("elevation", n, .fixed([]), reads: .elevation) { _, ctx, _ throws(ExpressionEvaluationError) in
+            .number(ctx.elevation ?? 0)
         }
         // The value a cluster property has accumulated so far (clusterProperties' reduce step).
         define("accumulated", .value, .fixed([]), reads: .neverConstant) { _, ctx, _ throws(ExpressionEvaluationError) in

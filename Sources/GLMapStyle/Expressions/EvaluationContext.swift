@@ -11,6 +11,10 @@ public struct EvaluationContext: Sendable {
     public var globalState: JSONObject
     /// Position along a line in 0…1, for `line-gradient` (`line-progress`); nil reads as 0.
     public var lineProgress: Double?
+    /// The kernel density, for `heatmap-color` (`heatmap-density`); nil reads as 0.
+    public var heatmapDensity: Double?
+    /// Elevation in metres of a DEM pixel, for `color-relief-color` (`elevation`); nil reads as 0.
+    public var elevation: Double?
     /// The value a cluster property has accumulated so far (`accumulated`, in a source's
     /// `clusterProperties` reduce expressions); nil reads as null.
     public var accumulated: JSONValue?

@@ -14,7 +14,7 @@
 //    (callers such as layers decide on defaults). Filters turn failures into `false`.
 //  - A compiled expression is immutable and may be evaluated from several threads at once.
 // Limits: no `collator`, `format`, `image`, `number-format`, `distance`,
-//         `heatmap-density`, `elevation`, `split`/`join`; `within` works on unrounded Web Mercator
+//         `split`/`join`; `within` works on unrounded Web Mercator
 //         positions without antimeridian wrapping; object values do not keep key order, so
 //         `to-string` of an object writes keys in JavaScript's integer-first, then sorted, order.
 
@@ -84,6 +84,13 @@ public final class StyleExpression: Sendable {
         guard let i = zoomInterpolation, upper > lower else { return 0 }
         let t = i.factor(zoom, lower, upper)
         return t.isFinite ? Swift.min(1, Swift.max(0, t)) : 0
+    }
+
+    /// The stop inputs of the expression when its root is an `interpolate` (MapLibre's
+    /// `Interpolate.labels`, which GL JS reads to build `color-relief-color`'s ramp); nil otherwise.
+    public var interpolateStops: [Double]? {
+        if case .interpolate(_, _, _, let labels, _) = root.op { return labels }
+        return nil
     }
 
     /// Every expression operator glmap parses and evaluates (special forms and compound operators).

@@ -26,14 +26,19 @@ enum ExpressionAnalysis {
         return result
     }
 
-    /// False when the tree reads `zoom` (or, with `lineProgress`, `line-progress`).
-    static func isGlobalPropertyConstant(_ node: ExprNode, zoom: Bool = true, lineProgress: Bool = true) -> Bool {
+    /// False when the tree reads `zoom` (or, with `lineProgress`, `line-progress`; with
+    /// `heatmapDensity`, `heatmap-density`).
+    static func isGlobalPropertyConstant(_ node: ExprNode, zoom: Bool = true, lineProgress: Bool = true,
+                                         heatmapDensity: Bool = false) -> Bool {
         if case .compound(let op, _) = node.op {
             if zoom && op.reads == .zoom { return false }
             if lineProgress && op.reads == .lineProgress { return false }
+            if heatmapDensity && op.reads == .heatmapDensity { return false }
         }
         var result = true
-        node.forEachChild { if result && !isGlobalPropertyConstant($0, zoom: zoom, lineProgress: lineProgress) { result = false } }
+        node.forEachChild {
+            if result && !isGlobalPropertyConstant($0, zoom: zoom, lineProgress: lineProgress, heatmapDensity: heatmapDensity) { result = false }
+        }
         return result
     }
 
@@ -41,7 +46,7 @@ enum ExpressionAnalysis {
     static func isConstant(_ node: ExprNode) -> Bool {
         switch node.op {
         case .varRef(_, let bound): return isConstant(bound)
-        case .compound(let op, _) where op.reads == .neverConstant: return false
+        case .compound(let op, _) where op.reads == .neverConstant || op.reads == .elevation: return false
         case .within, .globalState: return false
         default: break
         }
@@ -56,7 +61,7 @@ enum ExpressionAnalysis {
             // Annotations may be added after their child was parsed, so look through them.
             childrenConstant = isAnnotation ? isConstant(child) : child.isLiteral
         }
-        return childrenConstant && isFeatureConstant(node) && isGlobalPropertyConstant(node)
+        return childrenConstant && isFeatureConstant(node) && isGlobalPropertyConstant(node, heatmapDensity: true)
     }
 
     /// Where a zoom curve was found.

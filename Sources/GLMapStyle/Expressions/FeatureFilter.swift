@@ -314,6 +314,47 @@ indirect enum LegacyFilter: Sendable {
         }
     }
 
+    /// The same result as `evaluate(_:)` for a tile feature, read straight from its parts (its
+    /// type, id and properties) without building an evaluation context: a tile's features are
+    /// filtered by every layer of their source layer, and most fail.
+    func evaluate(tileType: FeatureGeometryType, id: JSONValue?, properties: JSONObject) -> Bool {
+        switch self {
+        case .constant(let b):
+            return b
+        case .compare(let op, let s, let value):
+            guard let a = LegacyFilter.read(s, tileType, id, properties) else { return false }
+            return LegacyFilter.compare(op, a, value)
+        case .isIn(let s, let values):
+            guard let a = LegacyFilter.read(s, tileType, id, properties) else { return false }
+            for v in values where LegacyFilter.compare(.eq, a, v) { return true }
+            return false
+        case .has(let s):
+            switch s {
+            case .property(let k): return properties[k] != nil
+            case .id: return !(id ?? .null).isNull
+            case .type: return true
+            }
+        case .not(let f):
+            return !f.evaluate(tileType: tileType, id: id, properties: properties)
+        case .all(let fs):
+            for f in fs where !f.evaluate(tileType: tileType, id: id, properties: properties) { return false }
+            return true
+        case .any(let fs):
+            for f in fs where f.evaluate(tileType: tileType, id: id, properties: properties) { return true }
+            return false
+        }
+    }
+
+    /// What a subject reads of a tile feature (tile features have no Multi* types).
+    @inline(__always)
+    private static func read(_ s: Subject, _ type: FeatureGeometryType, _ id: JSONValue?, _ properties: JSONObject) -> JSONValue? {
+        switch s {
+        case .property(let k): return properties[k]
+        case .id: return id ?? .null
+        case .type: return .string(type.rawValue)
+        }
+    }
+
     /// `typeof a === typeof b && a OP b` (strict equality for `==`), on JSON values.
     static func compare(_ op: ComparisonOp, _ a: JSONValue, _ b: JSONValue) -> Bool {
         switch (a, b) {
