@@ -8,7 +8,8 @@ import GLMapTiles
 // (`storeCollisionData`; a label no variable anchor could place shows its centred box), blue
 // when placed, red when not, a tenth as strong when the box is not the one in use; and the
 // circles placed along line labels, blue or red as they collided. Boxes are drawn as GL_LINES
-// half a pixel in (`collision_box.vertex`), where the instance's anchor is in front of the camera.
+// through pixel centres (GL JS stores the box as Int16 and adds half a pixel), where the
+// instance's anchor is in front of the camera and not past GL JS's far plane.
 
 extension Placer {
     /// The debug states of an instance's boxes after placement (GL JS's `updateCollisionVertices`
@@ -34,6 +35,7 @@ extension Placer {
     func debug(_ l: Int) -> SymbolCollisionDebug {
         var out = SymbolCollisionDebug()
         let pad = CollisionIndex.viewportPadding
+        let depth = DebugDepth(view)
         for t in drawOrder(l) {
             let (tile, layout) = layers[l].tiles[t]
             let state = buckets[l][t]
@@ -41,11 +43,13 @@ extension Placer {
             if state.debugStates.count == layout.instances.count {
                 func box(_ s: DebugBoxState?, _ instance: SymbolInstanceRecord) -> SymbolDebugBox? {
                     guard let s else { return nil }
-                    // Clipped when the anchor is behind the camera or past the far plane.
+                    // Clipped when the anchor is behind the camera or past GL JS's far plane.
                     let anchor = m.transform(instance.anchorX, instance.anchorY)
-                    guard anchor.w >= 0.5, anchor.z / anchor.w < 1.1 else { return nil }
+                    guard anchor.w >= 0.5, depth.ndcZ(anchor.w) < 1.1 else { return nil }
                     let b = s.box.flatMap { $0.count == 4 ? $0 : nil } ?? [0, 0, 0, 0]
-                    let x1 = b[0] - pad + 0.5, y1 = b[1] - pad + 0.5, x2 = b[2] - pad + 0.5, y2 = b[3] - pad + 0.5
+                    // GL JS stores the box as Int16 (`a_box_real`), then adds half a pixel.
+                    let x1 = SymbolLayout.int16(b[0] - pad) + 0.5, y1 = SymbolLayout.int16(b[1] - pad) + 0.5
+                    let x2 = SymbolLayout.int16(b[2] - pad) + 0.5, y2 = SymbolLayout.int16(b[3] - pad) + 0.5
                     let f = s.notUsed ? 0.1 : 1
                     let color = s.placed ? (r: 0.0, g: 0.0, b: 0.5 * f, a: 0.25 * f) : (r: 0.5 * f, g: 0.0, b: 0.0, a: 0.5 * f)
                     return SymbolDebugBox(corners: [LabelPoint(x1, y1), LabelPoint(x2, y1), LabelPoint(x2, y2), LabelPoint(x1, y2)], color: color)
@@ -62,5 +66,31 @@ extension Placer {
             }
         }
         return out
+    }
+}
+
+/// GL JS's depth range for Mercator (`MercatorTransform._calcMatrices`: the far plane where the
+/// ground meets the top of the screen or 0.85 of the horizon, whichever is nearer, plus 1 %;
+/// the near plane height / 50). glmap's own projection keeps its far plane further out at high
+/// pitch, so the debug boxes' far-plane clip uses this one.
+struct DebugDepth {
+    let near: Double
+    let far: Double
+
+    init(_ view: SymbolView) {
+        let fov = ViewTransform.fieldOfView, pitch = view.pitchInRadians, dist = view.cameraToCenterDistance
+        func clamped(_ a: Double) -> Double { min(max(a, 0.01), .pi - 0.01) }
+        let groundAngle = .pi / 2 + pitch
+        let top = sin(fov / 2) * dist / sin(clamped(.pi - groundAngle - fov / 2))
+        let horizon = tan(.pi / 2 - pitch) * dist * 0.85
+        let horizonAngle = atan(horizon / dist)
+        let topToHorizon = sin(horizonAngle) * dist / sin(clamped(.pi - groundAngle - horizonAngle))
+        far = (cos(.pi / 2 - pitch) * min(top, topToHorizon) + dist) * 1.01
+        near = view.height / 50
+    }
+
+    /// Normalised device z of a point at clip w (its distance along the view axis).
+    func ndcZ(_ w: Double) -> Double {
+        (far + near) / (far - near) - 2 * far * near / ((far - near) * w)
     }
 }

@@ -51,7 +51,8 @@ final class RenderSuiteHarnessTests: FolderTestCase {
         XCTAssertEqual(all.assetRoot, root, "the folder that holds cases/")
         // 64 × 2 = 128 > 100: the ratio drops to fit, as GL JS's maxCanvasSize does.
         XCTAssertEqual(all.effectivePixelRatio, 2 * 100 / 128, accuracy: 1e-12)
-        XCTAssertEqual(all.undrawnHarnessFeatures.count, 5, "\(all.undrawnHarnessFeatures)")
+        XCTAssertEqual(all.undrawnHarnessFeatures.count, 4, "collision boxes are drawn: \(all.undrawnHarnessFeatures)")
+        XCTAssertFalse(all.undrawnHarnessFeatures.contains { $0.contains("collisionDebug") })
 
         let none = try XCTUnwrap(cases.first { $0.name == "g/none" })
         XCTAssertTrue(none.operations.isEmpty && !none.collisionDebug && none.crossSourceCollisions)
@@ -147,6 +148,18 @@ final class RenderSuiteHarnessTests: FolderTestCase {
         XCTAssertNil(RenderSuiteSummary.reason(for: results[2], entry: manifest["g/c"]), "needs nothing glmap lacks: a person writes it")
         let unsupported = result("g/b", pass: false, message: RenderTestRunner.unsupportedPrefix + "operation setRoll not supported; difference 0.1")
         XCTAssertEqual(RenderSuiteSummary.reason(for: unsupported, entry: manifest["g/b"]), "operation setRoll not supported")
+    }
+
+    func testCollisionDebugAloneNoLongerNeedsTheDebugOverlay() throws {
+        try write("suite/manifest.tsv", "case\tlayer_types\tsource_types\toperations\tneeds_beyond_current_subset\tflags\n"
+                  + "d/boxes\tsymbol\tgeojson\t-\tdebug-overlay,layer:symbol\ttext,pitch=60,collisionDebug\n"
+                  + "d/both\tsymbol\tvector\t-\tdebug-overlay,source:vector\tcollisionDebug,debug\n"
+                  + "d/tile\traster\traster\t-\tdebug-overlay\tdebug\n")
+        let manifest = try RenderSuite.manifest(assetRoot: root)
+        XCTAssertEqual(manifest["d/boxes"]?.needs, ["layer:symbol"], "collision boxes and circles are drawn")
+        XCTAssertEqual(manifest["d/both"]?.needs, ["debug-overlay", "source:vector"], "tile boundaries are not")
+        XCTAssertEqual(manifest["d/tile"]?.needs, ["debug-overlay"])
+        XCTAssertEqual(manifest["d/boxes"]?.family, "debug-overlay,layer:symbol", "the family stays the manifest's")
     }
 
     // MARK: operations
