@@ -3,6 +3,12 @@ import GLMapCore
 import GLMapShaders
 import GLMapText
 
+// The collision debug overlay on the GPU (GL JS's `drawCollisionDebug`, `showCollisionBoxes`):
+// takes the placement's `SymbolCollisionDebug` (boxes and circles already on the screen, CSS px,
+// colours decided), draws it after the layer's symbols with the frame's premultiplied blending,
+// no stencil or depth. Boxes are GL_LINES one pixel wide (`collision_box`), circles quads shaded
+// to rings (`collision_circle`).
+
 extension SymbolDrawer {
     /// Draws a symbol layer's collision debug overlay as GL JS's `drawCollisionDebug` does after
     /// the layer: text boxes (GL_LINES, one colour per box), the line labels' circles (a quad

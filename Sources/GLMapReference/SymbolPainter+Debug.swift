@@ -2,6 +2,10 @@ import Foundation
 import GLMapCore
 import GLMapText
 
+// The collision debug overlay on the CPU: the same `SymbolCollisionDebug` the GPU draws, its own
+// rasterising — boxes as one-pixel lines lit by GL's diamond-exit rule, circles as the quads
+// `collision_circle` shades, blended premultiplied after the layer's symbols.
+
 extension SymbolPainter {
     /// The collision debug overlay of a layer (GL JS's `drawCollisionDebug`): text boxes as
     /// one-pixel lines, the line labels' circles as rings, then icon boxes; the positions are the
