@@ -55,10 +55,10 @@ extension SymbolDrawer {
         guard !circles.isEmpty else { return }
         var vertices: [Float] = []
         var indices: [UInt32] = []
-        vertices.reserveCapacity(circles.count * 16)
+        vertices.reserveCapacity(circles.count * 20)
         for (i, c) in circles.enumerated() {
             for _ in 0..<4 {
-                vertices += [Float(c.center.x), Float(c.center.y), Float(c.radius), c.collided ? 1 : 0]
+                vertices += [Float(c.center.x), Float(c.center.y), Float(c.radius), c.collided ? 1 : 0, Float(c.perspectiveRatio)]
             }
             let v = UInt32(i * 4)
             indices += [v, v + 1, v + 2, v + 2, v + 3, v]
@@ -69,7 +69,7 @@ extension SymbolDrawer {
         setFrameUniforms(program, frame)
         var buffers = [GLDrawing.vertexBuffer(vertices), GLDrawing.indexBuffer(indices)]
         defer { glDeleteBuffers(2, &buffers) }
-        try GLDrawing.bindAttributes(program, buffers[0], [("a_pos", 2), ("a_radius", 1), ("a_collision", 1)])
+        try GLDrawing.bindAttributes(program, buffers[0], [("a_pos", 2), ("a_radius", 1), ("a_collision", 1), ("a_perspective_ratio", 1)])
         glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), buffers[1])
         GLDrawing.drawTriangles(count: indices.count, maxIndex: circles.count * 4 - 1, stats: &stats)
     }

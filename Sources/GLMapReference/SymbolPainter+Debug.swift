@@ -64,7 +64,7 @@ extension SymbolPainter {
             return (x / wd * 2 - 1, 1 - y / hd * 2, 1, sx * r, sy * r)
         }
         let corners = [corner(-1, -1), corner(1, -1), corner(-1, 1), corner(1, 1)]
-        let alpha = 0.5, stroke = 0.9
+        let alpha = 0.5 * min(circle.perspectiveRatio, 1), stroke = 0.9 * max(circle.perspectiveRatio, 1)
         let base: SIMD4<Double> = circle.collided ? SIMD4(1, 0, 0, 1) : SIMD4(0, 0, 1, 0.5)
         rasterize(corners, canvas: &canvas) { extrude, _ in
             let distanceToEdge = abs((extrude.0 * extrude.0 + extrude.1 * extrude.1).squareRoot() - circle.radius)

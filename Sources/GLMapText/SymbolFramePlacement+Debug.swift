@@ -60,9 +60,14 @@ extension Placer {
                 }
             }
             let circles = state.debugCircles
+            let ground = circles.isEmpty ? nil : GroundDepth(m, view)
             for k in stride(from: 0, to: circles.count - 3, by: 4) {
+                // GL JS's collision_circle.vertex: the centre's point on the ground, its camera
+                // distance, the perspective ratio clamped to [0, 4].
+                let w = ground?.w(circles[k], circles[k + 1]) ?? view.cameraToCenterDistance
+                let ratio = w > 0 ? min(max(0.5 + 0.5 * view.cameraToCenterDistance / w, 0), 4) : 4
                 out.circles.append(SymbolDebugCircle(center: LabelPoint(circles[k], circles[k + 1]), radius: circles[k + 2],
-                                                     collided: circles[k + 3] != 0))
+                                                     collided: circles[k + 3] != 0, perspectiveRatio: ratio))
             }
         }
         return out
@@ -93,4 +98,29 @@ struct DebugDepth {
     func ndcZ(_ w: Double) -> Double {
         (far + near) / (far - near) - 2 * far * near / ((far - near) * w)
     }
+}
+
+/// The camera distance (clip w) of the ground point under a screen point: on a plane 1/w is
+/// affine in screen coordinates, fitted here from three tile points projected by `m`.
+struct GroundDepth {
+    let a: Double, b: Double, c: Double
+
+    init?(_ m: Matrix4, _ view: SymbolView) {
+        var rows: [(x: Double, y: Double, inv: Double)] = []
+        for (tx, ty) in [(0.0, 0.0), (8192.0, 0.0), (0.0, 8192.0)] {
+            let p = m.transform(tx, ty)
+            guard p.w != 0 else { return nil }
+            rows.append(((p.x / p.w + 1) / 2 * view.width, (1 - p.y / p.w) / 2 * view.height, 1 / p.w))
+        }
+        // Solve [x y 1]·[a b c] = 1/w for the three points (Cramer's rule).
+        let (p, q, r) = (rows[0], rows[1], rows[2])
+        let det = p.x * (q.y - r.y) - p.y * (q.x - r.x) + (q.x * r.y - r.x * q.y)
+        guard abs(det) > 1e-12 else { return nil }
+        a = (p.inv * (q.y - r.y) - p.y * (q.inv - r.inv) + (q.inv * r.y - r.inv * q.y)) / det
+        b = (p.x * (q.inv - r.inv) - p.inv * (q.x - r.x) + (q.x * r.inv - r.x * q.inv)) / det
+        c = (p.x * (q.y * r.inv - r.y * q.inv) - p.y * (q.x * r.inv - r.x * q.inv) + p.inv * (q.x * r.y - r.x * q.y)) / det
+    }
+
+    /// Clip w at screen point (x, y), CSS px; negative or infinite beyond the horizon.
+    func w(_ x: Double, _ y: Double) -> Double { 1 / (a * x + b * y + c) }
 }

@@ -147,6 +147,9 @@ public struct SymbolDebugCircle: Sendable {
     public var radius: Double
     /// Whether the circle collided (red) or not (blue).
     public var collided: Bool
+    /// GL JS's collision perspective ratio at the centre (1 unpitched): far circles fade
+    /// (alpha × min(ratio, 1)), near ones get a wider ring (0.9 px × max(ratio, 1)).
+    public var perspectiveRatio: Double = 1
 }
 
 /// GL JS's collision debug overlay of one symbol layer (`drawCollisionDebug`): the text boxes of
