@@ -24,6 +24,8 @@ let shaderFiles = [
     "symbol_sdf.vert", "symbol_sdf.frag",
     "symbol_icon.vert", "symbol_icon.frag",
     "symbol_text_and_icon.vert", "symbol_text_and_icon.frag",
+    "collision_box.vert", "collision_box.frag",
+    "collision_circle.vert", "collision_circle.frag",
 ]
 
 let package = Package(

@@ -40,7 +40,8 @@ public enum ShaderSource {
     public static let all: [Program] = [background, fill, fillOutline, line, circle, clippingMask, fillExtrusion, fillExtrusionPattern,
                                         heatmap, heatmapTexture, fillPattern, fillOutlinePattern, backgroundPattern,
                                         raster, hillshadePrepare, hillshade, colorRelief,
-                                        symbolText, symbolIconSDF, symbolIcon, symbolTextAndIcon]
+                                        symbolText, symbolIconSDF, symbolIcon, symbolTextAndIcon,
+                                        collisionBox, collisionCircle]
 
     /// The `#pragma glmap: define` inputs of a shader source.
     static func paintInputs(_ source: String) -> [PaintInput] {
@@ -77,6 +78,13 @@ public enum ShaderSource {
     /// The `symbol_text_and_icon` program: text with images among its glyphs (text-* paint).
     public static let symbolTextAndIcon = Program(name: "symbol_text_and_icon", vertex: text(PackageResources.symbol_text_and_icon_vert),
                                                   fragment: text(PackageResources.symbol_text_and_icon_frag))
+
+    /// The `collision_box` program: symbol collision boxes as lines (the collision debug overlay).
+    public static let collisionBox = Program(name: "collision_box", vertex: text(PackageResources.collision_box_vert),
+                                             fragment: text(PackageResources.collision_box_frag))
+    /// The `collision_circle` program: line labels' collision circles as rings (the collision debug overlay).
+    public static let collisionCircle = Program(name: "collision_circle", vertex: text(PackageResources.collision_circle_vert),
+                                                fragment: text(PackageResources.collision_circle_frag))
 
     /// The `clipping_mask` program: a tile's square, into the stencil buffer only.
     public static let clippingMask = Program(name: "clipping_mask", vertex: text(PackageResources.clipping_mask_vert), fragment: text(PackageResources.clipping_mask_frag))

@@ -153,10 +153,12 @@ extension Scene {
             lists.append(kept)
         }
         guard !inputs.isEmpty else { return plan }
-        let frames = SymbolFramePlacement.place(inputs, view: view, ratio: ratio, crossSourceCollisions: crossSourceCollisions)
+        let frames = SymbolFramePlacement.place(inputs, view: view, ratio: ratio, crossSourceCollisions: crossSourceCollisions,
+                                                collisionDebug: showCollisionBoxes)
         for (k, frame) in frames.enumerated() {
             let tiles = frame.tiles.map { (bucket: lists[k][$0.input], frame: $0) }
-            plan.layers[positions[k]] = .symbol(SymbolLayerPlan(tiles: tiles, iconItems: frame.iconItems, textItems: frame.textItems))
+            plan.layers[positions[k]] = .symbol(SymbolLayerPlan(tiles: tiles, iconItems: frame.iconItems, textItems: frame.textItems,
+                                                                debug: frame.debug))
         }
         return plan
     }
@@ -187,7 +189,8 @@ extension Scene {
             inputs.append(SymbolLayerInput(layer: layer, values: SymbolLayerValues(layer: layer, evaluator: evaluator), tiles: list, leader: leader))
             positions.append(i)
         }
-        let frames = SymbolFramePlacement.place(inputs, view: view, ratio: ratio, crossSourceCollisions: crossSourceCollisions)
+        let frames = SymbolFramePlacement.place(inputs, view: view, ratio: ratio, crossSourceCollisions: crossSourceCollisions,
+                                                collisionDebug: showCollisionBoxes)
         for (k, frame) in frames.enumerated() {
             let layer = inputs[k].layer
             result[positions[k]] = .symbol(ReferenceSymbolLayer(

@@ -57,18 +57,21 @@ public final class Scene: Sendable {
     let symbolAssetCache = Locked(SymbolAssetCache())
     /// Whether symbols of different sources collide (GL JS's `crossSourceCollisions`, default true).
     let crossSourceCollisions: Bool
+    /// Whether symbol layers draw their collision debug overlay (GL JS's `showCollisionBoxes`).
+    let showCollisionBoxes: Bool
 
     /// Loads the style's sources; `preloaded` gives features already decoded (the Swift API's
     /// `GeoJSONSource` data) by source id, used instead of the source's own `data`.
     /// `resources`: how URLs are fetched (default: relative to the style file's folder, http(s)
     /// without a cache). `images` are images added at run time (patterns and icons may name them as
     /// they name the sprite's); `crossSourceCollisions` off keeps symbols of different sources from
-    /// hiding each other.
+    /// hiding each other; `showCollisionBoxes` draws symbol layers' collision boxes and circles over them.
     public init(style: StyleDocument, preloaded: [String: GLMapGeoJSON.FeatureCollection] = [:], strict: Bool = false,
                 limits: InputLimits = .default, resources: ResourceLoaderOptions? = nil, images: [String: StyleImage] = [:],
-                crossSourceCollisions: Bool = true) throws {
+                crossSourceCollisions: Bool = true, showCollisionBoxes: Bool = false) throws {
         runtimeImages = images
         self.crossSourceCollisions = crossSourceCollisions
+        self.showCollisionBoxes = showCollisionBoxes
         // What glmap would skip (symbol layers, vector sources, patterns…) is an error under strict.
         if strict && !style.skipped.isEmpty { throw SkippedFeature.strictError(style.skipped, file: style.file) }
         self.style = style

@@ -131,7 +131,7 @@ public final class GLRenderer {
                         tiles.append((frame, g))
                     }
                 }
-                layers.append(.symbol(tiles: tiles, iconItems: plan.iconItems, textItems: plan.textItems))
+                layers.append(.symbol(tiles: tiles, iconItems: plan.iconItems, textItems: plan.textItems, debug: plan.debug))
             }
         }
         let keep = uploadGeneration - 1
@@ -256,7 +256,7 @@ public final class GLRenderer {
                 glDisable(GLenum(GL_STENCIL_TEST))
             case .raster(let r):
                 try rasters.draw(r, frame: frame, clipping: clipping, stats: &counts)
-            case .symbol(let tiles, let iconItems, let textItems):
+            case .symbol(let tiles, let iconItems, let textItems, let debug):
                 glDisable(GLenum(GL_STENCIL_TEST))
                 var drawn: [(frame: SymbolTileFrame, bucket: SymbolDrawer.Uploaded)] = []
                 for (f, b) in tiles { if case .symbol(let u) = b.content { drawn.append((f, u)) } }
@@ -264,6 +264,7 @@ public final class GLRenderer {
                 if drawn.count == tiles.count {
                     try symbols.draw(drawn, iconItems: iconItems, textItems: textItems, frame: frame, stats: &counts)
                 }
+                if let debug { try symbols.drawDebug(debug, frame: frame, stats: &counts) }
             }
             try GLState.check("drawing layer")
         }

@@ -53,7 +53,8 @@ public final class GPUScene {
         case tiled(source: String, clipped: Bool, tiles: [(tile: OverscaledTileID, bucket: GPUBucket)])
         /// A raster, hillshade or color-relief layer with its tiles' textures (RasterDrawer).
         case raster(RasterDrawer.Uploaded)
-        case symbol(tiles: [(frame: SymbolTileFrame, bucket: GPUBucket)], iconItems: [SymbolDrawItem], textItems: [SymbolDrawItem])
+        case symbol(tiles: [(frame: SymbolTileFrame, bucket: GPUBucket)], iconItems: [SymbolDrawItem], textItems: [SymbolDrawItem],
+                    debug: SymbolCollisionDebug?)
     }
 
     let layers: [Layer]

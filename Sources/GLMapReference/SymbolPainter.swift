@@ -48,6 +48,7 @@ struct SymbolPainter {
                 draw(quads, kind, layout, isText: isText, halo: false, paint: paint, into: &canvas)
             }
         }
+        if let debug = f.debug { paintDebug(debug, into: &canvas) }
     }
 
     /// Paint values of one quad at the frame zoom (the GPU's uniform or mixed attributes).

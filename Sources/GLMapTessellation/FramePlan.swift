@@ -43,12 +43,16 @@ public struct SymbolLayerPlan: Sendable {
     public var iconItems: [SymbolDrawItem]
     /// Text draws in order.
     public var textItems: [SymbolDrawItem]
+    /// The collision debug overlay drawn after the layer (nil: none).
+    public var debug: SymbolCollisionDebug?
 
-    /// A plan of `tiles` drawn in the given orders.
-    public init(tiles: [(bucket: TileBucket, frame: SymbolTileFrame)], iconItems: [SymbolDrawItem], textItems: [SymbolDrawItem]) {
+    /// A plan of `tiles` drawn in the given orders, then `debug`.
+    public init(tiles: [(bucket: TileBucket, frame: SymbolTileFrame)], iconItems: [SymbolDrawItem], textItems: [SymbolDrawItem],
+                debug: SymbolCollisionDebug? = nil) {
         self.tiles = tiles
         self.iconItems = iconItems
         self.textItems = textItems
+        self.debug = debug
     }
 }
 

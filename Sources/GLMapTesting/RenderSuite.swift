@@ -209,7 +209,16 @@ public enum RenderSuite {
         public var flags: [String]
 
         /// The family's parts (`layer:symbol`, `source:vector`, `operations`, …); empty for "-".
-        public var needs: [String] { family == "-" ? [] : family.split(separator: ",").map(String.init) }
+        /// `debug-overlay` is left out where the case's only overlay is the collision debug one
+        /// (`collisionDebug`), which glmap draws; tile boundaries, overdraw and padding it does not.
+        public var needs: [String] {
+            let parts = family == "-" ? [] : family.split(separator: ",").map(String.init)
+            let undrawn = ["debug", "showOverdrawInspector", "showPadding"]
+            if flags.contains("collisionDebug") && !flags.contains(where: undrawn.contains) {
+                return parts.filter { $0 != "debug-overlay" }
+            }
+            return parts
+        }
     }
 
     /// The manifest of a suite: case name → entry. Empty when `assetRoot/manifest.tsv` is absent

@@ -171,7 +171,6 @@ public struct RenderTestCase: Sendable, Hashable, CustomStringConvertible {
     /// (a case asking for any of it fails with these as its reason).
     public var undrawnHarnessFeatures: [String] {
         var out: [String] = []
-        if collisionDebug { out.append("metadata.test.collisionDebug (collision boxes)") }
         if debug { out.append("metadata.test.debug (tile boundaries)") }
         if showOverdrawInspector { out.append("metadata.test.showOverdrawInspector") }
         if showPadding { out.append("metadata.test.showPadding (the padding outline)") }

@@ -49,6 +49,7 @@ public struct RenderTestSession {
                                                               pixelRatio: CGFloat(c.effectivePixelRatio)),
                                   renderer: renderer)
         snapshotter.crossSourceCollisions = c.crossSourceCollisions
+        snapshotter.showCollisionBoxes = c.collisionDebug
         // The harness's HTTP origin and URL forms inside loaded resources (TileJSON files name
         // their tiles as http://localhost:2900/…) map onto the suite's folder; never the network.
         let rules = RenderSuite.resourceRules(assetRoot: c.assetRoot)

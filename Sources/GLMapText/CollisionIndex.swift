@@ -156,7 +156,8 @@ public struct CollisionIndex: Sendable {
     /// GL JS's `placeCollisionCircles`: circles along the label's projected path.
     func placeCollisionCircles(overlap: OverlapMode, symbol: PlacedSymbolRecord, layout: SymbolTileLayout, fontSize: Double,
                                posMatrix: Matrix4, labelPlaneMatrix: Matrix4, pitchWithMap: Bool, group: ((CollisionKey) -> Bool)?,
-                               circlePixelDiameter: Double, textPixelPadding: Double, translation: (x: Double, y: Double)) -> PlacedCircles {
+                               circlePixelDiameter: Double, textPixelPadding: Double, translation: (x: Double, y: Double),
+                               showCollisionCircles: Bool = false) -> PlacedCircles {
         var placed: [Double] = []
         let anchor = LabelPoint(symbol.anchorX, symbol.anchorY)
         let ratio = perspectiveRatio(view.cameraToCenterDistance, posMatrix.transform(anchor.x, anchor.y, 0).w)
@@ -217,12 +218,13 @@ public struct CollisionIndex: Sendable {
                     inGrid = inGrid || isInsideGrid(x1, y1, x2, y2)
                     if overlap != .always && grid.hitTestCircle(x: cx, y: cy, radius: radius, overlap: overlap, predicate: group) {
                         collisionDetected = true
-                        return PlacedCircles(circles: [], offscreen: false, collisionDetected: true)
+                        // The debug overlay shows every circle, so it keeps going.
+                        if !showCollisionCircles { return PlacedCircles(circles: [], offscreen: false, collisionDetected: true) }
                     }
                 }
             }
         }
-        return PlacedCircles(circles: (collisionDetected || !inGrid || ratio < perspectiveRatioCutoff) ? [] : placed,
+        return PlacedCircles(circles: ((!showCollisionCircles && collisionDetected) || !inGrid || ratio < perspectiveRatioCutoff) ? [] : placed,
                              offscreen: entirelyOffscreen, collisionDetected: collisionDetected)
     }
 

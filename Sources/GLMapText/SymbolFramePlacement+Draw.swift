@@ -68,6 +68,10 @@ extension Placer {
                     }
                     iconQuad += numVerticalIcon
                 }
+                if collisionDebug {
+                    buckets[l][t].debugStates.append(debugStates(v, instance, index: s, tile: t, layer: l, id: id, placed: state,
+                                                                 horizontalHidden: horizontalHidden, verticalHidden: verticalHidden))
+                }
             }
             if layout.sortFeaturesByY && layout.text.segments.count <= 1 && layout.icon.segments.count <= 1 {
                 buckets[l][t].sortedInstances = sortedInstances(layout, angle: -view.bearingInRadians)
@@ -128,6 +132,7 @@ extension Placer {
         }
         out.iconItems = items { $0.icon }
         out.textItems = items { $0.text }
+        if collisionDebug { out.debug = debug(l) }
         return out
     }
 

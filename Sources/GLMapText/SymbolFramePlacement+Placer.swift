@@ -26,6 +26,29 @@ struct BucketState {
     var iconOpacity: [Float]
     /// Instance order for viewport-y drawing (nil: layout order).
     var sortedInstances: [Int]?
+    /// Collision debug: per instance index, the screen boxes placement tried for its text and
+    /// icon (grid coordinates; GL JS's `storeCollisionData`).
+    var debugPlacedBoxes: [Int: (text: [Double]?, icon: [Double]?)] = [:]
+    /// Collision debug: per instance, how its text and icon boxes are drawn.
+    var debugStates: [DebugBoxStates] = []
+    /// Collision debug: the line labels' circles placed from this bucket, 4 values each
+    /// (x, y, radius in screen CSS px, 1 when it collided).
+    var debugCircles: [Double] = []
+}
+
+/// How the debug overlay draws one collision box (GL JS's collision vertex: placed, not used,
+/// and the box as placement put it on the screen).
+struct DebugBoxState {
+    var placed: Bool
+    var notUsed: Bool
+    /// x1, y1, x2, y2 in grid coordinates (nil: never placed this frame).
+    var box: [Double]?
+}
+
+/// The debug states of an instance's text and icon boxes (nil: the instance has none).
+struct DebugBoxStates {
+    var text: DebugBoxState?
+    var icon: DebugBoxState?
 }
 
 /// One frame's placement state (see `SymbolFramePlacement`).
@@ -33,6 +56,8 @@ struct Placer {
     let view: SymbolView
     let ratio: Double
     let crossSourceCollisions: Bool
+    /// Whether the collision debug overlay is drawn (circles are then kept even when they collide).
+    let collisionDebug: Bool
     let layers: [SymbolLayerInput]
     var collision: CollisionIndex
     /// Per layer: its tiles' indices in placement order.
@@ -43,10 +68,11 @@ struct Placer {
     var variableOffsets: [Int: VariableOffset] = [:]
     var placedOrientations: [Int: WritingMode] = [:]
 
-    init(view: SymbolView, ratio: Double, crossSourceCollisions: Bool, layers: [SymbolLayerInput]) {
+    init(view: SymbolView, ratio: Double, crossSourceCollisions: Bool, collisionDebug: Bool, layers: [SymbolLayerInput]) {
         self.view = view
         self.ratio = ratio
         self.crossSourceCollisions = crossSourceCollisions
+        self.collisionDebug = collisionDebug
         self.layers = layers
         collision = CollisionIndex(view: view)
     }
@@ -243,6 +269,11 @@ struct Placer {
                             }
                             overlapMode = textOverlap
                         }
+                        if collisionDebug {
+                            // GL JS shows a centred box for a label no anchor could place.
+                            let fake = placeBox(textBox, .always, translationText)
+                            return PlacedBox(box: fake.box, placeable: false, offscreen: false)
+                        }
                         return nil
                     }
                     forModes({ placeVariable(textBox, instance.iconBox, .horizontal) }, {
@@ -258,7 +289,8 @@ struct Placer {
                 let circles = collision.placeCollisionCircles(overlap: textOverlap, symbol: symbol, layout: layout, fontSize: fontSize,
                                                               posMatrix: m, labelPlaneMatrix: pitchedLabelPlane, pitchWithMap: pitchWithMap,
                                                               group: predicate, circlePixelDiameter: instance.collisionCircleDiameter,
-                                                              textPixelPadding: v.textPadding, translation: translationText)
+                                                              textPixelPadding: v.textPadding, translation: translationText,
+                                                              showCollisionCircles: collisionDebug)
                 placedCircles = circles
                 placeText = textOverlap == .always || (!circles.circles.isEmpty && !circles.collisionDetected)
             }
@@ -294,6 +326,20 @@ struct Placer {
             if let c = placedCircles, placeText {
                 collision.insertCollisionCircles(c.circles, overlap: textOverlap, ignorePlacement: v.textIgnorePlacement,
                                                  key: CollisionKey(bucket: bucketID, featureIndex: textFeatureIndex, group: groupID))
+            }
+            if collisionDebug {
+                if instance.textBox != nil || instance.iconBox != nil {
+                    var entry = buckets[l][t].debugPlacedBoxes[s] ?? (nil, nil)
+                    if instance.textBox != nil { entry.text = placed?.box }
+                    if instance.iconBox != nil { entry.icon = placedIcon?.box }
+                    buckets[l][t].debugPlacedBoxes[s] = entry
+                }
+                if let c = placedCircles {
+                    let pad = CollisionIndex.viewportPadding
+                    for k in stride(from: 0, to: c.circles.count - 3, by: 4) {
+                        buckets[l][t].debugCircles += [c.circles[k] - pad, c.circles[k + 1] - pad, c.circles[k + 2], c.collisionDetected ? 1 : 0]
+                    }
+                }
             }
             placements[id] = (placeText || alwaysShowText, placeIcon || alwaysShowIcon)
             seen.insert(id)

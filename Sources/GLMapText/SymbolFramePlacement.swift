@@ -126,6 +126,41 @@ public struct SymbolLayerFrame: Sendable {
     public var iconItems: [SymbolDrawItem] = []
     /// Text draws in order.
     public var textItems: [SymbolDrawItem] = []
+    /// The collision debug overlay drawn after the layer (nil when not asked for).
+    public var debug: SymbolCollisionDebug?
+}
+
+/// One collision box of the debug overlay, a closed loop of four lines.
+public struct SymbolDebugBox: Sendable {
+    /// Corners in screen CSS px: (x1, y1), (x2, y1), (x2, y2), (x1, y2) of the box placement put
+    /// on the screen, shifted by half a pixel as GL JS's `collision_box` shader does.
+    public var corners: [LabelPoint]
+    /// Premultiplied RGBA: placed blue, collided red, unused boxes at a tenth.
+    public var color: (r: Double, g: Double, b: Double, a: Double)
+}
+
+/// One collision circle of a line label in the debug overlay.
+public struct SymbolDebugCircle: Sendable {
+    /// Centre in screen CSS px.
+    public var center: LabelPoint
+    /// Radius in CSS px.
+    public var radius: Double
+    /// Whether the circle collided (red) or not (blue).
+    public var collided: Bool
+    /// GL JS's collision perspective ratio at the centre (1 unpitched): far circles fade
+    /// (alpha × min(ratio, 1)), near ones get a wider ring (0.9 px × max(ratio, 1)).
+    public var perspectiveRatio: Double = 1
+}
+
+/// GL JS's collision debug overlay of one symbol layer (`drawCollisionDebug`): the text boxes of
+/// every tile, the line labels' circles, then the icon boxes.
+public struct SymbolCollisionDebug: Sendable {
+    /// Text boxes (horizontal and vertical), tiles in draw order.
+    public var textBoxes: [SymbolDebugBox] = []
+    /// Collision circles of line labels.
+    public var circles: [SymbolDebugCircle] = []
+    /// Icon boxes.
+    public var iconBoxes: [SymbolDebugBox] = []
 }
 
 /// One symbol layer's input to a frame's placement.
@@ -151,10 +186,12 @@ public struct SymbolLayerInput: Sendable {
 
 /// Places a frame's symbols (see the contract above).
 public enum SymbolFramePlacement {
-    /// Places `layers` (style order) for a view; one frame per layer, same order.
+    /// Places `layers` (style order) for a view; one frame per layer, same order. With
+    /// `collisionDebug` each frame also carries its collision boxes and circles (`debug`).
     public static func place(_ layers: [SymbolLayerInput], view: ViewTransform, ratio: Double,
-                             crossSourceCollisions: Bool) -> [SymbolLayerFrame] {
-        var p = Placer(view: SymbolView(view), ratio: ratio, crossSourceCollisions: crossSourceCollisions, layers: layers)
+                             crossSourceCollisions: Bool, collisionDebug: Bool = false) -> [SymbolLayerFrame] {
+        var p = Placer(view: SymbolView(view), ratio: ratio, crossSourceCollisions: crossSourceCollisions,
+                       collisionDebug: collisionDebug, layers: layers)
         p.run()
         return p.frames()
     }

@@ -46,7 +46,7 @@ final class ShaderBindingTests: XCTestCase {
     }
 
     func testEveryShaderInputNamesAPropertyOfItsProgramsLayerType() throws {
-        XCTAssertEqual(ShaderSource.all.map(\.name).sorted(), (Self.programs.map(\.0.name) + ["background", "clipping_mask", "background_pattern", "raster", "hillshade_prepare", "hillshade", "color_relief"]).sorted(),
+        XCTAssertEqual(ShaderSource.all.map(\.name).sorted(), (Self.programs.map(\.0.name) + ["background", "clipping_mask", "background_pattern", "raster", "hillshade_prepare", "hillshade", "color_relief", "collision_box", "collision_circle"]).sorted(),
                        "every program is checked here")
         for program in ShaderSource.all {
             let inputs = try ShaderPragmas.inputs(program.vertex, file: "\(program.name).vert")

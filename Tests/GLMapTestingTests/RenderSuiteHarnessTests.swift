@@ -51,7 +51,8 @@ final class RenderSuiteHarnessTests: FolderTestCase {
         XCTAssertEqual(all.assetRoot, root, "the folder that holds cases/")
         // 64 × 2 = 128 > 100: the ratio drops to fit, as GL JS's maxCanvasSize does.
         XCTAssertEqual(all.effectivePixelRatio, 2 * 100 / 128, accuracy: 1e-12)
-        XCTAssertEqual(all.undrawnHarnessFeatures.count, 5, "\(all.undrawnHarnessFeatures)")
+        XCTAssertEqual(all.undrawnHarnessFeatures.count, 4, "collision boxes are drawn: \(all.undrawnHarnessFeatures)")
+        XCTAssertFalse(all.undrawnHarnessFeatures.contains { $0.contains("collisionDebug") })
 
         let none = try XCTUnwrap(cases.first { $0.name == "g/none" })
         XCTAssertTrue(none.operations.isEmpty && !none.collisionDebug && none.crossSourceCollisions)
@@ -149,6 +150,18 @@ final class RenderSuiteHarnessTests: FolderTestCase {
         XCTAssertEqual(RenderSuiteSummary.reason(for: unsupported, entry: manifest["g/b"]), "operation setRoll not supported")
     }
 
+    func testCollisionDebugAloneNoLongerNeedsTheDebugOverlay() throws {
+        try write("suite/manifest.tsv", "case\tlayer_types\tsource_types\toperations\tneeds_beyond_current_subset\tflags\n"
+                  + "d/boxes\tsymbol\tgeojson\t-\tdebug-overlay,layer:symbol\ttext,pitch=60,collisionDebug\n"
+                  + "d/both\tsymbol\tvector\t-\tdebug-overlay,source:vector\tcollisionDebug,debug\n"
+                  + "d/tile\traster\traster\t-\tdebug-overlay\tdebug\n")
+        let manifest = try RenderSuite.manifest(assetRoot: root)
+        XCTAssertEqual(manifest["d/boxes"]?.needs, ["layer:symbol"], "collision boxes and circles are drawn")
+        XCTAssertEqual(manifest["d/both"]?.needs, ["debug-overlay", "source:vector"], "tile boundaries are not")
+        XCTAssertEqual(manifest["d/tile"]?.needs, ["debug-overlay"])
+        XCTAssertEqual(manifest["d/boxes"]?.family, "debug-overlay,layer:symbol", "the family stays the manifest's")
+    }
+
     // MARK: operations
 
     func drawCase(_ name: String, _ style: String, width: Int = 16, height: Int = 16) throws -> RenderTestDrawing {
@@ -214,13 +227,13 @@ final class RenderSuiteHarnessTests: FolderTestCase {
 
     func testWhatGlmapCannotDoFailsTheCaseWithAReason() throws {
         let d = try drawCase("ops/unsupported", #"""
-        {"version": 8, "metadata": {"test": {"width": 16, "height": 16, "collisionDebug": true, "operations": [
+        {"version": 8, "metadata": {"test": {"width": 16, "height": 16, "debug": true, "operations": [
           ["setRoll", 10], ["setTerrain", {"source": "dem"}], ["setPaintProperty", "missing", "circle-color", "red"], ["wait"]]}},
          "sources": {"dem": {"type": "raster-dem", "tiles": ["local://tiles/{z}-{x}-{y}.terrain.png"]}}, "layers": []}
         """#)
         XCTAssertTrue(d.unsupported.contains("operation setRoll not supported"), "\(d.unsupported)")
         XCTAssertTrue(d.unsupported.contains { $0.contains("terrain") }, "\(d.unsupported)")
-        XCTAssertTrue(d.unsupported.contains { $0.contains("collisionDebug") }, "\(d.unsupported)")
+        XCTAssertTrue(d.unsupported.contains { $0.contains("metadata.test.debug") }, "\(d.unsupported)")
         XCTAssertEqual(d.notes.count, 1, "an operation GL JS would also refuse is noted, not fatal: \(d.notes)")
         XCTAssertTrue(d.notes[0].contains("operation 3 (setPaintProperty)"), d.notes[0])
     }

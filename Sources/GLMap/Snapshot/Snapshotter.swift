@@ -62,6 +62,9 @@ public final class Snapshotter {
     /// Whether symbols of different sources hide each other (MapLibre's `crossSourceCollisions`
     /// map option; default true).
     public var crossSourceCollisions = true { didSet { scene = nil } }
+    /// Whether symbol layers draw their collision boxes and circles over them (MapLibre's
+    /// `showCollisionBoxes`; default false).
+    public var showCollisionBoxes = false { didSet { scene = nil } }
 
     /// A snapshotter with an empty style (no sources, no layers), drawing with `backend`
     /// (`.auto`: the GPU through EGL when available, else the CPU reference renderer).
@@ -430,6 +433,6 @@ public final class Snapshotter {
         document.featureStates = featureStates
         for (name, value) in globalStateValues.pairs { document.globalState[name] = value }
         return try Scene(style: document, preloaded: preloaded, resources: resourceOptions, images: images,
-                         crossSourceCollisions: crossSourceCollisions)
+                         crossSourceCollisions: crossSourceCollisions, showCollisionBoxes: showCollisionBoxes)
     }
 }
