@@ -57,7 +57,7 @@ struct StyleTablesWriter {
         s += """
         /// The style spec's layer types, in spec order. A layer type touches a known list of places
         /// (DESIGN.md rule 1): switches over `LayerType` have no `default:`, so the compiler lists them.
-        /// Its properties are generated (`properties`); whether glmap draws it is `isDrawn`.
+        /// Its properties are generated (`properties`); glmap draws every layer type.
         public enum LayerType: String, CaseIterable, Sendable {
 
         """

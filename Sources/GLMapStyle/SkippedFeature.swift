@@ -1,8 +1,8 @@
 import GLMapCore
 
-/// Something a style may contain under the spec but glmap does not draw (a symbol layer, a vector
-/// source, a `*-pattern` property, an expression operator glmap does not evaluate): it is left out of the render
-/// and reported once as a warning — never as an error, which is kept for what the spec forbids.
+/// Something a style may contain under the spec but glmap does not draw or use (a video source,
+/// an expression operator glmap does not evaluate, an unknown layer member): it is left out of the
+/// render and reported once as a warning — never as an error, which is kept for what the spec forbids.
 public struct SkippedFeature: Equatable, Sendable, CustomStringConvertible {
     /// "layer" or "source".
     public var kind: String
@@ -10,7 +10,7 @@ public struct SkippedFeature: Equatable, Sendable, CustomStringConvertible {
     public var id: String
     /// The JSON path of what is skipped (`layers[3]`, `layers[2].paint.fill-pattern`).
     public var path: String
-    /// What glmap does not do, e.g. "symbol layers are not drawn by glmap".
+    /// What glmap does not do, e.g. "video sources are not drawn by glmap".
     public var reason: String
     /// What is left out ("skipped", "the property is skipped").
     public var consequence: String
@@ -22,7 +22,7 @@ public struct SkippedFeature: Equatable, Sendable, CustomStringConvertible {
         self.kind = kind; self.id = id; self.path = path; self.reason = reason; self.consequence = consequence
     }
 
-    /// `layer 'labels': symbol layers are not drawn by glmap; skipped`.
+    /// `layer 'l': its filter uses "distance", which glmap does not evaluate; skipped`.
     public var description: String { "\(kind) '\(id)': \(reason); \(consequence)\(layersText)" }
 
     /// ", with the layer 'roads'" / ", with its 3 layers 'a', 'b' and 'c'" (at most 6 names).
@@ -43,7 +43,7 @@ public struct SkippedFeature: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// One line per reason, naming every layer or source it applies to (at most `maxNames`, then a count):
-    /// `layers 'a', 'b' and 'c': symbol layers are not drawn by glmap; skipped`.
+    /// `layers 'a', 'b' and 'c': unknown layer property "interactive"; ignored`.
     public static func summaries(_ list: [SkippedFeature], maxNames: Int = 6) -> [String] {
         var order: [String] = []
         var groups: [String: [SkippedFeature]] = [:]

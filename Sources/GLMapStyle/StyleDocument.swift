@@ -38,9 +38,9 @@ public struct StyleDocument: Sendable {
     public var sources: [String: Source]
     /// The layers glmap draws, in draw order (first is drawn first, at the bottom).
     public var layers: [Layer]
-    /// Every valid layer in draw order, also those glmap does not draw yet (a layer type without
-    /// `LayerType.isDrawn`, or over a source glmap skips): validated and compiled like the drawn
-    /// ones, each reported once in `skipped`. `layers` is the drawn subset.
+    /// Every valid layer in draw order, also those glmap does not draw (over a source it skips, a
+    /// video source): validated and compiled like the drawn ones, reported with their source in
+    /// `skipped`. `layers` is the drawn subset.
     public var allLayers: [Layer] = []
     /// The root `light`, `sky`, `terrain` and `transition` objects the style sets, validated against
     /// their generated tables (`LightProperties`, …) and compiled: object name → property name →

@@ -10,7 +10,7 @@ struct StyleParser {
     /// Vector, raster, raster-dem and image sources: loaded tile by tile by the scene.
     var tileSources: [String: TileSourceSpec] = [:]
 
-    /// The style spec's layer types, in spec order (glmap draws those with `LayerType.isDrawn`).
+    /// The style spec's layer types, in spec order (glmap draws every one).
     static let specLayerTypes = LayerType.allCases.map(\.rawValue)
     /// The style spec's source types, in spec order.
     static let specSourceTypes = SourceType.allCases.map(\.rawValue)
@@ -262,11 +262,8 @@ struct StyleParser {
         if type != .background {
             (source, sourceSkipped) = layerSource(o, type: type, id: id, path: path, sources: sources, rawSources: rawSources)
         }
-        // One warning per layer left out: its source's (naming it), else its type's.
-        if !type.isDrawn && !sourceSkipped {
-            skipped.append(SkippedFeature(kind: "layer", id: id, path: path, reason: "\(type.rawValue) layers are not drawn by glmap"))
-        }
-        let drawn = type.isDrawn && !sourceSkipped
+        // Every layer type is drawn; a layer over a skipped source is left out with its source's warning.
+        let drawn = !sourceSkipped
         let minzoom = number(o["minzoom"], path: "\(path).minzoom", default: 0, min: 0, max: 24)
         let maxzoom = number(o["maxzoom"], path: "\(path).maxzoom", default: 24, min: 0, max: 24)
         guard case .use(let filter) = layerFilter(o, id: id, path: path, warn: drawn) else { return nil }
