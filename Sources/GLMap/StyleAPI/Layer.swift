@@ -41,7 +41,7 @@ public protocol Layer: Sendable {
 /// sets `FillProperties.fillColor`; `layer.fillColor(.red)` returns a copy with it set (as the
 /// Mapbox Maps SDK's style DSL writes it). Unset properties (nil) use the spec default.
 @dynamicMemberLookup
-public struct TypedLayer<Table: LayerPropertyTable>: Layer, Equatable, Codable {
+public struct TypedLayer<Table: LayerPropertyTable>: Layer, TypedPropertyRows, Equatable, Codable {
     /// The layer's unique id in the style.
     public var id: String
     private var sourceKeys: (source: String?, sourceLayer: String?, filter: Exp?) = (nil, nil, nil)
@@ -88,22 +88,35 @@ public struct TypedLayer<Table: LayerPropertyTable>: Layer, Equatable, Codable {
         set { styleValues.setTyped(StyleProperty.visibility, newValue) }
     }
 
+    /// Reads the layer from its style-JSON object (as `JSONDecoder` decodes it).
+    public init(from decoder: any Decoder) throws { self = try Self.decodeLayer(from: decoder) }
+    /// Writes the layer as its style-JSON object (as `JSONEncoder` encodes it).
+    public func encode(to encoder: any Encoder) throws { try encodeLayer(to: encoder) }
+}
+
+/// A typed style object whose properties are the rows of `Table`, kept as style JSON by spec name
+/// (`TypedLayer`, `TypedRootObject`): each row reads and writes by dynamic member, typed
+/// (`layer.fillColor`, `light.intensity`) or in builder form (`layer.fillColor(.red)`).
+public protocol TypedPropertyRows {
+    /// The generated property table whose rows the object has.
+    associatedtype Table: PropertyTable
+    /// The properties that are set, as style JSON by spec name.
+    var styleValues: [String: JSONValue] { get set }
+}
+
+extension TypedPropertyRows {
     /// The typed property of the table row `key` (`layer.fillColor` for `FillProperties.fillColor`).
     public subscript<T: StyleAPIRepresentable>(dynamicMember key: KeyPath<Table.Type, PropertyKey<T>>) -> Value<T.APIValue>? {
         get { styleValues.typed(Table.self[keyPath: key]) }
         set { styleValues.setTyped(Table.self[keyPath: key], newValue) }
     }
 
-    /// The builder form of the row `key`: `layer.fillColor(.red)` or `layer.fillColor(exp)` is a copy with it set.
+    /// The builder form of the row `key`: `layer.fillColor(.red)` or `Light().intensity(0.5)` is a
+    /// copy with it set.
     @_disfavoredOverload
     public subscript<T: StyleAPIRepresentable>(dynamicMember key: KeyPath<Table.Type, PropertyKey<T>>) -> PropertySetter<Self, T.APIValue> {
         PropertySetter(self, Table.self[keyPath: key]) { $0.styleValues.setTyped($1, $2) }
     }
-
-    /// Reads the layer from its style-JSON object (as `JSONDecoder` decodes it).
-    public init(from decoder: any Decoder) throws { self = try Self.decodeLayer(from: decoder) }
-    /// Writes the layer as its style-JSON object (as `JSONEncoder` encodes it).
-    public func encode(to encoder: any Encoder) throws { try encodeLayer(to: encoder) }
 }
 
 /// A property of a typed layer or root object in builder form: call it with a constant or an

@@ -18,25 +18,13 @@ public protocol StyleRootObject: Sendable {
 /// A typed root object over its generated property table `Table`: `light.anchor = .constant(.map)`
 /// sets `LightProperties.anchor`; `Light().anchor(.map)` is the builder form.
 @dynamicMemberLookup
-public struct TypedRootObject<Table: PropertyTable>: StyleRootObject, Equatable, Codable {
+public struct TypedRootObject<Table: PropertyTable>: StyleRootObject, TypedPropertyRows, Equatable, Codable {
     /// The properties that are set, as style JSON by spec name.
     public var styleValues: [String: JSONValue] = [:]
     /// The object with every property unset (the spec defaults).
     public init() {}
     /// The rows of `Table`.
     public static var propertyTable: [StyleProperty] { Table.all }
-
-    /// The typed property of the table row `key` (`light.intensity` for `LightProperties.intensity`).
-    public subscript<T: StyleAPIRepresentable>(dynamicMember key: KeyPath<Table.Type, PropertyKey<T>>) -> Value<T.APIValue>? {
-        get { styleValues.typed(Table.self[keyPath: key]) }
-        set { styleValues.setTyped(Table.self[keyPath: key], newValue) }
-    }
-
-    /// The builder form of the row `key`: `Light().intensity(0.5)` is a copy with it set.
-    @_disfavoredOverload
-    public subscript<T: StyleAPIRepresentable>(dynamicMember key: KeyPath<Table.Type, PropertyKey<T>>) -> PropertySetter<Self, T.APIValue> {
-        PropertySetter(self, Table.self[keyPath: key]) { $0.styleValues.setTyped($1, $2) }
-    }
 
     /// Reads the object from a decoder holding its style-JSON object.
     public init(from decoder: any Decoder) throws { self = try Self.decodeObject(from: decoder) }
