@@ -30,26 +30,7 @@ struct DifferentialTests {
     @Test("agrees with MapLibre Native", .enabled(if: DifferentialFixture.shared.runnable),
           arguments: DifferentialTests.caseIDs)
     func differentialCase(_ id: String) throws {
-        let fixture = DifferentialFixture.shared
-        let root = try fixture.casesRoot()
-        let known = try fixture.knownFailures()
-        let dir = root.appendingPathComponent(id)
-        if let why = try? String(contentsOf: dir.appendingPathComponent("oracle-error.txt"), encoding: .utf8) {
-            // MapLibre Native could not draw it: nothing to compare against. The generator only
-            // writes styles Native accepts, so this is reported, and counted by the floor test.
-            print("differential: \(id): no MapLibre Native image: \(why.trimmingCharacters(in: .whitespacesAndNewlines))")
-            return
-        }
-        let outcome = fixture.measure(dir)
-        let failing = outcome.fraction.map { $0 > Self.allowed } ?? true
-        if failing, let reason = known.cases[id] {
-            print("differential: \(id): known failure (\(reason)): \(outcome.summary)")
-            return
-        }
-        if !failing, known.cases[id] != nil {
-            print("differential: \(id): now agrees (remove it from Differential-known-failures.txt)")
-        }
-        #expect(!failing, "\(id) differs from MapLibre Native: \(outcome.summary); case in \(dir.path)")
+        try DifferentialFixture.shared.judge(id, label: "differential")
     }
 
     @Test("agreement stays at or above the floor", .enabled(if: DifferentialFixture.shared.runnable))
@@ -116,6 +97,30 @@ final class DifferentialFixture: @unchecked Sendable {
 
     var knownFailuresFile: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(config.knownFailures)
+    }
+
+    /// One case of the set: glmap against MapLibre Native's image under `config.allowed`. A case
+    /// Native could not draw is reported (the generator only writes styles Native accepts, and the
+    /// floor test counts it); a listed case that fails prints its reason; a listed case that
+    /// agrees says so; any other failure fails the test.
+    func judge(_ id: String, label: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let root = try casesRoot()
+        let known = try knownFailures()
+        let dir = root.appendingPathComponent(id)
+        if let why = try? String(contentsOf: dir.appendingPathComponent("oracle-error.txt"), encoding: .utf8) {
+            print("\(label): \(id): no MapLibre Native image: \(why.trimmingCharacters(in: .whitespacesAndNewlines))")
+            return
+        }
+        let outcome = measure(dir)
+        let failing = outcome.fraction.map { $0 > config.allowed } ?? true
+        if failing, let reason = known.cases[id] {
+            print("\(label): \(id): known failure (\(reason)): \(outcome.summary)")
+            return
+        }
+        if !failing, known.cases[id] != nil {
+            print("\(label): \(id): now agrees (remove it from \(config.knownFailures))")
+        }
+        #expect(!failing, "\(id) differs from MapLibre Native: \(outcome.summary); case in \(dir.path)", sourceLocation: sourceLocation)
     }
 
 

@@ -36,24 +36,7 @@ struct DifferentialTileSourceTests {
     @Test("agrees with MapLibre Native", .enabled(if: DifferentialFixture.tiles.runnable),
           arguments: DifferentialTileSourceTests.caseIDs)
     func tileCase(_ id: String) throws {
-        let fixture = DifferentialFixture.tiles
-        let root = try fixture.casesRoot()
-        let known = try fixture.knownFailures()
-        let dir = root.appendingPathComponent(id)
-        if let why = try? String(contentsOf: dir.appendingPathComponent("oracle-error.txt"), encoding: .utf8) {
-            print("differential tiles: \(id): no MapLibre Native image: \(why.trimmingCharacters(in: .whitespacesAndNewlines))")
-            return
-        }
-        let outcome = fixture.measure(dir)
-        let failing = outcome.fraction.map { $0 > Self.config.allowed } ?? true
-        if failing, let reason = known.cases[id] {
-            print("differential tiles: \(id): known failure (\(reason)): \(outcome.summary)")
-            return
-        }
-        if !failing, known.cases[id] != nil {
-            print("differential tiles: \(id): now agrees (remove it from DifferentialTiles-known-failures.txt)")
-        }
-        #expect(!failing, "\(id) differs from MapLibre Native: \(outcome.summary); case in \(dir.path)")
+        try DifferentialFixture.tiles.judge(id, label: "differential tiles")
     }
 
     @Test("agreement stays at or above the floor", .enabled(if: DifferentialFixture.tiles.runnable))
