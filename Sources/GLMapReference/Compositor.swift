@@ -61,20 +61,14 @@ struct Compositor {
     func allows(_ x: Int, _ y: Int) -> Bool { clip?.contains(x, y) ?? true }
 
     /// Blends `src · coverage[i]` over a run of pixels of row `y` starting at column `x0`.
+    @inline(__always)
     mutating func blendRow(y: Int, x0: Int, coverage: UnsafeBufferPointer<Float>, color src: SIMD4<Float>) {
-        let q = quantizeEachDraw, clip = self.clip
-        let base = y * width + x0
-        pixels.withUnsafeMutableBufferPointer { buf in
-            let p = buf.baseAddress! + base
-            for i in 0..<coverage.count {
-                let c = coverage[i]
-                if c > 0 && (clip?.contains(x0 + i, y) ?? true) { Compositor.blend(p + i, src * min(c, 1), quantize: q) }
-            }
-        }
+        blendRow(y: y, x0: x0, coverage: coverage) { _, _ in src }
     }
 
     /// Blends `shade(x, y) · coverage[i]` over a run of pixels of row `y` starting at column `x0`
     /// (a colour that varies per pixel: patterns).
+    @inline(__always)
     mutating func blendRow(y: Int, x0: Int, coverage: UnsafeBufferPointer<Float>, shade: (Int, Int) -> SIMD4<Float>) {
         let q = quantizeEachDraw, clip = self.clip
         let base = y * width + x0
