@@ -41,6 +41,12 @@ import GLMapImageFormats
         return try Scene(styleFile: path)
     }
 
+    /// A raster source of 512-px tiles `{z}-{x}-{y}.tile` in `dir`, drawn over a green background.
+    static func tileFolderScene(_ dir: URL) throws -> Scene {
+        try scene(dir, sources: #""r": {"type": "raster", "tiles": ["{z}-{x}-{y}.tile"], "tileSize": 512}"#,
+                  layers: #"{"id": "bg", "type": "background", "paint": {"background-color": "green"}}, {"id": "r", "type": "raster", "source": "r"}"#)
+    }
+
     static func render(_ scene: Scene, backend: Backend, size: Int = 512) throws -> StraightImage {
         try MapRenderer(backend: backend).render(scene, options: RenderOptions(width: size, height: size)).unpremultiplied()
     }
@@ -62,8 +68,7 @@ import GLMapImageFormats
         try Self.write(Array(jpeg.prefix(jpeg.count / 2)), dir, "1-0-1.tile")
         let webp = try WebPEncoder.encode(Self.opaque(Self.red), quality: 90, lossless: false)
         try Self.write(Array(webp.prefix(webp.count / 2)), dir, "1-1-1.tile")
-        let scene = try Self.scene(dir, sources: #""r": {"type": "raster", "tiles": ["{z}-{x}-{y}.tile"], "tileSize": 512}"#,
-                                   layers: #"{"id": "bg", "type": "background", "paint": {"background-color": "green"}}, {"id": "r", "type": "raster", "source": "r"}"#)
+        let scene = try Self.tileFolderScene(dir)
         let img = try Self.render(scene, backend: backend)
         // The view shows a quarter of each zoom-1 tile: the good one red, the three broken ones
         // replaced by the zoom-0 tile (blue), as GL JS's retained parent.
@@ -86,8 +91,7 @@ import GLMapImageFormats
         try Self.write(PNGEncoder.encode(Self.solid(Self.red)), dir, "1-0-0.tile")
         try Self.write(PNGEncoder.encode(Self.solid(Self.red)), dir, "1-1-1.tile")
         // 1-1-0 and 1-0-1 are absent (404): the zoom-0 tile stands in, only where they are.
-        let scene = try Self.scene(dir, sources: #""r": {"type": "raster", "tiles": ["{z}-{x}-{y}.tile"], "tileSize": 512}"#,
-                                   layers: #"{"id": "bg", "type": "background", "paint": {"background-color": "green"}}, {"id": "r", "type": "raster", "source": "r"}"#)
+        let scene = try Self.tileFolderScene(dir)
         let img = try Self.render(scene, backend: backend)
         #expect(Self.color(img, 128, 128) == Self.red)
         #expect(Self.color(img, 384, 128) == Self.blue)
@@ -103,8 +107,7 @@ import GLMapImageFormats
         try Self.write(PNGEncoder.encode(Self.solid(Self.blue)), dir, "0-0-0.tile")
         for t in ["1-0-0", "1-0-1", "1-1-1"] { try Self.write(PNGEncoder.encode(Self.solid(Self.red)), dir, "\(t).tile") }
         try Self.write([], dir, "1-1-0.tile")   // empty: as HTTP 204
-        let scene = try Self.scene(dir, sources: #""r": {"type": "raster", "tiles": ["{z}-{x}-{y}.tile"], "tileSize": 512}"#,
-                                   layers: #"{"id": "bg", "type": "background", "paint": {"background-color": "green"}}, {"id": "r", "type": "raster", "source": "r"}"#)
+        let scene = try Self.tileFolderScene(dir)
         let img = try Self.render(scene, backend: backend)
         #expect(Self.color(img, 128, 128) == Self.red)
         #expect(Self.color(img, 384, 128) == Self.green, "an empty tile draws nothing, and no parent is loaded for it")
