@@ -12,6 +12,11 @@ public struct CommandIO {
     public var writeStderr: (String) -> Void
     /// The first failure writing standard output, if any: the command then exits 1 with it.
     public var stdoutFailure: () -> IOFailure?
+    /// Hands over what a command has finished with: dropped at once in-process (the default),
+    /// kept for the process's own streams, whose command `_exit`s right after, so a large scene
+    /// is not torn down object by object before the exit (14 % of a cold `glmap render` of a
+    /// 100,000-point GeoJSON source went to freeing it).
+    public var keepUntilExit: (AnyObject) -> Void = { _ in }
 
     /// Streams from closures; `stdoutFailure` reports nothing unless given.
     public init(readStdin: @escaping () -> [UInt8], writeStdout: @escaping ([UInt8]) -> Void, writeStderr: @escaping (String) -> Void,
@@ -34,8 +39,17 @@ public struct CommandIO {
                 do { try StandardStreams.writeAll(bytes, to: 1) } catch let e as IOFailure { firstFailure.withLock { $0 = $0 ?? e } } catch {}
             },
             writeStderr: { text in if !closed.contains(2) { try? StandardStreams.writeAll(Array(text.utf8), to: 2, name: "standard error") } },
-            stdoutFailure: { firstFailure.value })
+            stdoutFailure: { firstFailure.value }).keepingUntilExit()
     }
+
+    /// The same streams with `keepUntilExit` holding on to what it is given.
+    private func keepingUntilExit() -> CommandIO {
+        var io = self
+        io.keepUntilExit = { object in CommandIO.keptUntilExit.withLock { $0.append(object) } }
+        return io
+    }
+
+    private static let keptUntilExit = Locked<[AnyObject]>([])
 
     /// The process's own standard streams.
     public static var process: CommandIO { process() }

@@ -80,10 +80,12 @@ public enum RenderCommand {
             var opts = plan.options
             if let fit = plan.fit { opts = try scene.fitted(opts, to: fit, padding: EdgeInsets(all: plan.padding)) }
             try renderImage(scene, options: opts, plan: plan, renderer: renderer, io: io)
+            io.keepUntilExit(scene)
             return 0
         }
         let scene = try loadScene(plan, io: io)
         try renderFrames(plan.frames!, of: scene, plan: plan, io: io)
+        io.keepUntilExit(scene)
         return 0
     }
 

@@ -13,6 +13,13 @@ extension GeoJSONTileIndex {
         if maxAll < k1 || minAll >= k2 { return nil }
 
         var clipped: [VTFeature] = []
+        var reaching = 0   // the features whose box meets the band: room for all of them up front
+        for feature in features {
+            let min = axis == 0 ? feature.minX : feature.minY
+            let max = axis == 0 ? feature.maxX : feature.maxY
+            if max >= k1 && min < k2 { reaching += 1 }
+        }
+        clipped.reserveCapacity(reaching)
         for feature in features {
             let min = axis == 0 ? feature.minX : feature.minY
             let max = axis == 0 ? feature.maxX : feature.maxY

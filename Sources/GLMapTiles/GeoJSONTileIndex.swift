@@ -122,7 +122,7 @@ public final class GeoJSONTileIndex: @unchecked Sendable {
             if let existing = tiles[key] {
                 tile = existing
             } else {
-                tile = VTTile(features, z: z, x: x, y: y, options: options)
+                tile = VTTile(features, z: z, x: x, y: y)
                 tiles[key] = tile
                 built.append(CanonicalTileID(z, x, y))
             }
@@ -159,9 +159,8 @@ public final class GeoJSONTileIndex: @unchecked Sendable {
     /// The tile in integer tile units (computed once, then cached in the tile).
     private func transform(_ tile: VTTile) -> GeoJSONTile {
         if let done = tile.transformed { return done }
-        let out = tile.transformedTile(extent: options.extent)
+        let out = tile.transformedTile(options: options)
         tile.transformed = out
-        tile.features = []
         return out
     }
 }
