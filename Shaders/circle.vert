@@ -1,5 +1,5 @@
 #version 300 es
-// Circle: one instance per point; the quad covers radius + stroke (the antialiasing and blur
+// Circle: one quad (four vertices) per point; it covers radius + stroke (the antialiasing and blur
 // fade inward from that edge, as in MapLibre).
 uniform mat4 u_matrix;
 uniform bool u_scale_with_map;    // circle-pitch-scale == map
@@ -8,7 +8,7 @@ uniform vec2 u_extrude_scale;     // map: bucket units per CSS px; viewport: cli
 uniform float u_camera_to_center_distance;
 uniform float u_ratio;
 in vec2 a_corner;                 // (-1,-1) (1,-1) (-1,1) (1,1)
-in vec2 a_center;                 // per instance
+in vec2 a_center;                 // the point, on each of its four vertices
 #pragma glmap: define float radius
 #pragma glmap: define vec4 color
 #pragma glmap: define float blur

@@ -1,5 +1,5 @@
 #version 300 es
-// Heatmap density pass (MapLibre's heatmap shader): one instanced square per point in the map
+// Heatmap density pass (MapLibre's heatmap shader): one square (four vertices) per point in the map
 // plane, just large enough that the Gaussian kernel (standard deviation radius / 3) falls to an
 // effective zero (1/255/16) at its edge: S = sqrt(−2·log(zero / (weight·intensity·1/√(2π)))) / 3
 // radii each side. Drawn into the density texture with additive blending.

@@ -4,38 +4,28 @@ import GLMapShaders
 import GLMapStyle
 import GLMapTessellation
 
-/// Draws `circle` layers tile by tile: one instanced quad per point (program `circle`), the
-/// quad's corners from a shared corner buffer, the point and its data-driven paint per instance.
-/// Not clipped to the tile (each point belongs to the one tile that contains it).
+/// Draws `circle` layers tile by tile: one quad per point (program `circle`; `PointQuads`: four
+/// vertices with the point and its data-driven paint, two indexed triangles). Not clipped to the
+/// tile (each point belongs to the one tile that contains it).
 final class CircleDrawer {
-    /// Per-vertex corner of the instanced quad.
-    static let cornerLayout = [("a_corner", 2)]
-    /// Per-instance: the circle's centre in tile units (then the paint block).
-    static let instanceLayout = [("a_center", 2)]
+    /// Per point: the circle's centre in tile units (then the paint block), after the corner.
+    static let pointLayout = [("a_center", 2)]
 
     let programs = ProgramCache()
-    var cornerBuffer: GLuint = 0
+    let quads = PointQuads()
 
-    /// A circle bucket's instance buffer.
+    /// A circle bucket's vertex buffer (four vertices per point).
     struct Uploaded {
         let bucket: CircleBucket
-        let instances: GLuint
+        let vertices: GLuint
     }
 
-    /// Creates the shared corner buffer (the context is current).
-    func prepare() throws {
-        let corners: [Float] = [-1, -1, 1, -1, -1, 1, 1, 1]
-        cornerBuffer = GLDrawing.vertexBuffer(corners)
-    }
-
-    func release() {
-        if cornerBuffer != 0 { glDeleteBuffers(1, &cornerBuffer) }
-    }
+    func release() { quads.release() }
 
     func upload(_ c: CircleBucket, owner: HeadlessContext) -> GPUBucket? {
         guard c.instanceCount > 0 else { return nil }
-        let u = Uploaded(bucket: c, instances: GLDrawing.vertexBuffer(c.instances))
-        return GPUBucket(.circle(u), buffers: [u.instances], textures: [], owner: owner)
+        let u = Uploaded(bucket: c, vertices: GLDrawing.vertexBuffer(PointQuads.vertices(c.instances, stride: c.stride)))
+        return GPUBucket(.circle(u), buffers: [u.vertices], textures: [], owner: owner)
     }
 
     func draw(_ g: Uploaded, tile: TileDraw, frame: FrameState, stats: inout DrawStats) throws {
@@ -43,8 +33,7 @@ final class CircleDrawer {
         let view = frame.view
         let circle = try programs.program(ShaderSource.circle, paint: c.paint)
         glUseProgram(circle.id)
-        try GLDrawing.bindAttributes(circle, cornerBuffer, Self.cornerLayout)
-        try GLDrawing.bindAttributes(circle, g.instances, GLDrawing.layout(Self.instanceLayout, c.paint), divisor: 1)
+        try GLDrawing.bindAttributes(circle, g.vertices, GLDrawing.layout(PointQuads.cornerLayout + Self.pointLayout, c.paint))
         GLDrawing.setPaintUniforms(circle, c.paint, zoom: view.camera.zoom)
         let pitchWithMap = c.layer.pitchAlignment == .map
         glUniform1i(circle.uniform("u_scale_with_map"), c.layer.pitchScale == .map ? 1 : 0)
@@ -58,8 +47,6 @@ final class CircleDrawer {
         glUniform1f(circle.uniform("u_camera_to_center_distance"), Float(view.cameraToCenterDistance))
         glUniform1f(circle.uniform("u_ratio"), Float(frame.ratio))
         GLDrawing.setMatrix(circle, frame.matrix(tile.id, translate: c.layer.translate, inViewport: c.layer.translateAnchor == .viewport))
-        glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(c.instanceCount))
-        stats.triangles += 2 * c.instanceCount
-        stats.calls += 1
+        quads.draw(count: c.instanceCount, stats: &stats)
     }
 }

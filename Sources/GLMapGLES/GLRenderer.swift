@@ -70,8 +70,6 @@ public final class GLRenderer {
         clipping = try TileClipping()
         glGenVertexArrays(1, &vao)
         glGetIntegerv(GLenum(GL_MAX_VERTEX_ATTRIBS), &maxVertexAttribs)
-        try circles.prepare()
-        heatmaps.prepare()
         try GLState.check("creating the renderer")
     }
 

@@ -6,7 +6,7 @@ import GLMapTessellation
 import GLMapTiles
 
 /// Draws `heatmap` layers as MapLibre's `drawHeatmap` does on a flat map: first every point's
-/// kernel (program `heatmap`, one instanced square each) added (blend ONE, ONE) into a density
+/// kernel (program `heatmap`, one square each: `PointQuads`) added (blend ONE, ONE) into a density
 /// texture a quarter of the frame's device size (truncated, at least 1 × 1) — half-float RGBA16F
 /// where this GL can render to it (MapLibre's choice when the context offers HALF_FLOAT), else
 /// RGBA8 — then one quad over the frame (program `heatmap_texture`) that reads the density
@@ -14,13 +14,11 @@ import GLMapTiles
 /// opacity, blended over the frame. Not clipped to tiles: kernels cross tile edges. In tiled
 /// frames the density is drawn for the whole frame (no fold) and the quad is folded.
 final class HeatmapDrawer {
-    /// Per-vertex corner of the instanced square.
-    static let cornerLayout = [("a_corner", 2)]
-    /// Per-instance: the point in tile units (then the paint block).
-    static let instanceLayout = [("a_center", 2)]
+    /// Per point: its position in tile units (then the paint block), after the corner.
+    static let pointLayout = [("a_center", 2)]
 
     let programs = ProgramCache()
-    var cornerBuffer: GLuint = 0
+    let quads = PointQuads()
     /// The density targets of the frame's heatmap layers (one per layer, in draw order; kept for
     /// the colour pass a later opaque layer repeats): texture, framebuffer, size, half floats.
     private var densities: [(texture: GLuint, fbo: GLuint, width: Int, height: Int, halfFloat: Bool)] = []
@@ -42,21 +40,16 @@ final class HeatmapDrawer {
     /// Whether RGBA16F could not be rendered to on this GL (then RGBA8 is used).
     private var halfFloatUnavailable = false
 
-    /// A heatmap bucket's instance buffer and colour ramp texture.
+    /// A heatmap bucket's vertex buffer (four vertices per point) and colour ramp texture.
     struct Uploaded {
         let bucket: HeatmapBucket
-        let instances: GLuint
+        let vertices: GLuint
         let ramp: GLuint
     }
 
-    /// Creates the shared corner buffer (the context is current).
-    func prepare() {
-        cornerBuffer = GLDrawing.vertexBuffer([-1, -1, 1, -1, -1, 1, 1, 1])
-    }
-
-    /// Deletes the corner buffer and the density target (the context is current).
+    /// Deletes the quads' index buffer and the density target (the context is current).
     func release() {
-        if cornerBuffer != 0 { glDeleteBuffers(1, &cornerBuffer); cornerBuffer = 0 }
+        quads.release()
         releaseDensity()
     }
 
@@ -82,10 +75,10 @@ final class HeatmapDrawer {
     func upload(_ h: HeatmapBucket, owner: HeadlessContext) -> GPUBucket? {
         guard h.instanceCount > 0 else { return nil }
         let ramp = h.layer.ramp
-        let u = Uploaded(bucket: h, instances: GLDrawing.vertexBuffer(h.instances),
+        let u = Uploaded(bucket: h, vertices: GLDrawing.vertexBuffer(PointQuads.vertices(h.instances, stride: h.stride)),
                          ramp: GLDrawing.texture(width: ramp.width, height: ramp.height, format: GL_RGBA8, pixelFormat: GL_RGBA,
                                                  filter: GL_LINEAR, wrap: GL_CLAMP_TO_EDGE, pixels: ramp.pixels))
-        return GPUBucket(.heatmap(u), buffers: [u.instances], textures: [u.ramp], owner: owner)
+        return GPUBucket(.heatmap(u), buffers: [u.vertices], textures: [u.ramp], owner: owner)
     }
 
     /// The frame's next density target for a `width × height` frame (reallocated when the size changes).
@@ -157,14 +150,11 @@ final class HeatmapDrawer {
             let program = try programs.program(ShaderSource.heatmap, paint: h.paint)
             GLDrawing.resetAttributes()
             glUseProgram(program.id)
-            try GLDrawing.bindAttributes(program, cornerBuffer, Self.cornerLayout)
-            try GLDrawing.bindAttributes(program, g.instances, GLDrawing.layout(Self.instanceLayout, h.paint), divisor: 1)
+            try GLDrawing.bindAttributes(program, g.vertices, GLDrawing.layout(PointQuads.cornerLayout + Self.pointLayout, h.paint))
             GLDrawing.setPaintUniforms(program, h.paint, zoom: zoom)
             GLDrawing.setMatrix(program, unfolded.matrix(tile))
             glUniform1f(program.uniform("u_extrude_scale"), Float(unfolded.tile(tile).unitsPerPixel))
-            glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(h.instanceCount))
-            stats.triangles += 2 * h.instanceCount
-            stats.calls += 1
+            quads.draw(count: h.instanceCount, stats: &stats)
         }
         GLDrawing.resetAttributes()
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), GLuint(previousFBO))
