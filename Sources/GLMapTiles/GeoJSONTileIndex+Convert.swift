@@ -254,32 +254,35 @@ extension GeoJSONTileIndex {
     /// distance as importance (ties go to the pivot nearest the middle). An explicit stack stands
     /// for the recursion; the ranges it visits are disjoint, so the order does not matter.
     static func simplify(_ c: inout [Double], first: Int, last: Int, sqTolerance: Double) {
-        var stack = [(first, last)]
-        while let (first, last) = stack.popLast() {
-            var maxSqDist = sqTolerance
-            let mid = first + ((last - first) >> 1)
-            var minPosToMid = last - first
-            var index = -1
-            let ax = c[first], ay = c[first + 1], bx = c[last], by = c[last + 1]
-            var i = first + 3
-            while i < last {
-                let d = sqSegDist(c[i], c[i + 1], ax, ay, bx, by)
-                if d > maxSqDist {
-                    index = i
-                    maxSqDist = d
-                } else if d == maxSqDist {
-                    let posToMid = abs(i - mid)
-                    if posToMid < minPosToMid {
+        precondition(first >= 0 && first <= last && last + 2 < c.count, "simplify: range \(first)…\(last) outside \(c.count) values")
+        c.withUnsafeMutableBufferPointer { c in   // indices stay in first…last + 2, checked above
+            var stack = [(first, last)]
+            while let (first, last) = stack.popLast() {
+                var maxSqDist = sqTolerance
+                let mid = first + ((last - first) >> 1)
+                var minPosToMid = last - first
+                var index = -1
+                let ax = c[first], ay = c[first + 1], bx = c[last], by = c[last + 1]
+                var i = first + 3
+                while i < last {
+                    let d = sqSegDist(c[i], c[i + 1], ax, ay, bx, by)
+                    if d > maxSqDist {
                         index = i
-                        minPosToMid = posToMid
+                        maxSqDist = d
+                    } else if d == maxSqDist {
+                        let posToMid = abs(i - mid)
+                        if posToMid < minPosToMid {
+                            index = i
+                            minPosToMid = posToMid
+                        }
                     }
+                    i += 3
                 }
-                i += 3
-            }
-            if maxSqDist > sqTolerance {
-                if index - first > 3 { stack.append((first, index)) }
-                c[index + 2] = maxSqDist
-                if last - index > 3 { stack.append((index, last)) }
+                if maxSqDist > sqTolerance {
+                    if index - first > 3 { stack.append((first, index)) }
+                    c[index + 2] = maxSqDist
+                    if last - index > 3 { stack.append((index, last)) }
+                }
             }
         }
     }

@@ -2,15 +2,6 @@ import Foundation
 import GLMapCore
 import GLMapGeoJSON
 
-/// One simplified feature of a tile in world units (geojson-vt's tile feature before `transform`):
-/// points as one flat x, y list; lines and rings one x, y list each.
-struct VTTileFeature {
-    var type: FeatureGeometryType
-    var geometry: [[Double]]
-    var tags: JSONObject
-    var id: JSONValue?
-}
-
 /// A tile of the index (geojson-vt's `createTile`): the box of the features it was made from,
 /// those features until the tile is first asked for (`pending`), and them again while it has
 /// not been cut (`source`). geojson-vt simplifies every tile it creates; glmap simplifies a tile
@@ -51,78 +42,100 @@ final class VTTile {
         return n
     }
 
-    /// geojson-vt's `addFeature` for every pending feature: each simplified for this zoom
-    /// (tolerance 0 at `maxZoom`), kept when anything is left.
-    private func simplifiedFeatures(options: GeoJSONTileOptions) -> [VTTileFeature] {
+    /// geojson-vt's `addFeature` and `transform` for every pending feature: each simplified for
+    /// this zoom (tolerance 0 at `maxZoom`), kept when anything is left, every position then in
+    /// integer tile units, `Math.round(extent · (x · 2^z − tileX))`. The pending features are
+    /// let go.
+    func transformedTile(options: GeoJSONTileOptions) -> GeoJSONTile {
         let tolerance = z == options.maxZoom ? 0 : options.tolerance / (Double(1 << z) * Double(options.extent))
-        var out: [VTTileFeature] = []
+        let toTile = TileTransform(z2: Double(1 << z), tx: Double(x), ty: Double(y), extent: Double(options.extent))
+        var out: [GeoJSONTile.Feature] = []
         out.reserveCapacity(pending.count)
+        var scratch: [Double] = []
         for f in pending {
-            if let s = VTTile.simplified(f, tolerance: tolerance, lineMetrics: options.lineMetrics) { out.append(s) }
+            if let t = VTTile.simplified(f, tolerance: tolerance, lineMetrics: options.lineMetrics, toTile, &scratch) { out.append(t) }
         }
-        return out
+        pending = []
+        return GeoJSONTile(id: CanonicalTileID(z, x, y), features: out)
     }
 
-    /// One feature simplified for the tile, or nil when nothing is left.
-    private static func simplified(_ feature: VTFeature, tolerance: Double, lineMetrics: Bool) -> VTTileFeature? {
-        var simplified: [[Double]] = []
+    /// World units to the tile's integer units.
+    private struct TileTransform {
+        let z2: Double, tx: Double, ty: Double, extent: Double
+        @inline(__always)
+        func callAsFunction(_ x: Double, _ y: Double) -> GeoJSONTile.Point {
+            GeoJSONTile.Point(x: jsRound(extent * (x * z2 - tx)), y: jsRound(extent * (y * z2 - ty)))
+        }
+    }
+
+    /// One feature simplified and transformed, or nil when nothing is left; `scratch` holds a
+    /// ring while it is rewound (kept between calls for its capacity).
+    private static func simplified(_ feature: VTFeature, tolerance: Double, lineMetrics: Bool, _ toTile: TileTransform,
+                                   _ scratch: inout [Double]) -> GeoJSONTile.Feature? {
+        var geometry: [[GeoJSONTile.Point]] = []
         let type: FeatureGeometryType
         switch feature.geometry {
         case .point(let c), .multiPoint(let c):
             type = .point
-            var flat: [Double] = []
-            flat.reserveCapacity(c.count / 3 * 2)
+            var points: [GeoJSONTile.Point] = []
+            points.reserveCapacity(c.count / 3)
             var i = 0
             while i < c.count {
-                flat.append(c[i])
-                flat.append(c[i + 1])
+                points.append(toTile(c[i], c[i + 1]))
                 i += 3
             }
-            if !flat.isEmpty { simplified.append(flat) }
+            if !points.isEmpty { geometry.append(points) }
         case .lineString(let l):
             type = .lineString
-            addLine(&simplified, l, tolerance: tolerance, isPolygon: false, isOuter: false)
+            addLine(&geometry, l, tolerance: tolerance, isPolygon: false, isOuter: false, toTile, &scratch)
         case .multiLineString(let ls):
             type = .lineString
-            for l in ls { addLine(&simplified, l, tolerance: tolerance, isPolygon: false, isOuter: false) }
+            for l in ls { addLine(&geometry, l, tolerance: tolerance, isPolygon: false, isOuter: false, toTile, &scratch) }
         case .polygon(let rings):
             type = .polygon
-            for (i, r) in rings.enumerated() { addLine(&simplified, r, tolerance: tolerance, isPolygon: true, isOuter: i == 0) }
+            for (i, r) in rings.enumerated() { addLine(&geometry, r, tolerance: tolerance, isPolygon: true, isOuter: i == 0, toTile, &scratch) }
         case .multiPolygon(let polygons):
             type = .polygon
             for polygon in polygons {
-                for (i, r) in polygon.enumerated() { addLine(&simplified, r, tolerance: tolerance, isPolygon: true, isOuter: i == 0) }
+                for (i, r) in polygon.enumerated() { addLine(&geometry, r, tolerance: tolerance, isPolygon: true, isOuter: i == 0, toTile, &scratch) }
             }
         }
-        guard !simplified.isEmpty else { return nil }
+        guard !geometry.isEmpty else { return nil }
 
         var tags = feature.tags
         if lineMetrics, case .lineString(let l) = feature.geometry {
             tags["mapbox_clip_start"] = .number(l.start / l.size)
             tags["mapbox_clip_end"] = .number(l.end / l.size)
         }
-        return VTTileFeature(type: type, geometry: simplified, tags: tags, id: feature.id)
+        return GeoJSONTile.Feature(type: type, geometry: geometry, id: feature.id, tags: tags)
     }
 
     /// geojson-vt's `addLine`: below maxZoom (tolerance > 0) a line shorter than the tolerance or
     /// a ring of smaller area than its square is dropped, and a position is kept when its
     /// importance exceeds the squared tolerance; rings are rewound (outer clockwise in tile
-    /// space, y down).
-    private static func addLine(_ result: inout [[Double]], _ line: VTLine, tolerance: Double, isPolygon: Bool, isOuter: Bool) {
+    /// space, y down) in world units, as geojson-vt does before `transform`.
+    private static func addLine(_ result: inout [[GeoJSONTile.Point]], _ line: VTLine, tolerance: Double, isPolygon: Bool, isOuter: Bool,
+                                _ toTile: TileTransform, _ scratch: inout [Double]) {
         let sqTolerance = tolerance * tolerance
         let c = line.c
         if tolerance > 0 && line.size < (isPolygon ? sqTolerance : tolerance) { return }
-        var ring: [Double] = []
-        ring.reserveCapacity(c.count / 3 * 2)
+        scratch.removeAll(keepingCapacity: true)
         var i = 0
         while i < c.count {
             if tolerance == 0 || c[i + 2] > sqTolerance {
-                ring.append(c[i])
-                ring.append(c[i + 1])
+                scratch.append(c[i])
+                scratch.append(c[i + 1])
             }
             i += 3
         }
-        if isPolygon { VTTile.rewind(&ring, clockwise: isOuter) }
+        if isPolygon { VTTile.rewind(&scratch, clockwise: isOuter) }
+        var ring: [GeoJSONTile.Point] = []
+        ring.reserveCapacity(scratch.count / 2)
+        i = 0
+        while i < scratch.count {
+            ring.append(toTile(scratch[i], scratch[i + 1]))
+            i += 2
+        }
         result.append(ring)
     }
 
@@ -147,29 +160,6 @@ final class VTTile {
         }
     }
 
-    /// The pending features simplified, then geojson-vt's `transform`: every position to integer
-    /// tile units, `Math.round(extent · (x · 2^z − tileX))`. The pending features are let go.
-    func transformedTile(options: GeoJSONTileOptions) -> GeoJSONTile {
-        let features = simplifiedFeatures(options: options)
-        pending = []
-        let z2 = Double(1 << z), tx = Double(x), ty = Double(y), e = Double(options.extent)
-        var out: [GeoJSONTile.Feature] = []
-        out.reserveCapacity(features.count)
-        for f in features {
-            let rings = f.geometry.map { flat -> [GeoJSONTile.Point] in
-                var ring: [GeoJSONTile.Point] = []
-                ring.reserveCapacity(flat.count / 2)
-                var i = 0
-                while i < flat.count {
-                    ring.append(GeoJSONTile.Point(x: jsRound(e * (flat[i] * z2 - tx)), y: jsRound(e * (flat[i + 1] * z2 - ty))))
-                    i += 2
-                }
-                return ring
-            }
-            out.append(GeoJSONTile.Feature(type: f.type, geometry: rings, id: f.id, tags: f.tags))
-        }
-        return GeoJSONTile(id: CanonicalTileID(z, x, y), features: out)
-    }
 }
 
 /// JavaScript's `Math.round` to an integer: halves round up (towards +∞), so −2.5 gives −2.
