@@ -117,15 +117,23 @@ public final class BatchRenderer {
     @discardableResult
     public func run(count: Int, options: (Int) throws -> RenderOptions, deliver: (Int) -> EncoderPool.Delivery,
                     pool: EncoderPool, progress: BatchProgress? = nil, noun: String = "frames") throws -> BatchSummary {
+        try run(count: count, options: options, pieces: { [EncoderPool.Piece(deliver: deliver($0))] }, pool: pool, progress: progress, noun: noun)
+    }
+
+    /// `run` with each frame cut into pieces (the tiles of a metatile): frame `i`'s pieces are
+    /// `pieces(i)`, each encoded and delivered on its own; `progress` counts pieces.
+    @discardableResult
+    public func run(count: Int, options: (Int) throws -> RenderOptions, pieces: (Int) -> [EncoderPool.Piece],
+                    pool: EncoderPool, progress: BatchProgress? = nil, noun: String = "frames") throws -> BatchSummary {
         var failure: Error?
         var summary = BatchSummary(total: count)
         do {
             if activeBackend == .gpu {
-                try runOnGPU(count: count, options: options, deliver: deliver, pool: pool, progress: progress, summary: &summary, noun: noun)
+                try runOnGPU(count: count, options: options, pieces: pieces, pool: pool, progress: progress, summary: &summary, noun: noun)
             } else {
                 for i in 0..<count {
                     let o = try options(i)
-                    try pool.submit(try render(o), format: frameFormat?(i), deliver: deliver(i))
+                    try pool.submit(try render(o), format: frameFormat?(i), pieces: pieces(i))
                     progress?.update(pool.completed)
                 }
             }
