@@ -52,7 +52,7 @@ final class RendererPool: @unchecked Sendable {
         /// The requests waiting: the piece each wants, and what to call once the job is finished
         /// (by the worker that rendered it or by the deadline watcher): the server resumes the
         /// request's connection there. Then, each piece's image or the error; a timeout: `.timedOut`.
-        private let box = Locked<(waiters: [(key: String, onFinish: @Sendable () -> Void)], results: [String: Result<EncodedTileCache.Entry, Error>], finished: Bool)>(([], [:], false))
+        private let box = Locked<(waiters: [(key: String, onFinish: @Sendable () -> Void)], results: [String: (Result<EncodedTileCache.Entry, Error>, takers: Int)], finished: Bool)>(([], [:], false))
         /// 0 until finished, then 1 (set once, by whoever finishes it first).
         private let state = Atomic<Int>(0)
         var isFinished: Bool { state.load(ordering: .acquiring) == 1 }
@@ -77,10 +77,15 @@ final class RendererPool: @unchecked Sendable {
             }
         }
 
-        /// The result for the piece `key`, dropped from the job (the deadline watcher's list may
-        /// keep the job a while: it need not keep the image too); nil: the job timed out.
+        /// The result for the piece `key`, dropped from the job once every request waiting for it
+        /// has taken it (the deadline watcher's list may keep the job a while: it need not keep the
+        /// image too); nil: the job timed out.
         func takeResult(for key: String) -> Result<EncodedTileCache.Entry, Error>? {
-            box.withLock { $0.results.removeValue(forKey: key) }
+            box.withLock { b in
+                guard let (result, takers) = b.results[key] else { return nil }
+                b.results[key] = takers > 1 ? (result, takers - 1) : nil
+                return result
+            }
         }
 
         /// Finishes the job with the pieces' images or the error (nil: timed out) unless it is
@@ -93,9 +98,10 @@ final class RendererPool: @unchecked Sendable {
             let waiters = box.withLock { b in
                 b.finished = true
                 for w in b.waiters {   // only what a waiter takes is kept
+                    let takers = (b.results[w.key]?.takers ?? 0) + 1
                     switch result {
-                    case .success(let entries)?: b.results[w.key] = entries[w.key].map { .success($0) }
-                    case .failure(let e)?: b.results[w.key] = .failure(e)
+                    case .success(let entries)?: b.results[w.key] = entries[w.key].map { (.success($0), takers) }
+                    case .failure(let e)?: b.results[w.key] = (.failure(e), takers)
                     case nil: break
                     }
                 }
