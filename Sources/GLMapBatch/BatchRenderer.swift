@@ -134,6 +134,7 @@ public final class BatchRenderer {
                 for i in 0..<count {
                     let o = try options(i)
                     try pool.submit(try render(o), format: frameFormat?(i), pieces: pieces(i))
+                    summary.completed += 1
                     progress?.update(pool.completed)
                 }
             }
@@ -143,11 +144,6 @@ public final class BatchRenderer {
         // Always drain the pool: frames already rendered are finished and written.
         do { try pool.finish() } catch { if failure == nil { failure = error } }
         progress?.finish(pool.completed)
-        summary.completed = pool.completed
-        if var stopped = failure as? BatchGPUFailure {
-            stopped.summary.completed = pool.completed
-            failure = stopped
-        }
         if let failure { throw failure }
         return summary
     }

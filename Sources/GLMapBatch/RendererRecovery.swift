@@ -59,6 +59,7 @@ extension BatchRenderer {
                 pending = nil
                 failuresInARow = 0
                 try pool.submit(image, format: frameFormat?(p.index), pieces: pieces(p.index))
+                summary.completed += 1
             }
             do {
                 if let p = pending, let gl, let first = redo.first, failedOnce.contains(first) {
@@ -81,6 +82,7 @@ extension BatchRenderer {
                         current = nil
                         failuresInARow = 0
                         try pool.submit(image, format: frameFormat?(i), pieces: pieces(i))
+                        summary.completed += 1
                         progress?.update(pool.completed)
                         continue
                     }
