@@ -1,6 +1,7 @@
 // Batch rendering — contract
 // Input: one `Scene` and a sequence of frames (render options, each with a delivery for its PNG).
-// Output: every frame rendered, PNG-encoded on an `EncoderPool` and delivered, in any order.
+// Output: every frame rendered, PNG-encoded on an `EncoderPool` and delivered, in any order; a
+// frame given as pieces (the tiles of a metatile) has each piece cut, encoded and delivered.
 // Work done once: parsing and tiling (the scene); per tile and layer, evaluation and tessellation
 // (the scene's tile bucket cache) and GPU upload (the renderer's upload cache), reused by every
 // later frame that shows the same tile at the same tile zoom — everything that follows the exact

@@ -16,14 +16,14 @@ public enum TilesCommand {
         .init("zoom", "z", help: "zoom levels: Z or Z0-Z1 (e.g. 0-5)"),
         .init("bbox", help: "W,S,E,N in degrees (default: the whole world; west > east crosses the antimeridian)"),
         .init("tile-size", help: "256 or 512 CSS px (default 256; a 256-px tile at z is the 512-px world at z-1)"),
-        .init("metatile", help: "draw N×N tiles (plus a \(Metatile.defaultMargin)-px margin) as one frame, labels placed once, then cut: labels cross tile edges whole (default \(Metatile.defaultSize); 1: each tile on its own)"),
         .init("ratio", "r", help: "pixel ratio 1 or 2 (default 1; 2 writes y@2x.png)"),
+        .init("metatile", help: "draw N×N tiles (plus a \(Metatile.defaultMargin)-px margin) as one frame, labels placed once, then cut: labels cross tile edges whole (default \(Metatile.defaultSize); 1: each tile on its own)"),
         .init("output", "o", help: "directory (DIR/z/x/y.png), FILE.mbtiles or FILE.pmtiles"),
         .init("format", "f", help: "tile format: png (default), jpeg or webp"),
         .init("quality", help: "JPEG / lossy WebP quality 1-100 (default 90)"),
         .init("lossless", value: false, help: "WebP: lossless instead of lossy"),
         .init("jobs", "j", help: "encoder threads (default: the number of cores)"),
-        .init("shard", help: "I/N: render only the tiles at positions ≡ I (mod N), 0 ≤ I < N; auto or auto/N: I (and N) from the scheduler's environment (JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID/COUNT)"),
+        .init("shard", help: "I/N: render only the metatiles at positions ≡ I (mod N), 0 ≤ I < N; auto or auto/N: I (and N) from the scheduler's environment (JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID/COUNT)"),
         .init("resume", value: false, help: "continue an interrupted run: skip the tiles already written (archives: the OUT.partial journal; directories: existing files)"),
         .init("png-level", help: "PNG compression: default (igzip, fastest) or small (libdeflate level 3)"),
         .init("backend", help: "auto (default), gpu or cpu"),
@@ -44,15 +44,15 @@ public enum TilesCommand {
            glmap tiles --help
 
     Renders every tile of the zoom range inside the box from one scene (parsed, evaluated and
-    uploaded once per zoom), a metatile at a time: N×N tiles (N = --metatile, default
-    \(Metatile.defaultSize), fewer at zooms with fewer tiles) and a \(Metatile.defaultMargin)-px margin are drawn as one
-    frame with labels placed once, then cut, so a label crossing a tile edge is whole on both
-    sides and neighbouring tiles agree (between metatiles the margin makes disagreement rare). A
-    tile's bytes depend on its address and N only: shards (whole metatiles each), --resume and
-    glmap serve with the same --metatile give the same bytes. Archives (MBTiles rows in TMS order, PMTiles v3 clustered) store
-    identical tiles once, carry the style's name, the sources' attribution, bounds, center, zooms
-    and format, and appear only when complete; meanwhile tiles go to OUT.partial, which --resume
-    continues after an interruption. An existing archive is replaced only with --overwrite.
+    uploaded once per zoom), a metatile at a time: N×N tiles (N = --metatile, default \(Metatile.defaultSize),
+    fewer where a zoom has fewer) and a \(Metatile.defaultMargin)-px margin are one frame with labels placed
+    once, then cut, so a label crossing a tile edge is whole on both sides and neighbouring tiles
+    agree (between metatiles the margin makes disagreement rare). A tile's bytes depend on its
+    address and N only: shards (whole metatiles each), --resume and glmap serve with the same
+    --metatile give the same bytes. Archives (MBTiles rows in TMS order, PMTiles v3 clustered)
+    store identical tiles once, carry the style's name, the sources' attribution, bounds, center,
+    zooms and format, and appear only when complete; meanwhile tiles go to OUT.partial, which
+    --resume continues after an interruption. An existing archive is replaced only with --overwrite.
     Zooms go from 0 to \(Pyramid.maxZoom), as for glmap render. The tile count is printed before
     anything is rendered; more than --max-tiles (default \(Pyramid.defaultTileLimit)) is refused.
     `merge` joins the archives of --shard runs (any mix of MBTiles and PMTiles) into one, refusing
