@@ -3,7 +3,7 @@
 // −180°, y south from +85.0511°. Inputs are checked (0 ≤ z ≤ 30, 0 ≤ x, y < 2^z). Outputs: the
 // tile's bounds in degrees, its TMS row (MBTiles counts rows from the south) and its file name
 // (`y.png`, or `y@2x.png` for pixel ratio 2). The camera that renders a tile is GLMap's
-// (`TileAddress+Render.swift`).
+// (`Metatile.swift` in GLMapPyramid).
 import Foundation
 import GLMapCore
 

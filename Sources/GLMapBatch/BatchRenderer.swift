@@ -1,6 +1,7 @@
 // Batch rendering — contract
 // Input: one `Scene` and a sequence of frames (render options, each with a delivery for its PNG).
-// Output: every frame rendered, PNG-encoded on an `EncoderPool` and delivered, in any order.
+// Output: every frame rendered, PNG-encoded on an `EncoderPool` and delivered, in any order; a
+// frame given as pieces (the tiles of a metatile) has each piece cut, encoded and delivered.
 // Work done once: parsing and tiling (the scene); per tile and layer, evaluation and tessellation
 // (the scene's tile bucket cache) and GPU upload (the renderer's upload cache), reused by every
 // later frame that shows the same tile at the same tile zoom — everything that follows the exact
@@ -117,15 +118,24 @@ public final class BatchRenderer {
     @discardableResult
     public func run(count: Int, options: (Int) throws -> RenderOptions, deliver: (Int) -> EncoderPool.Delivery,
                     pool: EncoderPool, progress: BatchProgress? = nil, noun: String = "frames") throws -> BatchSummary {
+        try run(count: count, options: options, pieces: { [EncoderPool.Piece(deliver: deliver($0))] }, pool: pool, progress: progress, noun: noun)
+    }
+
+    /// `run` with each frame cut into pieces (the tiles of a metatile): frame `i`'s pieces are
+    /// `pieces(i)`, each encoded and delivered on its own; `progress` counts pieces.
+    @discardableResult
+    public func run(count: Int, options: (Int) throws -> RenderOptions, pieces: (Int) -> [EncoderPool.Piece],
+                    pool: EncoderPool, progress: BatchProgress? = nil, noun: String = "frames") throws -> BatchSummary {
         var failure: Error?
         var summary = BatchSummary(total: count)
         do {
             if activeBackend == .gpu {
-                try runOnGPU(count: count, options: options, deliver: deliver, pool: pool, progress: progress, summary: &summary, noun: noun)
+                try runOnGPU(count: count, options: options, pieces: pieces, pool: pool, progress: progress, summary: &summary, noun: noun)
             } else {
                 for i in 0..<count {
                     let o = try options(i)
-                    try pool.submit(try render(o), format: frameFormat?(i), deliver: deliver(i))
+                    try pool.submit(try render(o), format: frameFormat?(i), pieces: pieces(i))
+                    summary.completed += 1
                     progress?.update(pool.completed)
                 }
             }
@@ -135,11 +145,6 @@ public final class BatchRenderer {
         // Always drain the pool: frames already rendered are finished and written.
         do { try pool.finish() } catch { if failure == nil { failure = error } }
         progress?.finish(pool.completed)
-        summary.completed = pool.completed
-        if var stopped = failure as? BatchGPUFailure {
-            stopped.summary.completed = pool.completed
-            failure = stopped
-        }
         if let failure { throw failure }
         return summary
     }

@@ -13,7 +13,8 @@ public struct BatchSummary: Equatable, Sendable {
 
     /// Frames in the batch.
     public var total: Int
-    /// Frames encoded and delivered.
+    /// Frames handed to the encoder pool (all their pieces are delivered once the pool is drained;
+    /// a frame cut into tiles counts once).
     public var completed = 0
     /// Every GL failure, in order: the frame whose draw or readback failed, and why.
     public var glFailures: [FailedFrame] = []

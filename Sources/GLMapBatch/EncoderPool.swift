@@ -1,8 +1,10 @@
 // Encoder pool — contract
-// Input: premultiplied frames from the GL thread, each with a delivery closure. Output: each frame
-// encoded (PNG by default, or the pool's or the job's `ImageFormat`) and handed to its delivery closure (which writes the file or the
-// MBTiles row) on one of `workers` threads. Invariants: at most `capacity` frames wait in the
-// queue (`submit` blocks while it is full), so memory stays flat however many frames there are;
+// Input: premultiplied frames from the GL thread, each with its pieces: a delivery closure for the
+// whole frame, or one for each rectangle cut from it (the tiles of a metatile). Output: each piece
+// cut, encoded (PNG by default, or the pool's or the job's `ImageFormat`) and handed to its
+// delivery closure (which writes the file or the MBTiles row) on one of `workers` threads; the
+// pieces of a frame share its pixels and are encoded in parallel. Invariants: `submit` blocks
+// while `capacity` pieces wait, so memory stays flat however many frames there are;
 // after the first failure no new work starts, and `submit`/`finish` rethrow that failure.
 // Sharing the cores: worker i takes a frame only while more than i frames wait (or once the pool
 // is finishing), so the second and later encoders join only when encoding falls behind the GL
@@ -25,7 +27,18 @@ public final class EncoderPool: @unchecked Sendable {
     /// Receives a frame's encoded bytes on a worker thread.
     public typealias Delivery = @Sendable ([UInt8]) throws -> Void
 
-    private struct Job { let image: PremultipliedImage; let format: ImageFormat?; let deliver: Delivery }
+    /// One image to encode from a frame: the pixels inside `crop` (nil: the whole frame), and
+    /// where its bytes go.
+    public struct Piece: Sendable {
+        /// The rectangle of the frame to encode, in device pixels (nil: the whole frame).
+        public var crop: PixelRect?
+        /// Receives the encoded bytes.
+        public var deliver: Delivery
+        /// The piece `crop` of a frame (nil: all of it), delivered to `deliver`.
+        public init(crop: PixelRect? = nil, deliver: @escaping Delivery) { self.crop = crop; self.deliver = deliver }
+    }
+
+    private struct Job { let image: PremultipliedImage; let crop: PixelRect?; let format: ImageFormat?; let deliver: Delivery }
 
     private let condition = NSCondition()
     private var queue: [Job] = []
@@ -64,20 +77,25 @@ public final class EncoderPool: @unchecked Sendable {
         threads.forEach { $0.start() }
     }
 
-    /// Frames encoded and delivered so far.
+    /// Pieces (frames, or the tiles cut from them) encoded and delivered so far.
     public var completed: Int {
         condition.lock(); defer { condition.unlock() }
         return done
     }
 
-    /// Queues a frame (blocks while the queue is full); rethrows an earlier worker failure.
+    /// Queues a whole frame (blocks while the queue is full); rethrows an earlier worker failure.
     public func submit(_ image: PremultipliedImage, format: ImageFormat? = nil, deliver: @escaping Delivery) throws {
+        try submit(image, format: format, pieces: [Piece(deliver: deliver)])
+    }
+
+    /// Queues the pieces of a frame (blocks while the queue is full); rethrows an earlier worker failure.
+    public func submit(_ image: PremultipliedImage, format: ImageFormat? = nil, pieces: [Piece]) throws {
         condition.lock()
         defer { condition.unlock() }
         while queue.count - head >= capacity && failure == nil { condition.wait() }
         if let failure { throw failure }
         precondition(!closed, "EncoderPool.submit after finish")
-        queue.append(Job(image: image, format: format, deliver: deliver))
+        queue += pieces.map { Job(image: image, crop: $0.crop, format: format, deliver: $0.deliver) }
         condition.broadcast()
     }
 
@@ -103,7 +121,7 @@ public final class EncoderPool: @unchecked Sendable {
             }
             if failure != nil || head == queue.count { break }
             let job = queue[head]
-            queue[head] = Job(image: PremultipliedImage(width: 0, height: 0, pixels: []), format: nil, deliver: { _ in })
+            queue[head] = Job(image: PremultipliedImage(width: 0, height: 0, pixels: []), crop: nil, format: nil, deliver: { _ in })
             head += 1
             if head > 64 && head * 2 > queue.count {
                 queue.removeFirst(head)
@@ -113,7 +131,7 @@ public final class EncoderPool: @unchecked Sendable {
             condition.unlock()
             var error: Error?
             do {
-                try job.deliver(try (job.format ?? format).encode(job.image))
+                try job.deliver(try (job.format ?? format).encode(job.crop.map(job.image.cropped) ?? job.image))
             } catch let e {
                 error = e
             }

@@ -37,7 +37,7 @@ extension BatchRenderer {
     /// Longer than the house limit on purpose: it is one state machine (the frame in flight, the
     /// frames to redo, which failed once, failures in a row) whose draw step and recovery step
     /// read and write the same state; split apart they would pass all of it back and forth.
-    func runOnGPU(count: Int, options: (Int) throws -> RenderOptions, deliver: (Int) -> EncoderPool.Delivery,
+    func runOnGPU(count: Int, options: (Int) throws -> RenderOptions, pieces: (Int) -> [EncoderPool.Piece],
                   pool: EncoderPool, progress: BatchProgress?, summary: inout BatchSummary, noun: String) throws {
         if !(gl?.isUsable ?? false) {   // an earlier run or render left it broken
             try replaceRenderer()
@@ -58,7 +58,8 @@ extension BatchRenderer {
                 let image = try gl.endReadback(p.ticket)
                 pending = nil
                 failuresInARow = 0
-                try pool.submit(image, format: frameFormat?(p.index), deliver: deliver(p.index))
+                try pool.submit(image, format: frameFormat?(p.index), pieces: pieces(p.index))
+                summary.completed += 1
             }
             do {
                 if let p = pending, let gl, let first = redo.first, failedOnce.contains(first) {
@@ -80,7 +81,8 @@ extension BatchRenderer {
                         let image = try gl.readback()
                         current = nil
                         failuresInARow = 0
-                        try pool.submit(image, format: frameFormat?(i), deliver: deliver(i))
+                        try pool.submit(image, format: frameFormat?(i), pieces: pieces(i))
+                        summary.completed += 1
                         progress?.update(pool.completed)
                         continue
                     }

@@ -1,5 +1,6 @@
 import GLMap
 import GLMapCore
+import GLMapPyramid
 import GLMapServer
 
 /// `glmap serve`: serves tiles, static maps and TileJSON over HTTP until SIGTERM/SIGINT.
@@ -12,6 +13,7 @@ public enum ServeCommand {
         .init("max-queue", help: "render jobs that may wait (default 64); past it: 503 with Retry-After"),
         .init("timeout", help: "seconds a request may wait for its image (default 30); past it: 504"),
         .init("cache", help: "encoded image cache in MiB (default 64; 0: none)"),
+        .init("metatile", help: "a tile request draws its N×N metatile once (labels placed once) and caches every tile of it; tiles equal glmap tiles with the same --metatile (default \(Metatile.defaultSize); 1: each tile alone)"),
         .init("max-size", help: "largest static image side in CSS px (default 2048)"),
         .init("public-url", help: "base URL written into TileJSON (e.g. the load balancer's); default: from the Host header"),
         .init("backend", help: "auto (default), gpu or cpu"),
@@ -20,7 +22,7 @@ public enum ServeCommand {
 
     static let help = """
     usage: glmap serve --style FILE [--style ID=FILE…] [--bind 127.0.0.1] [--port 8080] [--jobs N]
-                       [--max-queue 64] [--timeout 30] [--cache 64] [--max-size 2048] [--http-cache DIR] [--offline]
+                       [--max-queue 64] [--timeout 30] [--cache 64] [--metatile 4] [--max-size 2048] [--http-cache DIR] [--offline]
                        [--fonts DIR]
 
     Serves, for each style id:
@@ -59,6 +61,7 @@ public enum ServeCommand {
         if let t = try a.double("timeout") { c.timeout = t }
         if let m = try a.int("cache") { c.cacheMiB = m }
         if let s = try a.int("max-size") { c.maxStaticSize = s }
+        if let m = try a.int("metatile") { c.metatile = m }
         c.publicURL = a.string("public-url")
         c.backend = try a.backend()
         c.resources = try ResourceFlags.loaderOptions(a)

@@ -17,12 +17,13 @@ public enum TilesCommand {
         .init("bbox", help: "W,S,E,N in degrees (default: the whole world; west > east crosses the antimeridian)"),
         .init("tile-size", help: "256 or 512 CSS px (default 256; a 256-px tile at z is the 512-px world at z-1)"),
         .init("ratio", "r", help: "pixel ratio 1 or 2 (default 1; 2 writes y@2x.png)"),
+        .init("metatile", help: "draw N×N tiles (plus a \(Metatile.defaultMargin)-px margin) as one frame, labels placed once, then cut: labels cross tile edges whole (default \(Metatile.defaultSize); 1: each tile on its own)"),
         .init("output", "o", help: "directory (DIR/z/x/y.png), FILE.mbtiles or FILE.pmtiles"),
         .init("format", "f", help: "tile format: png (default), jpeg or webp"),
         .init("quality", help: "JPEG / lossy WebP quality 1-100 (default 90)"),
         .init("lossless", value: false, help: "WebP: lossless instead of lossy"),
         .init("jobs", "j", help: "encoder threads (default: the number of cores)"),
-        .init("shard", help: "I/N: render only the tiles at positions ≡ I (mod N), 0 ≤ I < N; auto or auto/N: I (and N) from the scheduler's environment (JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID/COUNT)"),
+        .init("shard", help: "I/N: render only the metatiles at positions ≡ I (mod N), 0 ≤ I < N; auto or auto/N: I (and N) from the scheduler's environment (JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID/COUNT)"),
         .init("resume", value: false, help: "continue an interrupted run: skip the tiles already written (archives: the OUT.partial journal; directories: existing files)"),
         .init("png-level", help: "PNG compression: default (igzip, fastest) or small (libdeflate level 3)"),
         .init("backend", help: "auto (default), gpu or cpu"),
@@ -35,7 +36,7 @@ public enum TilesCommand {
 
     static let help = """
     usage: glmap tiles --style FILE --zoom 0-5 --output DIR|FILE.mbtiles|FILE.pmtiles [--bbox W,S,E,N]
-                       [--tile-size 256|512] [--ratio 1|2] [--format png|jpeg|webp] [--quality Q]
+                       [--tile-size 256|512] [--ratio 1|2] [--metatile N] [--format png|jpeg|webp] [--quality Q]
                        [--lossless] [--jobs N] [--shard I/N|auto|auto/N] [--resume]
                        [--png-level default|small] [--backend auto|gpu|cpu] [--strict]
                        [--max-tiles N] [--overwrite] [--quiet] [--http-cache DIR] [--offline] [--fonts DIR]
@@ -43,10 +44,15 @@ public enum TilesCommand {
            glmap tiles --help
 
     Renders every tile of the zoom range inside the box from one scene (parsed, evaluated and
-    uploaded once per zoom). Archives (MBTiles rows in TMS order, PMTiles v3 clustered) store
-    identical tiles once, carry the style's name, the sources' attribution, bounds, center, zooms
-    and format, and appear only when complete; meanwhile tiles go to OUT.partial, which --resume
-    continues after an interruption. An existing archive is replaced only with --overwrite.
+    uploaded once per zoom), a metatile at a time: N×N tiles (N = --metatile, default \(Metatile.defaultSize),
+    fewer where a zoom has fewer) and a \(Metatile.defaultMargin)-px margin are one frame with labels placed
+    once, then cut, so a label crossing a tile edge is whole on both sides and neighbouring tiles
+    agree (between metatiles the margin makes disagreement rare). A tile's bytes depend on its
+    address and N only: shards (whole metatiles each), --resume and glmap serve with the same
+    --metatile give the same bytes. Archives (MBTiles rows in TMS order, PMTiles v3 clustered)
+    store identical tiles once, carry the style's name, the sources' attribution, bounds, center,
+    zooms and format, and appear only when complete; meanwhile tiles go to OUT.partial, which
+    --resume continues after an interruption. An existing archive is replaced only with --overwrite.
     Zooms go from 0 to \(Pyramid.maxZoom), as for glmap render. The tile count is printed before
     anything is rendered; more than --max-tiles (default \(Pyramid.defaultTileLimit)) is refused.
     `merge` joins the archives of --shard runs (any mix of MBTiles and PMTiles) into one, refusing
@@ -70,13 +76,14 @@ public enum TilesCommand {
         let plan = try Plan(a)
         try TileOutput.check(plan.output, archive: plan.archiveKind.map { $0 == .pmtiles ? "PMTiles" : "MBTiles" }, overwrite: plan.overwrite || plan.resume)
         if !plan.quiet {
-            let count = plan.shardTiles.count
-            io.writeStderr("glmap: \(grouped(count)) tile\(count == 1 ? "" : "s") (zoom \(plan.zoomText)\(plan.shardLabel.map { ", shard \($0)" } ?? "")) → \(plan.output)\n")
+            let count = plan.tileCount, frames = plan.shardMetatiles.count
+            let metatiles = plan.metatileSize > 1 ? " in \(grouped(frames)) metatile\(frames == 1 ? "" : "s") of up to \(plan.metatileSize)×\(plan.metatileSize)" : ""
+            io.writeStderr("glmap: \(grouped(count)) tile\(count == 1 ? "" : "s")\(metatiles) (zoom \(plan.zoomText)\(plan.shardLabel.map { ", shard \($0)" } ?? "")) → \(plan.output)\n")
         }
-        // The tiles to draw: the shard, streamed; when resuming, those not written yet (a list).
-        var remaining: [TileAddress]?
+        // The metatiles to draw: the shard, streamed; when resuming, those with tiles not written yet (a list).
+        var remaining: [Frame]?
         if plan.archiveKind == nil && plan.resume {   // a directory: tiles whose file is there are done (files are written atomically)
-            remaining = plan.shardTiles.filter { !FileManager.default.fileExists(atPath: $0.path(in: plan.output, ratio: plan.ratio, fileExtension: plan.formatKind.fileExtension)) }
+            remaining = plan.remaining { !FileManager.default.fileExists(atPath: $0.path(in: plan.output, ratio: plan.ratio, fileExtension: plan.formatKind.fileExtension)) }
         }
         let scene = try Scene(style: Scene.loadStyle(file: plan.stylePath), strict: plan.strict, resources: plan.resources)
         for w in scene.warningMessages { io.writeStderr("glmap: warning: \(w)\n") }
@@ -86,8 +93,9 @@ public enum TilesCommand {
         if let archiveKind = plan.archiveKind {
             let w = try openArchive(archiveKind, plan: plan, scene: scene, format: format)
             if !w.done.isEmpty {
-                remaining = plan.shardTiles.filter { !w.done.contains($0) }
-                io.writeStderr("glmap: resuming: \(w.done.count) tiles already written, \(remaining!.count) to go\n")
+                let frames = plan.remaining { !w.done.contains($0) }
+                io.writeStderr("glmap: resuming: \(w.done.count) tiles already written, \(frames.reduce(0) { $0 + $1.tiles.count }) to go\n")
+                remaining = frames
             }
             writer = w
         }
@@ -103,6 +111,8 @@ public enum TilesCommand {
         var pyramid: Pyramid
         var tileSize: Int
         var ratio: Double
+        /// Tiles a metatile side (`--metatile`, shrunk to fit the largest image).
+        var metatileSize: Int
         var jobs: Int
         var shard: (index: Int, count: Int)
         var compression: PNGCompression
@@ -112,8 +122,11 @@ public enum TilesCommand {
         var archiveKind: TileArchiveWriter.Kind?
         var resume: Bool, overwrite: Bool, strict: Bool, quiet: Bool
         var resources: ResourceLoaderOptions?
+        /// The metatiles of the pyramid, and the positions of this shard's (all without --shard).
+        var metatiles: Pyramid.Metatiles
+        var shardMetatiles: LazyMapCollection<Range<Int>, Int>
         /// The tiles of this shard (of the whole pyramid without --shard).
-        var shardTiles: Pyramid.Shard
+        var tileCount: Int
 
         init(_ a: CommandLineArguments) throws {
             guard let stylePath = a.string("style") else { throw UsageError("missing --style FILE (see glmap tiles --help)") }
@@ -126,6 +139,9 @@ public enum TilesCommand {
             guard tileSize == 256 || tileSize == 512 else { throw UsageError("--tile-size expects 256 or 512, got \(tileSize)") }
             ratio = try a.double("ratio") ?? 1
             guard ratio == 1 || ratio == 2 else { throw UsageError("--ratio expects 1 or 2, got \(ratio)") }
+            let metatile = try a.int("metatile") ?? Metatile.defaultSize
+            guard (1...Metatile.maxSize).contains(metatile) else { throw UsageError("--metatile expects 1 to \(Metatile.maxSize) tiles, got \(metatile)") }
+            metatileSize = Metatile.size(metatile, tileSize: tileSize, ratio: ratio)
             jobs = try a.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
             guard (1...EncoderPool.maxWorkers).contains(jobs) else { throw UsageError("--jobs expects 1 to \(EncoderPool.maxWorkers) threads, got \(jobs)") }
             shard = try a.string("shard").map { try SchedulerShard.parse($0, environment: ProcessInfo.processInfo.environment) } ?? (index: 0, count: 1)
@@ -143,16 +159,40 @@ public enum TilesCommand {
             resources = try ResourceFlags.loaderOptions(a)
             let maxTiles = try a.int("max-tiles") ?? Pyramid.defaultTileLimit
             guard maxTiles >= 1 else { throw UsageError("--max-tiles expects at least 1, got \(maxTiles)") }
-            shardTiles = pyramid.shard(shard.index, of: shard.count)
-            guard shardTiles.count <= maxTiles else {
-                throw UsageError("--zoom \(zoomText)\(a.string("bbox").map { " --bbox \($0)" } ?? "") covers \(grouped(shardTiles.count)) tiles"
+            // Shards are whole metatiles (positions ≡ I mod N), so no metatile is drawn twice.
+            metatiles = pyramid.metatiles(size: metatileSize)
+            shardMetatiles = metatiles.shard(shard.index, of: shard.count)
+            tileCount = shard.count == 1 ? pyramid.count : metatiles.tileCount(shardMetatiles)
+            guard tileCount <= maxTiles else {
+                throw UsageError("--zoom \(zoomText)\(a.string("bbox").map { " --bbox \($0)" } ?? "") covers \(grouped(tileCount)) tiles"
                                  + (shard.count > 1 ? " in shard \(shard.index)/\(shard.count)" : "")
-                                 + ", more than the limit of \(grouped(maxTiles)); pass --max-tiles \(shardTiles.count) to render them all, or narrow --zoom or --bbox")
+                                 + ", more than the limit of \(grouped(maxTiles)); pass --max-tiles \(tileCount) to render them all, or narrow --zoom or --bbox")
             }
         }
 
         /// "I/N" when the run is one shard of several.
         var shardLabel: String? { shard.count > 1 ? "\(shard.index)/\(shard.count)" : nil }
+
+        /// The shard's metatile at `i` and its tiles to write.
+        func frame(_ i: Int) -> Frame {
+            let m = metatiles[shardMetatiles[i]]
+            return Frame(metatile: m, tiles: metatiles.tiles(of: m))
+        }
+
+        /// The shard's metatiles with the tiles still `toDo` (those with none are left out).
+        func remaining(_ toDo: (TileAddress) -> Bool) -> [Frame] {
+            shardMetatiles.indices.compactMap { i in
+                var f = frame(i)
+                f.tiles = f.tiles.filter(toDo)
+                return f.tiles.isEmpty ? nil : f
+            }
+        }
+    }
+
+    /// One frame of the run: a metatile and the tiles of it to write.
+    struct Frame: Sendable {
+        var metatile: Metatile
+        var tiles: [TileAddress]
     }
 
     /// Opens (or, with --resume, reopens) the archive's journal, with the metadata from the style.
@@ -162,35 +202,42 @@ public enum TilesCommand {
                                                 format: plan.formatKind, description: plan.shardLabel.map { "shard \($0) of the pyramid" })
         let styleBytes = FileManager.default.contents(atPath: plan.stylePath).map { [UInt8]($0) } ?? []
         let b = plan.bbox, shard = plan.shard
-        let job = "style \(String(TileSpool.fnv1a(styleBytes), radix: 16)) zoom \(plan.zoomText) bbox \(b.west),\(b.south),\(b.east),\(b.north) tile-size \(plan.tileSize) ratio \(plan.ratio) format \(format) shard \(shard.index)/\(shard.count)"
+        let job = "style \(String(TileSpool.fnv1a(styleBytes), radix: 16)) zoom \(plan.zoomText) bbox \(b.west),\(b.south),\(b.east),\(b.north) tile-size \(plan.tileSize) ratio \(plan.ratio) format \(format) shard \(shard.index)/\(shard.count) metatile \(plan.metatileSize)"
         return try TileArchiveWriter(path: plan.output, kind: kind, metadata: metadata, job: job, resume: plan.resume)
     }
 
-    /// Draws the tiles (`remaining`, or the whole shard) into the archive or DIR/z/x/y files.
-    static func renderTiles(_ remaining: [TileAddress]?, of scene: Scene, plan: Plan, format: ImageFormat,
+    /// Draws the metatiles (`remaining`, or the whole shard), cut into tiles, into the archive or DIR/z/x/y files.
+    static func renderTiles(_ remaining: [Frame]?, of scene: Scene, plan: Plan, format: ImageFormat,
                             writer: TileArchiveWriter?, io: CommandIO) throws {
-        if plan.backend != .cpu {   // small frames: llvmpipe's hand-offs cost more than its pool saves
-            let side = Int(Double(plan.tileSize) * plan.ratio)
-            RasterizerThreads.rasterizeOnDrawingThread(for: .batch(framePixels: side * side))
+        if plan.backend != .cpu {   // small frames (256² tiles one by one): llvmpipe's hand-offs cost more than its pool saves
+            let side = Double(Metatile.frameSide(size: plan.metatileSize, tileSize: plan.tileSize)) * plan.ratio
+            RasterizerThreads.rasterizeOnDrawingThread(for: .batch(framePixels: Int(side * side)))
         }
         let batch = try BatchRenderer(scene: scene, backend: plan.backend)
         io.noteCPUFallback(batch.fallbackReason)
-        let shardTiles = plan.shardTiles, output = plan.output, ratio = plan.ratio, tileSize = plan.tileSize
+        let output = plan.output, ratio = plan.ratio, tileSize = plan.tileSize
         let fileExtension = plan.formatKind.fileExtension
-        let tileCount = remaining?.count ?? shardTiles.count
-        let tileAt: @Sendable (Int) -> TileAddress = { i in remaining?[i] ?? shardTiles[i] }
+        let frameCount = remaining?.count ?? plan.shardMetatiles.count
+        let tileCount = remaining?.reduce(0) { $0 + $1.tiles.count } ?? plan.tileCount
+        let frameAt: (Int) -> Frame = { i in remaining?[i] ?? plan.frame(i) }
         let progress = BatchProgress(total: tileCount, mode: BatchProgress.mode(quiet: plan.quiet), noun: "tiles", write: io.writeStderr)
         let pool = EncoderPool(workers: plan.jobs, format: format)
         do {
-            let summary = try batch.run(count: tileCount, options: { tileAt($0).renderOptions(tileSize: tileSize, ratio: ratio) }, deliver: { i in
-                let tile = tileAt(i)
-                if let writer { return { try writer.add(tile, data: $0) } }
-                let path = tile.path(in: output, ratio: ratio, fileExtension: fileExtension)
-                // DIR/z/x is made when its first tile is written, so nothing is allocated per tile up front.
-                return { try TileOutput.makeColumn(output, tile); try AtomicFileWriter.write($0, to: path) }
-            }, pool: pool, progress: progress, noun: "tiles")
-            // A tile that failed twice on the GPU exits 1 (an archive missing it is not written).
-            try summary.finish(noun: "tiles", describe: { let t = tileAt($0); return "tile \(t.z)/\(t.x)/\(t.y)" }, write: io.writeStderr)
+            let summary = try batch.run(count: frameCount, options: { frameAt($0).metatile.renderOptions(tileSize: tileSize, ratio: ratio) }, pieces: { i in
+                let frame = frameAt(i)
+                return frame.tiles.map { tile in
+                    let crop = frame.metatile.crop(tile, tileSize: tileSize, ratio: ratio)
+                    if let writer { return EncoderPool.Piece(crop: crop) { try writer.add(tile, data: $0) } }
+                    let path = tile.path(in: output, ratio: ratio, fileExtension: fileExtension)
+                    // DIR/z/x is made when its first tile is written, so nothing is allocated per tile up front.
+                    return EncoderPool.Piece(crop: crop) { try TileOutput.makeColumn(output, tile); try AtomicFileWriter.write($0, to: path) }
+                }
+            }, pool: pool, progress: progress, noun: plan.metatileSize > 1 ? "metatiles" : "tiles")
+            // A metatile that failed twice on the GPU exits 1 (an archive missing its tiles is not written).
+            try summary.finish(noun: plan.metatileSize > 1 ? "metatiles" : "tiles", describe: { i in
+                let m = frameAt(i).metatile
+                return m.columns.count * m.rows.count == 1 ? "tile \(m.z)/\(m.columns.lowerBound)/\(m.rows.lowerBound)" : "metatile \(m)"
+            }, write: io.writeStderr)
             try writer?.finish()
         } catch {
             if let writer {

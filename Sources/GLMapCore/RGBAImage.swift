@@ -44,6 +44,32 @@ public struct RGBAImage<Alpha: AlphaConvention>: Equatable, Sendable {
     }
 }
 
+/// A rectangle of whole pixels in an image: its top-left corner and size.
+public struct PixelRect: Equatable, Hashable, Sendable {
+    /// Left column and top row.
+    public var x, y: Int
+    /// Size in pixels.
+    public var width, height: Int
+    /// The rectangle at (`x`, `y`) of `width × height` pixels.
+    public init(x: Int, y: Int, width: Int, height: Int) { self.x = x; self.y = y; self.width = width; self.height = height }
+}
+
+extension RGBAImage {
+    /// The pixels inside `rect` (which must lie inside the image), row by row.
+    public func cropped(to rect: PixelRect) -> RGBAImage {
+        precondition(rect.x >= 0 && rect.y >= 0 && rect.width >= 0 && rect.height >= 0
+                     && rect.x + rect.width <= width && rect.y + rect.height <= height, "crop \(rect) outside a \(width)x\(height) image")
+        if rect == PixelRect(x: 0, y: 0, width: width, height: height) { return self }
+        var out = [UInt8]()
+        out.reserveCapacity(rect.width * rect.height * 4)
+        for row in rect.y..<(rect.y + rect.height) {
+            let start = (row * width + rect.x) * 4
+            out += pixels[start..<(start + rect.width * 4)]
+        }
+        return RGBAImage(width: rect.width, height: rect.height, pixels: out)
+    }
+}
+
 /// A renderer's frame: premultiplied alpha (see `RGBAImage`).
 public typealias PremultipliedImage = RGBAImage<PremultipliedAlpha>
 

@@ -4,10 +4,10 @@ import Foundation
 import GLMapArchives
 import GLMapCore
 
-/// The tiles of a zoom range inside a bounding box, in a fixed order (z, then x, then y), and
-/// deterministic shards of them: shard `i` of `n` is every tile whose position in that order is
-/// ≡ i (mod n), so the shards are disjoint, their union is the pyramid, and each gets a fair mix
-/// of cheap low-zoom and dense high-zoom tiles.
+/// The tiles of a zoom range inside a bounding box. They are drawn and sharded a metatile at a
+/// time (`metatiles(size:)`, in Pyramid+Metatiles.swift): shard `i` of `n` is every metatile whose
+/// position is ≡ i (mod n), so the shards are disjoint, their union is the pyramid, and each gets a
+/// fair mix of cheap low-zoom and dense high-zoom tiles.
 public struct Pyramid: Equatable, Sendable {
     /// A longitude/latitude box in degrees; west > east crosses the antimeridian.
     public struct BBox: Equatable, Sendable {
@@ -108,58 +108,6 @@ public struct Pyramid: Equatable, Sendable {
     /// Number of tiles, computed from the ranges (nothing is allocated; at most 4^25/3 ≈ 3.8·10^14).
     public var count: Int {
         zooms.reduce(0) { total, z in total + columns(z: z).count * range(z: z).y.count }
-    }
-
-    /// Every tile, in order: by zoom, then x, then y (produced on demand, never stored).
-    public var tiles: Shard { shard(0, of: 1) }
-
-    /// Shard `index` (0-based) of `count`: the tiles at positions ≡ index (mod count).
-    public func shard(_ index: Int, of count: Int) -> Shard {
-        precondition(count >= 1 && (0..<count).contains(index), "shard index out of range")
-        return Shard(pyramid: self, index: index, stride: count)
-    }
-
-    /// The tile at `position` in the pyramid's order (0 ≤ position < count).
-    public func tile(at position: Int) -> TileAddress {
-        var p = position
-        for z in zooms {
-            let rows = range(z: z).y, columns = columns(z: z)
-            let n = columns.count * rows.count
-            if p < n { return TileAddress(unchecked: z, columns[p / rows.count], rows.lowerBound + p % rows.count) }
-            p -= n
-        }
-        preconditionFailure("tile position \(position) is past the pyramid's \(self.count) tiles")
-    }
-
-    /// One shard of a pyramid as a random-access collection whose tiles are computed when read,
-    /// so a pyramid of any size streams in constant memory.
-    public struct Shard: RandomAccessCollection, Equatable, Sendable {
-        /// The pyramid the shard is cut from.
-        public let pyramid: Pyramid
-        /// This shard's index and the number of shards.
-        public let index: Int
-        /// The number of shards (the step between this shard's positions).
-        public let stride: Int
-        /// Tiles in this shard.
-        public let count: Int
-
-        init(pyramid: Pyramid, index: Int, stride: Int) {
-            self.pyramid = pyramid
-            self.index = index
-            self.stride = stride
-            let total = pyramid.count
-            count = total > index ? (total - index + stride - 1) / stride : 0
-        }
-
-        /// Always 0.
-        public var startIndex: Int { 0 }
-        /// `count`.
-        public var endIndex: Int { count }
-        /// The shard's `i`-th tile (pyramid position `index + i · stride`).
-        public subscript(i: Int) -> TileAddress {
-            precondition(i >= 0 && i < count, "tile index out of range")
-            return pyramid.tile(at: index + i * stride)
-        }
     }
 
     /// Parses "I/N" (0 ≤ I < N).

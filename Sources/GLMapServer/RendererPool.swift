@@ -1,9 +1,15 @@
 // Renderer pool — contract
-// Input: render jobs (a style, the render options, a cache key, a deadline, and what to call when
-// the job is finished) from the HTTP thread. Output: each job's PNG (encoded exactly as
-// `glmap tiles` encodes: PNGEncoder's default compression) and its ETag, or the error, or nothing
-// when the deadline passed first (a timeout); `onFinish` is then called exactly once, on the
-// thread that finished it (a worker, or the deadline watcher), with `result` set.
+// Input: render jobs (a style, the render options of one frame, the pieces cut from it — a static
+// image is one piece, a metatile one per tile — each with its cache key, a deadline, and the
+// requests waiting, each for one piece and with what to call when the job is finished) from the
+// HTTP thread. Output: every piece's PNG (encoded exactly as `glmap tiles` encodes: PNGEncoder's
+// default compression) and its ETag, put in the encoded tile cache, or the error, or nothing when
+// the deadline passed first (a timeout); each waiting request's `onFinish` is then called exactly
+// once, on the thread that finished the job (a worker, or the deadline watcher), with its result set.
+// Coalescing: a request for a piece of a job that is queued or rendering (a tile of a metatile
+// being drawn) waits for that job instead of queuing another, so a frame is never drawn twice at
+// once; once a job is finished its pieces are in the cache. A request that joins a job shares the
+// first request's deadline.
 // Workers: `workers` threads, each owning one `BatchRenderer` per style, created on that thread
 // when it starts (the threading contract: one GL context per renderer per thread). Scenes are
 // parsed and tiled once for the server and shared read-only (with their tile bucket caches);
@@ -28,51 +34,98 @@ import GLMapPNG
 
 /// A fixed set of render threads, each with its own GL renderers, behind a bounded queue.
 final class RendererPool: @unchecked Sendable {
-    /// One image to render.
+    /// One image cut from a job's frame: its cache key and where it lies (nil: the whole frame).
+    struct Piece: Sendable {
+        let key: String
+        let crop: PixelRect?
+    }
+
+    /// One frame to render, and the requests waiting for its pieces.
     final class Job: @unchecked Sendable {
         let style: Int
         let options: RenderOptions
+        /// What identifies the frame: a second request for a piece of it joins this job.
         let key: String
+        let pieces: [Piece]
         /// When the job times out.
         let deadline: Date
-        /// Called once the job is finished (`result` set): by the worker that rendered it or by
-        /// the deadline watcher. The server resumes the job's connection here.
-        let onFinish: @Sendable () -> Void
-        /// The image or the error; nil once finished means it timed out.
-        var result: Result<EncodedTileCache.Entry, Error>? { resultBox.value }
-        /// The result, dropped from the job (the deadline watcher's list may keep the job a while:
-        /// it need not keep the image too).
-        func takeResult() -> Result<EncodedTileCache.Entry, Error>? {
-            resultBox.withLock { r in defer { r = nil }; return r }
-        }
-        private let resultBox = Locked<Result<EncodedTileCache.Entry, Error>?>(nil)
+        /// The requests waiting: the piece each wants, and what to call once the job is finished
+        /// (by the worker that rendered it or by the deadline watcher): the server resumes the
+        /// request's connection there. Then, each piece's image or the error; a timeout: `.timedOut`.
+        private let box = Locked<(waiters: [(key: String, onFinish: @Sendable () -> Void)], results: [String: (Result<EncodedTileCache.Entry, Error>, takers: Int)], finished: Bool)>(([], [:], false))
         /// 0 until finished, then 1 (set once, by whoever finishes it first).
         private let state = Atomic<Int>(0)
         var isFinished: Bool { state.load(ordering: .acquiring) == 1 }
+        /// Called once, when the job is finished, before the waiters are (the pool forgets it then).
+        let detach: @Sendable (Job) -> Void
         /// Set when the job timed out; read by the worker mid-render without the lock.
         var cancelled: Bool {
             get { stop.load(ordering: .relaxed) }
             set { stop.store(newValue, ordering: .relaxed) }
         }
         let stop = Atomic<Bool>(false)
-        init(style: Int, options: RenderOptions, key: String, deadline: Date, onFinish: @escaping @Sendable () -> Void) {
-            self.style = style; self.options = options; self.key = key; self.deadline = deadline; self.onFinish = onFinish
+        init(style: Int, options: RenderOptions, key: String, pieces: [Piece], deadline: Date, detach: @escaping @Sendable (Job) -> Void) {
+            self.style = style; self.options = options; self.key = key; self.pieces = pieces; self.deadline = deadline; self.detach = detach
         }
 
-        /// Finishes the job with `result` (nil: timed out) unless it is already finished; true
-        /// when this call finished it (and called `onFinish`).
+        /// Adds a request waiting for the piece `key`; false when the job is already finished.
+        func join(_ key: String, onFinish: @escaping @Sendable () -> Void) -> Bool {
+            box.withLock { b in
+                guard !b.finished else { return false }
+                b.waiters.append((key, onFinish))
+                return true
+            }
+        }
+
+        /// The result for the piece `key`, dropped from the job once every request waiting for it
+        /// has taken it (the deadline watcher's list may keep the job a while: it need not keep the
+        /// image too); nil: the job timed out.
+        func takeResult(for key: String) -> Result<EncodedTileCache.Entry, Error>? {
+            box.withLock { b in
+                guard let (result, takers) = b.results[key] else { return nil }
+                b.results[key] = takers > 1 ? (result, takers - 1) : nil
+                return result
+            }
+        }
+
+        /// Finishes the job with the pieces' images or the error (nil: timed out) unless it is
+        /// already finished; true when this call finished it (and called the waiters' `onFinish`).
         @discardableResult
-        func finish(_ result: Result<EncodedTileCache.Entry, Error>?) -> Bool {
+        func finish(_ result: Result<[String: EncodedTileCache.Entry], Error>?) -> Bool {
             guard state.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else { return false }
             if result == nil { cancelled = true }
-            resultBox.withLock { $0 = result }
-            onFinish()
+            detach(self)
+            let waiters = box.withLock { b in
+                b.finished = true
+                for w in b.waiters {   // only what a waiter takes is kept
+                    let takers = (b.results[w.key]?.takers ?? 0) + 1
+                    switch result {
+                    case .success(let entries)?: b.results[w.key] = entries[w.key].map { (.success($0), takers) }
+                    case .failure(let e)?: b.results[w.key] = (.failure(e), takers)
+                    case nil: break
+                    }
+                }
+                return b.waiters
+            }
+            for w in waiters { w.onFinish() }
             return true
         }
     }
 
+    /// What `submit` did with a request.
+    enum Submitted {
+        /// The request waits for this job (a new one, or one already queued or rendering).
+        case job(Job)
+        /// A job finished meanwhile: the image is in the cache.
+        case cached(EncodedTileCache.Entry)
+        /// The queue is full or the pool is shutting down.
+        case full
+    }
+
     private let condition = NSCondition()
     private var queue: [Job] = []
+    /// The jobs queued or rendering, by key (guarded by `condition`).
+    private var inFlight: [String: Job] = [:]
     private var closed = false
     private var running = 0
     private var started = 0
@@ -129,14 +182,33 @@ final class RendererPool: @unchecked Sendable {
     /// Jobs waiting for a worker.
     var depth: Int { condition.lock(); defer { condition.unlock() }; return queue.count }
 
-    /// Queues a job; nil when the queue is full or the pool is shutting down. `onFinish` is called
-    /// once the job has its result or has timed out at `deadline` (see `Job.finish`).
-    func submit(style: Int, options: RenderOptions, key: String, deadline: Date,
-                onFinish: @escaping @Sendable () -> Void) -> Job? {
-        let job = Job(style: style, options: options, key: key, deadline: deadline, onFinish: onFinish)
+    /// Asks for the piece `wanted` of the frame `key` (cut into `pieces`): joins the job drawing
+    /// that frame, or answers from the cache when one finished meanwhile, or queues a new job.
+    /// `onFinish` is called once the job has its result or has timed out at `deadline` (see `Job.finish`).
+    func submit(style: Int, options: RenderOptions, key: String, pieces: [Piece], wanted: String, deadline: Date,
+                onFinish: @escaping @Sendable () -> Void) -> Submitted {
         condition.lock()
-        guard !closed, queue.count < capacity else { condition.unlock(); return nil }
+        if let running = inFlight[key], running.join(wanted, onFinish: onFinish) {
+            condition.unlock()
+            metrics.count("renders_shared")
+            return .job(running)
+        }
+        // A job finishes (and leaves `inFlight`) only after its pieces are cached.
+        if let hit = cache.get(wanted) {
+            condition.unlock()
+            metrics.count("renders_shared")
+            return .cached(hit)
+        }
+        guard !closed, queue.count < capacity else { condition.unlock(); return .full }
+        let job = Job(style: style, options: options, key: key, pieces: pieces, deadline: deadline) { [weak self] done in
+            guard let self else { return }
+            condition.lock()
+            if inFlight[done.key] === done { inFlight[done.key] = nil }
+            condition.unlock()
+        }
+        _ = job.join(wanted, onFinish: onFinish)
         queue.append(job)
+        inFlight[key] = job
         condition.signal()   // one idle worker is enough
         condition.unlock()
         watch.lock()
@@ -148,7 +220,7 @@ final class RendererPool: @unchecked Sendable {
             watchedAfterCompaction = watched.count
         }
         watch.unlock()
-        return job
+        return .job(job)
     }
 
     /// Finishes timed-out jobs: sleeps until the oldest unfinished job's deadline (deadlines come
@@ -218,7 +290,7 @@ final class RendererPool: @unchecked Sendable {
             if job.isFinished { continue }   // timed out while it waited
             condition.unlock()
             let result = render(job, renderers, uniform)
-            if case .success(let entry) = result { cache.put(job.key, entry) }
+            if case .success(let entries) = result { for (key, entry) in entries { cache.put(key, entry) } }
             job.finish(result)   // no-op when it timed out meanwhile
             condition.lock()
         }
@@ -232,7 +304,7 @@ final class RendererPool: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func render(_ job: Job, _ renderers: [BatchRenderer?], _ uniform: UniformImageCache) -> Result<EncodedTileCache.Entry, Error> {
+    private func render(_ job: Job, _ renderers: [BatchRenderer?], _ uniform: UniformImageCache) -> Result<[String: EncodedTileCache.Entry], Error> {
         guard let renderer = renderers[job.style] else {
             return .failure(IOFailure(path: "renderer", message: startupFailure ?? "no renderer for this style"))
         }
@@ -248,10 +320,14 @@ final class RendererPool: @unchecked Sendable {
                 image = try renderer.render(job.options, shouldStop: stop)   // replaces the broken renderer first
             }
             let reused = uniform.hits
-            let png = try uniform.encode(image)
+            var entries: [String: EncodedTileCache.Entry] = [:]
+            for piece in job.pieces {
+                let png = try uniform.encode(piece.crop.map(image.cropped) ?? image)
+                entries[piece.key] = .init(png: png, etag: RendererPool.etag(png))
+            }
             metrics.count("uniform_encodes_reused", uniform.hits - reused)
             metrics.count("renders")
-            return .success(.init(png: png, etag: RendererPool.etag(png)))
+            return .success(entries)
         } catch let e as RenderInterrupted {
             metrics.count("renders_interrupted")
             return .failure(e)

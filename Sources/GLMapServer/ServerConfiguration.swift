@@ -4,6 +4,7 @@ import Glibc
 #endif
 import GLMap
 import GLMapCore
+import GLMapPyramid
 
 /// What `glmap serve` serves and its limits (the command-line flags, with their defaults).
 public struct ServerConfiguration: Sendable {
@@ -57,6 +58,9 @@ public struct ServerConfiguration: Sendable {
     public var timeout = 30.0
     /// Encoded image cache, in MiB (0: none).
     public var cacheMiB = 64
+    /// Tiles a metatile side: a tile request draws its metatile (labels placed once) and caches
+    /// all its tiles; 1 draws each tile alone. Tiles equal `glmap tiles` with the same `--metatile`.
+    public var metatile = Metatile.defaultSize
     /// Largest static image side in CSS px.
     public var maxStaticSize = 2048
     /// Most simultaneous connections (libmicrohttpd refuses more).
@@ -92,6 +96,7 @@ public struct ServerConfiguration: Sendable {
         guard maxQueue >= 0, maxQueue <= 1_000_000 else { throw InputFailure("--max-queue expects 0…1000000, got \(maxQueue)") }
         guard timeout.isFinite, timeout > 0, timeout <= 3600 else { throw InputFailure("--timeout expects seconds in (0, 3600], got \(timeout)") }
         guard cacheMiB >= 0, cacheMiB <= 1 << 20 else { throw InputFailure("--cache expects MiB in 0…1048576, got \(cacheMiB)") }
+        guard (1...Metatile.maxSize).contains(metatile) else { throw InputFailure("--metatile expects 1…\(Metatile.maxSize), got \(metatile)") }
         guard maxStaticSize >= 1, maxStaticSize <= MapRenderer.maxImageSize else { throw InputFailure("--max-size expects 1…\(MapRenderer.maxImageSize), got \(maxStaticSize)") }
     }
 

@@ -30,7 +30,7 @@ public final class ServerMetrics: @unchecked Sendable {
         if let i = ServerMetrics.latencyBuckets.firstIndex(where: { seconds <= $0 }) { bucketCounts[i] += 1 }
     }
 
-    /// Adds `n` to a counter (`renders`, `render_failures`, `renderer_replacements`, `cache_hits`, `cache_misses`, `queue_rejections`, `timeouts`, `renders_interrupted`, `uniform_encodes_reused`).
+    /// Adds `n` to a counter (`renders`, `render_failures`, `renderer_replacements`, `cache_hits`, `cache_misses`, `queue_rejections`, `timeouts`, `renders_interrupted`, `renders_shared`, `uniform_encodes_reused`).
     public func count(_ name: String, _ n: Int = 1) {
         lock.lock(); defer { lock.unlock() }
         counters[name, default: 0] += n
@@ -67,6 +67,7 @@ public final class ServerMetrics: @unchecked Sendable {
             ("queue_rejections", "glmap_queue_rejections_total", "Requests refused with 503 because the render queue was full."),
             ("timeouts", "glmap_timeouts_total", "Requests answered 504 because their render did not finish in time."),
             ("renders_interrupted", "glmap_renders_interrupted_total", "Renders stopped part-way because their request had timed out."),
+            ("renders_shared", "glmap_renders_shared_total", "Images that missed the cache but came from a render another request had started (a tile of the same metatile)."),
             ("uniform_encodes_reused", "glmap_uniform_encodes_reused_total", "Single-colour images answered with the PNG bytes encoded for an earlier one."),
         ]
         for (key, name, help) in named {

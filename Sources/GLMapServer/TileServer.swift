@@ -2,7 +2,8 @@
 // Input: a `ServerConfiguration` (styles, address, limits). Output: an HTTP/1.1 server on
 // libmicrohttpd (Debian's libmicrohttpd; glmap parses no HTTP itself) answering the routes of
 // ServerRoute.swift: tiles and static images as PNG (each tile byte-identical to what
-// `glmap tiles` writes for it), TileJSON 3, /health and /metrics (Prometheus text).
+// `glmap tiles` writes for it with the same `--metatile`: a tile request draws its metatile once,
+// cut into its tiles, which all go into the cache), TileJSON 3, /health and /metrics (Prometheus text).
 // Work: styles are parsed and their sources loaded once, at `init` (a bad style throws there:
 // exit 2); `start` starts the render workers (RendererPool.swift: one GL context per style per
 // worker thread) and the daemon: one polling thread (epoll) for every connection; a request whose
@@ -174,6 +175,10 @@ public final class TileServer: @unchecked Sendable {
     struct Render {
         var style: Int
         var options: RenderOptions
+        /// The frame (a metatile's, or the image's own cache key) and the pieces cut from it.
+        var frameKey: String
+        var pieces: [RendererPool.Piece]
+        /// The cache key of the piece this request wants.
         var key: String
         var ifNoneMatch: String?
     }
@@ -208,25 +213,36 @@ public final class TileServer: @unchecked Sendable {
             let base = configuration.publicURL ?? "http://" + (headers.host.flatMap(TileServer.saneHost) ?? "\(configuration.urlHost):\(port)")
             let doc = TileJSON.document(id: id, style: scenes[styleIndex].style, tileSize: tileSize, baseURL: base, maxzoom: router.maxTileZoom)
             return .answer(Answer(status: 200, body: Array(doc.utf8), headers: [("Content-Type", "application/json"), ("Cache-Control", "no-cache")]))
-        case let .tile(_, tileSize, z, x, y, scale):
-            // Unchecked is fine: the router checked z, x and y.
-            let options = (try? TileAddress(z: z, x: x, y: y))!.renderOptions(tileSize: tileSize, ratio: Double(scale))
-            return image(route, style: styleIndex, options: options, headers: headers)
+        case let .tile(id, tileSize, z, x, y, scale):
+            // The tile's metatile is drawn once and cut, exactly as `glmap tiles` does with the same --metatile.
+            let ratio = Double(scale)
+            let metatile = Metatile(containing: TileAddress(unchecked: z, x, y), size: Metatile.size(configuration.metatile, tileSize: tileSize, ratio: ratio))
+            return image(route, style: styleIndex, headers: headers) {
+                let pieces = metatile.tiles.map { t in
+                    RendererPool.Piece(key: ServerRoute.tile(style: id, tileSize: tileSize, z: t.z, x: t.x, y: t.y, scale: scale).cacheKey,
+                                       crop: metatile.crop(t, tileSize: tileSize, ratio: ratio))
+                }
+                return (metatile.renderOptions(tileSize: tileSize, ratio: ratio), "metatile|\(id)|\(tileSize)|\(metatile)|\(scale)", pieces)
+            }
         case let .staticImage(_, view, w, h, scale):
-            let options = StaticCamera.options(view, width: w, height: h, scale: scale, dataBounds: dataBounds[styleIndex])
-            return image(route, style: styleIndex, options: options, headers: headers)
+            return image(route, style: styleIndex, headers: headers) {
+                (StaticCamera.options(view, width: w, height: h, scale: scale, dataBounds: self.dataBounds[styleIndex]), route.cacheKey, [RendererPool.Piece(key: route.cacheKey, crop: nil)])
+            }
         }
     }
 
-    /// A cached image's answer, or the render it needs.
-    func image(_ route: ServerRoute, style: Int, options: RenderOptions, headers: RequestHeaders) -> Step {
+    /// A cached image's answer, or the render it needs: `frame` gives the frame's options, its key
+    /// and the pieces cut from it (one of them this route's image).
+    func image(_ route: ServerRoute, style: Int, headers: RequestHeaders,
+               frame: () -> (options: RenderOptions, key: String, pieces: [RendererPool.Piece])) -> Step {
         let key = route.cacheKey
         if let hit = cache.get(key) {
             metrics.count("cache_hits")
             return .answer(imageAnswer(hit, cacheState: "hit", ifNoneMatch: headers.ifNoneMatch))
         }
         metrics.count("cache_misses")
-        return .render(Render(style: style, options: options, key: key, ifNoneMatch: headers.ifNoneMatch))
+        let f = frame()
+        return .render(Render(style: style, options: f.options, frameKey: f.key, pieces: f.pieces, key: key, ifNoneMatch: headers.ifNoneMatch))
     }
 
     /// The answer to a full render queue.
@@ -300,7 +316,7 @@ public final class TileServer: @unchecked Sendable {
     fileprivate func handle(_ connection: OpaquePointer, state: RequestState, url: String, method: String) -> MHD_Result {
         if let job = state.job, let render = state.render {   // resumed: the job is finished
             state.job = nil
-            return send(connection, state, rendered(job.takeResult(), render))
+            return send(connection, state, rendered(job.takeResult(for: render.key), render))
         }
         if let a = state.pending { state.pending = nil; return send(connection, state, a) }
         lock.lock(); inFlight += 1; state.closing = draining; lock.unlock()
@@ -316,12 +332,16 @@ public final class TileServer: @unchecked Sendable {
             // the polling thread calls the handler again once it is resumed.
             MHD_suspend_connection(connection)
             let resumable = UnsafeSendable(connection)
-            if let job = pool.submit(style: r.style, options: r.options, key: r.key,
-                                     deadline: Date().addingTimeInterval(configuration.timeout),
-                                     onFinish: { MHD_resume_connection(resumable.value) }) {
+            switch pool.submit(style: r.style, options: r.options, key: r.frameKey, pieces: r.pieces, wanted: r.key,
+                               deadline: Date().addingTimeInterval(configuration.timeout),
+                               onFinish: { MHD_resume_connection(resumable.value) }) {
+            case .job(let job):
                 state.job = job
                 state.render = r
-            } else {
+            case .cached(let entry):
+                state.pending = imageAnswer(entry, cacheState: "hit", ifNoneMatch: r.ifNoneMatch)
+                MHD_resume_connection(connection)
+            case .full:
                 state.pending = queueFull()
                 MHD_resume_connection(connection)
             }

@@ -80,6 +80,51 @@ final class TileServerHTTPTests: XCTestCase {
         XCTAssertGreaterThan(Set(stride(from: 0, to: img.pixels.count, by: 4 * 97).map { img.pixels[$0] }).count, 1, "a blank tile")
     }
 
+    func testNeighbouringTilesComeFromOneMetatileRender() throws {
+        let d = try tiles().appendingPathComponent("256")
+        let s = try startServer(); defer { s.stop() }
+        // 11/585–586/782–783 all lie in the metatile 11/584-587/780-783: one render, the rest from the cache.
+        var bodies: [[UInt8]] = []
+        for (x, y) in [(585, 783), (586, 783), (585, 782), (586, 782)] {
+            let r = try curl("\(s.base)/styles/dc/11/\(x)/\(y).png")
+            XCTAssertEqual(r.status, 200)
+            XCTAssertEqual(r.headers["x-cache"], bodies.isEmpty ? "miss" : "hit", "\(x)/\(y)")
+            XCTAssertTrue(r.body == (try [UInt8](Data(contentsOf: d.appendingPathComponent("11/\(x)/\(y).png")))), "11/\(x)/\(y) differs from glmap tiles'")
+            bodies.append(r.body)
+        }
+        XCTAssertEqual(s.metrics.value("renders"), 1)
+        XCTAssertEqual(Set(bodies).count, 4, "four different tiles")
+        XCTAssertGreaterThanOrEqual(s.cache.count, 16, "every tile of the metatile is cached")
+    }
+
+    func testConcurrentRequestsForOneMetatileRenderItOnce() throws {
+        let d = try tiles().appendingPathComponent("256")
+        var c = ServerConfiguration(styles: [try .parse("dc=\(exampleStyle)")])
+        c.port = 0; c.jobs = 2; c.drainTimeout = 10
+        let s = try TileServer(configuration: c)
+        // The first render waits until the second request has joined it (at most 20 s): without
+        // coalescing, the second request would start a render of its own on the other worker.
+        let metrics = s.metrics
+        s.pool.testHookBeforeRender = { _, _ in
+            let deadline = Date().addingTimeInterval(20)
+            while metrics.value("renders_shared") == 0 && Date() < deadline { usleep(5_000) }
+        }
+        try s.start(); defer { s.stop() }
+        let paths = ["11/585/783", "11/586/782"]
+        let responses = Locked<[String: CurlResponse]>([:])
+        DispatchQueue.concurrentPerform(iterations: paths.count) { i in
+            let r = try? curl("\(s.base)/styles/dc/\(paths[i]).png")
+            responses.withLock { $0[paths[i]] = r }
+        }
+        for p in paths {
+            let r = try XCTUnwrap(responses.value[p], p)
+            XCTAssertEqual(r.status, 200, p)
+            XCTAssertTrue(r.body == (try [UInt8](Data(contentsOf: d.appendingPathComponent("\(p).png")))), "\(p) differs from glmap tiles'")
+        }
+        XCTAssertEqual(metrics.value("renders"), 1, "the metatile was drawn once")
+        XCTAssertEqual(metrics.value("renders_shared"), 1)
+    }
+
     func testStaticCenterFormMatchesGlmapRender() throws {
         let s = try startServer(); defer { s.stop() }
         let d = makeTempDir(); defer { try? FileManager.default.removeItem(at: d) }

@@ -87,10 +87,11 @@ final class MBTilesWriterTests: XCTestCase {
         let out = dir.appendingPathComponent("tiles").path
         var err = ""
         let io = CommandIO(readStdin: { [] }, writeStdout: { _ in }, writeStderr: { err += $0 })
-        let code = GLMapCommand.run(["tiles", "-s", style, "-z", "1", "--bbox", "-180,1,180,85", "-o", out, "--ratio", "2", "--backend", "cpu", "--shard", "1/2"], io: io)
+        let code = GLMapCommand.run(["tiles", "-s", style, "-z", "1", "--bbox", "-180,1,180,85", "-o", out, "--ratio", "2", "--backend", "cpu", "--shard", "1/2", "--metatile", "1"], io: io)
         XCTAssertEqual(code, 0, err)
         XCTAssertTrue(err.contains("1 tiles"), err)
-        // The northern row at z1 is 1/0/0 and 1/1/0; shard 1 of 2 is the second.
+        // The northern row at z1 is 1/0/0 and 1/1/0; shard 1 of 2 is the second (one tile a
+        // metatile: with 2×2 metatiles, z1 is one metatile and shard 0 draws it all).
         XCTAssertEqual(try FileManager.default.subpathsOfDirectory(atPath: out).filter { $0.hasSuffix(".png") }.sorted(),
                        ["1/1/0@2x.png"])
         let img = try PNGDecoder.decode(contentsOf: out + "/1/1/0@2x.png")

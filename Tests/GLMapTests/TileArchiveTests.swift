@@ -128,7 +128,7 @@ final class TileArchiveTests: XCTestCase {
                                        center: (0, 0, 0), minzoom: 0, maxzoom: 4)
         let w = try TileArchiveWriter(path: out, kind: .pmtiles, metadata: meta, job: "leaves", resume: false)
         w.maxRootEntries = 8
-        let all = try Pyramid(zooms: 0...4).tiles
+        let all = try Pyramid(zooms: 0...4).metatiles(size: 1).map { $0.tiles[0] }
         for t in all { try w.add(t, data: Array("tile \(t) ".utf8) + [UInt8](repeating: UInt8(t.z), count: t.x % 3)) }
         try w.finish()
         let r = try PMTilesReader(path: out)

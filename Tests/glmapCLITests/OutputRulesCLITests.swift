@@ -32,7 +32,7 @@ final class OutputRulesCLITests: FolderTestCase {
     func testTileCountIsPrintedBeforeRendering() {
         let r = run(["tiles", "-s", exampleStyle, "-z", "0-1", "-o", path("t"), "--backend", "cpu"])
         XCTAssertEqual(r.code, 0, r.stderr)
-        XCTAssertTrue(r.stderr.hasPrefix("glmap: 5 tiles (zoom 0-1) → \(path("t"))\n"), r.stderr)
+        XCTAssertTrue(r.stderr.hasPrefix("glmap: 5 tiles in 2 metatiles of up to 4×4 (zoom 0-1) → \(path("t"))\n"), r.stderr)
         XCTAssertEqual(files(), ["t", "t/0", "t/0/0", "t/0/0/0.png", "t/1", "t/1/0", "t/1/0/0.png", "t/1/0/1.png", "t/1/1", "t/1/1/0.png", "t/1/1/1.png"])
     }
 
@@ -54,9 +54,12 @@ final class OutputRulesCLITests: FolderTestCase {
     }
 
     func testLimitCountsTheShardAndTheBoxAndCanBeLowered() {
-        let r = run(["tiles", "-s", exampleStyle, "-z", "0-2", "--shard", "1/2", "--max-tiles", "5", "-o", path("t")])
+        // Shards are whole metatiles: z0, z1 and z2 are one each, and shard 0 of 2 holds z0 and z2.
+        let r = run(["tiles", "-s", exampleStyle, "-z", "0-2", "--shard", "0/2", "--max-tiles", "5", "-o", path("t")])
         XCTAssertEqual(r.code, 2)
-        XCTAssertEqual(r.stderr, "glmap: --zoom 0-2 covers 10 tiles in shard 1/2, more than the limit of 5; pass --max-tiles 10 to render them all, or narrow --zoom or --bbox\n")
+        XCTAssertEqual(r.stderr, "glmap: --zoom 0-2 covers 17 tiles in shard 0/2, more than the limit of 5; pass --max-tiles 17 to render them all, or narrow --zoom or --bbox\n")
+        let single = run(["tiles", "-s", exampleStyle, "-z", "0-2", "--shard", "1/2", "--metatile", "1", "--max-tiles", "5", "-o", path("t")])
+        XCTAssertEqual(single.stderr, "glmap: --zoom 0-2 covers 10 tiles in shard 1/2, more than the limit of 5; pass --max-tiles 10 to render them all, or narrow --zoom or --bbox\n")
         let box = run(["tiles", "-s", exampleStyle, "-z", "10", "--bbox", "0,0,10,10", "--max-tiles", "100", "-o", path("t")])
         XCTAssertEqual(box.code, 2)
         XCTAssertEqual(box.stderr, "glmap: --zoom 10 --bbox 0,0,10,10 covers 841 tiles, more than the limit of 100; pass --max-tiles 841 to render them all, or narrow --zoom or --bbox\n")
@@ -83,14 +86,18 @@ final class OutputRulesCLITests: FolderTestCase {
         // 0-24 is 3.75·10^14 tiles: counting and indexing them must not allocate.
         let pyramid = try Pyramid(zooms: 0...24)
         XCTAssertEqual(pyramid.count, 375_299_968_947_541)
-        let tiles = pyramid.tiles
+        let tiles = pyramid.metatiles(size: 1)   // each metatile one tile
         XCTAssertEqual(tiles.count, pyramid.count)
-        XCTAssertEqual(tiles[0], try TileAddress(z: 0, x: 0, y: 0))
-        XCTAssertEqual(tiles[1], try TileAddress(z: 1, x: 0, y: 0))
-        XCTAssertEqual(tiles[tiles.count - 1], try TileAddress(z: 24, x: (1 << 24) - 1, y: (1 << 24) - 1))
-        let shard = pyramid.shard(3, of: 7)
-        XCTAssertEqual(shard[2], tiles[3 + 2 * 7])
+        XCTAssertEqual(tiles[0].tiles, [try TileAddress(z: 0, x: 0, y: 0)])
+        XCTAssertEqual(tiles[1].tiles, [try TileAddress(z: 1, x: 0, y: 0)])
+        XCTAssertEqual(tiles[tiles.count - 1].tiles, [try TileAddress(z: 24, x: (1 << 24) - 1, y: (1 << 24) - 1)])
+        let shard = tiles.shard(3, of: 7)
+        XCTAssertEqual(shard[2], 3 + 2 * 7)
         XCTAssertEqual(shard.count, (pyramid.count - 3 + 6) / 7)
+        // Metatiles of 4: z0 and z1 are one each, then (2^z / 4)² a zoom.
+        let metatiles = pyramid.metatiles(size: 4)
+        XCTAssertEqual(metatiles.count, 2 + (2...24).reduce(0) { $0 + (1 << (2 * $1 - 4)) })
+        XCTAssertEqual(metatiles[metatiles.count - 1].description, "24/16777212-16777215/16777212-16777215")
     }
 
     // MARK: what tiles may write to
