@@ -8,6 +8,11 @@
 #   CLIENT=python bash Benchmarks/serve-load.sh     # the Python load client instead of wrk
 #   STYLE=.build/basemap/styles/osm-bright.json ZOOMS=13-17 BBOX=24.935,60.164,24.953,60.179 bash Benchmarks/serve-load.sh
 #
+# CACHE (MiB, default 0) and METATILE (default 1) are glmap serve's --cache and --metatile. The
+# defaults render every request alone. METATILE=4 CACHE=256 with REQUESTS at most the pyramid's
+# size is the metatiled server on distinct tiles: each request not yet drawn renders its 4×4
+# metatile once, its siblings are answered from the cache, and no tile is asked for twice (so no
+# answer is a repeat from the cache).
 # VARIANTS: the servers to load, in order (default "on"): "on" = this build; "off" = this build
 # with GLMAP_VIEW_CULLING=0 (every bucket drawn whole, as before view culling); "before" = the
 # binary GLMAP_BEFORE (e.g. an older commit's release build). ROUNDS: repeat (each variant, then
@@ -39,6 +44,7 @@ ZOOMS="${ZOOMS:-0-6}"
 GLMAP="${GLMAP:-.build/release/glmap}"
 PY="${GLMAP_PYTHON:-.venv/bin/python}"
 CLIENT="${CLIENT:-wrk}"
+CACHE="${CACHE:-0}"; METATILE="${METATILE:-1}"
 [ -f "$STYLE" ] || { echo "serve-load: $STYLE not found (the shared scenes are needed)" >&2; exit 1; }
 [ -x "$GLMAP" ] || { echo "serve-load: $GLMAP missing; run swift build -c release --product glmap" >&2; exit 1; }
 [ -x "$PY" ] || { echo "serve-load: $PY missing; run bash .ci/install-deps" >&2; exit 1; }
@@ -53,7 +59,7 @@ cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null || 
 trap cleanup EXIT
 
 echo "# glmap serve load, $(date -u '+%F %H:%M UTC'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //') x$(nproc)"
-echo "# style $STYLE, zooms $ZOOMS, $REQUESTS requests, concurrency $CONCURRENCY, --jobs $JOBS, client $CLIENT"
+echo "# style $STYLE, zooms $ZOOMS, $REQUESTS requests, concurrency $CONCURRENCY, --jobs $JOBS, --cache $CACHE, --metatile $METATILE, client $CLIENT"
 echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 run_glmap() {   # $1: the variant (see VARIANTS)
@@ -61,7 +67,7 @@ run_glmap() {   # $1: the variant (see VARIANTS)
   [ "$cull" = off ] && culling=0
   [ "$cull" = before ] && bin="${GLMAP_BEFORE:?VARIANTS has before: set GLMAP_BEFORE to that glmap binary}"
 rm -f "$TMP/server.log"   # not the previous variant's log: wait for this server's own line
-GLMAP_VIEW_CULLING="$culling" "$bin" serve --style "world=$STYLE" --port 0 --jobs "$JOBS" --cache 0 --max-queue 100000 --timeout 600 2> "$TMP/server.log" &
+GLMAP_VIEW_CULLING="$culling" "$bin" serve --style "world=$STYLE" --port 0 --jobs "$JOBS" --cache "$CACHE" --metatile "$METATILE" --max-queue 100000 --timeout 600 2> "$TMP/server.log" &
 server=$!
 for _ in $(seq 1 600); do grep -qs "workers)" "$TMP/server.log" && break; sleep 0.1; done
 port="$(sed -n 's|.*http://127.0.0.1:\([0-9]*\).*|\1|p' "$TMP/server.log" | head -1)"

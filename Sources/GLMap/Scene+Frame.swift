@@ -32,6 +32,26 @@ struct TileBucketCache {
     /// Buckets built since the scene was made (cache misses).
     var built = 0
 
+    /// Forgets what the last two plans did not use, except the `spareTiles` most recently used
+    /// of the other tiles (their data and their buckets; not the buckets of dashed lines, which
+    /// are keyed by a frame zoom that will not come back), as MapLibre's source cache keeps tiles
+    /// that left the view. A server drawing tiles in any order then finds the tiles a request
+    /// shares with recent ones laid out already.
+    mutating func evict(spareTiles: Int) {
+        let keep = generation - 1
+        let spare = data.filter { $0.value.used < keep }.sorted { $0.value.used > $1.value.used }.prefix(spareTiles)
+        let spareKeys = Set(spare.map(\.key))
+        data = data.filter { $0.value.used >= keep || spareKeys.contains($0.key) }
+        let kept = Set(data.keys.map(\.tile))
+        entries = entries.filter { $0.value.used >= keep || ($0.key.zoomKey < 0 && kept.contains($0.key.canonical)) }
+    }
+
+    /// MapLibre GL JS's source cache size for a view: the 512-px tiles across and down it (plus
+    /// one each way), times five zoom levels.
+    static func spareTiles(view: ViewTransform) -> Int {
+        Int(((view.width / 512 + 1).rounded(.up) * (view.height / 512 + 1).rounded(.up) * 5).rounded())
+    }
+
     /// A key no other bucket of this process has (renderers cache uploads by it, across scenes).
     static func uniqueKey() -> UInt64 {
         lastKey.withLock { k in k += 1; return k }
@@ -214,10 +234,7 @@ extension Scene {
                 }
                 planned.append(.tiled(source: layer.source ?? "", clipped: Scene.isTileClipped(layer.type), buckets: list))
             }
-            // Forget buckets the last two plans did not use.
-            let keep = cache.generation - 1
-            cache.entries = cache.entries.filter { $0.value.used >= keep }
-            cache.data = cache.data.filter { $0.value.used >= keep }
+            cache.evict(spareTiles: TileBucketCache.spareTiles(view: view))
             var plan = FramePlan(layers: planned, sourceTiles: tiles)
             decorate(&plan, evaluator: evaluator, images: images)
             return plan
@@ -241,12 +258,7 @@ extension Scene {
         buckets.withLock { $0.generation += 1 }
         loadTiles(tiles)
         let rasterDraws = rasterLayerDraws(view: view, layers: layers, evaluator: evaluator)
-        defer {
-            buckets.withLock { cache in
-                let keep = cache.generation - 1
-                cache.data = cache.data.filter { $0.value.used >= keep }
-            }
-        }
+        defer { buckets.withLock { $0.evict(spareTiles: TileBucketCache.spareTiles(view: view)) } }
         var result = concurrentMap(layers) { [self, evaluator] item -> ReferenceLayer in
             let layer = item.layer
             if let r = rasterDraws[item.index] { return .raster(r) }
