@@ -13,7 +13,7 @@ public enum ServeCommand {
         .init("max-queue", help: "render jobs that may wait (default 64); past it: 503 with Retry-After"),
         .init("timeout", help: "seconds a request may wait for its image (default 30); past it: 504"),
         .init("cache", help: "encoded image cache in MiB (default 64; 0: none)"),
-        .init("metatile", help: "a tile request draws its N×N metatile once (labels placed once) and caches every tile of it; tiles equal glmap tiles with the same --metatile (default \(Metatile.defaultSize); 1: each tile alone)"),
+        .init("metatile", help: "a tile request draws its N×N metatile once (labels placed once) and caches every tile of it; tiles equal glmap tiles with the same --metatile (default \(Metatile.defaultSize), or 1 with --cache 0; 1: each tile alone)"),
         .init("max-size", help: "largest static image side in CSS px (default 2048)"),
         .init("public-url", help: "base URL written into TileJSON (e.g. the load balancer's); default: from the Host header"),
         .init("backend", help: "auto (default), gpu or cpu"),
@@ -48,6 +48,19 @@ public enum ServeCommand {
             io.writeStdout(Array(help.utf8))
             return 0
         }
+        let c = try configuration(a)
+        let server = try TileServer(configuration: c)
+        for w in server.warnings { io.writeStderr("glmap: warning: \(w)\n") }
+        try server.start()
+        if let f = server.rendererFailure { io.writeStderr("glmap: warning: a renderer could not be created: \(f)\n") }
+        io.writeStderr("glmap: serving \(c.styles.map(\.id).joined(separator: ", ")) on http://\(c.urlHost):\(server.port) (\(c.jobs) workers)\n")
+        let sig = server.runUntilTerminated()
+        io.writeStderr("glmap: stopped (signal \(sig)); \(server.metrics.value("renders")) images rendered\n")
+        return 0
+    }
+
+    /// The server configuration the options ask for (nothing is opened or checked on disk).
+    static func configuration(_ a: CommandLineArguments) throws -> ServerConfiguration {
         let styles = try (a.repeated["style"] ?? []).map(ServerConfiguration.StyleEntry.parse)
         guard !styles.isEmpty else { throw UsageError("missing --style FILE (see glmap serve --help)") }
         var c = ServerConfiguration(styles: styles)
@@ -61,18 +74,11 @@ public enum ServeCommand {
         if let t = try a.double("timeout") { c.timeout = t }
         if let m = try a.int("cache") { c.cacheMiB = m }
         if let s = try a.int("max-size") { c.maxStaticSize = s }
-        if let m = try a.int("metatile") { c.metatile = m }
+        // Without a cache a metatile's other tiles would be drawn for nothing: one tile per render.
+        if let m = try a.int("metatile") { c.metatile = m } else if c.cacheMiB == 0 { c.metatile = 1 }
         c.publicURL = a.string("public-url")
         c.backend = try a.backend()
         c.resources = try ResourceFlags.loaderOptions(a)
-
-        let server = try TileServer(configuration: c)
-        for w in server.warnings { io.writeStderr("glmap: warning: \(w)\n") }
-        try server.start()
-        if let f = server.rendererFailure { io.writeStderr("glmap: warning: a renderer could not be created: \(f)\n") }
-        io.writeStderr("glmap: serving \(styles.map(\.id).joined(separator: ", ")) on http://\(c.urlHost):\(server.port) (\(c.jobs) workers)\n")
-        let sig = server.runUntilTerminated()
-        io.writeStderr("glmap: stopped (signal \(sig)); \(server.metrics.value("renders")) images rendered\n")
-        return 0
+        return c
     }
 }

@@ -129,6 +129,19 @@ final class CommandLineCLITests: XCTestCase {
         XCTAssertEqual(serve.values("style"), ["x.json", "y=z.json"])
     }
 
+    /// `glmap serve` draws 4×4 metatiles by default, one tile per render without a cache (the
+    /// other tiles of a metatile would be drawn for nothing), and what `--metatile` says always.
+    func testServeMetatileFollowsTheCache() throws {
+        func metatile(_ extra: [String]) throws -> Int {
+            try ServeCommand.configuration(CommandLineArguments(["--style", "x.json"] + extra, options: ServeCommand.options)).metatile
+        }
+        XCTAssertEqual(try metatile([]), 4)
+        XCTAssertEqual(try metatile(["--cache", "16"]), 4)
+        XCTAssertEqual(try metatile(["--cache", "0"]), 1)
+        XCTAssertEqual(try metatile(["--cache", "0", "--metatile", "4"]), 4)
+        XCTAssertEqual(try metatile(["--metatile", "2"]), 2)
+    }
+
     func testDoubleDashEndsTheOptions() throws {
         // Nothing after `--`: it is just the end of the options.
         let a = try CommandLineArguments(["--width", "8", "--"], options: RenderCommand.options)
