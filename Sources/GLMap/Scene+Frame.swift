@@ -83,20 +83,21 @@ extension Scene {
     }
 
     /// Fetches and decodes, all at once, the tiles of vector sources the frame shows that no
-    /// earlier plan kept (a still frame never loads lazily); problems become tile warnings.
+    /// earlier plan kept (a still frame never loads lazily); problems become tile warnings. GeoJSON
+    /// sources' tiles are cut here too, in parallel, so that the layers sharing a tile find it made.
     func loadTiles(_ tiles: [String: [OverscaledTileID]]) {
+        for (id, index) in geojson {
+            guard let shown = tiles[id] else { continue }
+            let missing = missingTiles(source: id, shown)
+            guard !missing.isEmpty else { continue }
+            let made = concurrentMap(missing) { index.vectorTile($0) }
+            buckets.withLock { cache in
+                for (t, data) in zip(missing, made) { cache.data[TileBucketCache.DataKey(source: id, tile: t)] = (data, cache.generation) }
+            }
+        }
         for (id, source) in vector {
             guard let shown = tiles[id] else { continue }
-            let missing: [CanonicalTileID] = buckets.withLock { cache in
-                var seen = Set<CanonicalTileID>()
-                return shown.map(\.canonical).filter { t in
-                    guard seen.insert(t).inserted else { return false }
-                    let key = TileBucketCache.DataKey(source: id, tile: t)
-                    guard let e = cache.data[key] else { return true }
-                    cache.data[key] = (e.tile, cache.generation)   // kept for this frame
-                    return false
-                }
-            }
+            let missing = missingTiles(source: id, shown)
             guard !missing.isEmpty else { continue }
             var warnings: [String] = []
             let loaded = source.load(tiles: missing, warnings: &warnings)
@@ -113,6 +114,21 @@ extension Scene {
                 }
             }
             noteTileWarnings(warnings + failures)
+        }
+    }
+
+    /// The source's tiles among `shown` that no earlier plan kept (each once); the kept ones are
+    /// marked used by this plan.
+    private func missingTiles(source id: String, _ shown: [OverscaledTileID]) -> [CanonicalTileID] {
+        buckets.withLock { cache in
+            var seen = Set<CanonicalTileID>()
+            return shown.map(\.canonical).filter { t in
+                guard seen.insert(t).inserted else { return false }
+                let key = TileBucketCache.DataKey(source: id, tile: t)
+                guard let e = cache.data[key] else { return true }
+                cache.data[key] = (e.tile, cache.generation)   // kept for this frame
+                return false
+            }
         }
     }
 

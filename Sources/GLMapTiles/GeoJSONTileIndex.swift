@@ -69,8 +69,9 @@ public final class GeoJSONTileIndex: @unchecked Sendable {
     /// feature reaches the tile, or the tile is deeper than `maxZoom`).
     public func tile(_ id: CanonicalTileID) -> GeoJSONTile? {
         lock.lock()
-        defer { lock.unlock() }
-        return getTile(id)
+        let tile = getTile(id)
+        lock.unlock()
+        return tile.map(transform)   // outside the index's lock: tiles transform in parallel
     }
 
     /// The tile as GL JS's GeoJSON worker hands it to buckets (nil where it hands none).
@@ -86,13 +87,13 @@ public final class GeoJSONTileIndex: @unchecked Sendable {
     /// geojson-vt's tile id: unique per z/x/y for z ≤ 24.
     static func tileKey(_ z: Int, _ x: Int, _ y: Int) -> Int { (((1 << z) * y + x) * 32) + z }
 
-    /// The cached tile (transformed once), or a drill-down from the nearest ancestor that kept its
-    /// features. Called under `lock`.
-    private func getTile(_ id: CanonicalTileID) -> GeoJSONTile? {
+    /// The cached tile, or a drill-down from the nearest ancestor that kept its features. Called
+    /// under `lock`.
+    private func getTile(_ id: CanonicalTileID) -> VTTile? {
         let (z, x, y) = (id.z, id.x, id.y)
         // geojson-vt answers up to z24; past maxZoom its drill-down stops at maxZoom and finds nothing.
         guard z <= 24, z <= options.maxZoom else { return nil }
-        if let tile = tiles[GeoJSONTileIndex.tileKey(z, x, y)] { return transform(tile) }
+        if let tile = tiles[GeoJSONTileIndex.tileKey(z, x, y)] { return tile }
         var (z0, x0, y0) = (z, x, y)
         var parent: VTTile?
         while parent == nil && z0 > 0 {
@@ -103,7 +104,7 @@ public final class GeoJSONTileIndex: @unchecked Sendable {
         }
         guard let parent, let source = parent.source else { return nil }
         splitTile(source, z0, x0, y0, target: (z, x, y))
-        return tiles[GeoJSONTileIndex.tileKey(z, x, y)].map(transform)
+        return tiles[GeoJSONTileIndex.tileKey(z, x, y)]
     }
 
     /// geojson-vt's `splitTile`: builds the tile z/x/y from `features` and cuts it into its four
@@ -156,8 +157,11 @@ public final class GeoJSONTileIndex: @unchecked Sendable {
         }
     }
 
-    /// The tile in integer tile units (computed once, then cached in the tile).
+    /// The tile in integer tile units (computed once, then cached in the tile), under the tile's
+    /// own lock.
     private func transform(_ tile: VTTile) -> GeoJSONTile {
+        tile.lock.lock()
+        defer { tile.lock.unlock() }
         if let done = tile.transformed { return done }
         let out = tile.transformedTile(options: options)
         tile.transformed = out

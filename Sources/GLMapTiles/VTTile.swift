@@ -8,8 +8,11 @@ import GLMapGeoJSON
 /// when it is first transformed — the same features by the same rules — so the tiles a drill-down
 /// passes through and never draws cost no simplified copy of every feature (a 100,000-point
 /// source drilled to z15 made 15 of them).
+/// The index's lock guards `source` and the box; the tile's own `lock` guards `pending` and
+/// `transformed`, so tiles transform in parallel.
 final class VTTile {
     let z: Int, x: Int, y: Int
+    let lock = NSLock()
     var pending: [VTFeature]
     var source: [VTFeature]?
     var minX = 2.0, minY = 1.0, maxX = -1.0, maxY = 0.0
