@@ -69,7 +69,9 @@ public struct GridIndex<Key: Sendable>: Sendable {
     /// Inserts a box.
     public mutating func insert(_ key: Key, overlap: OverlapMode = .never, x1: Double, y1: Double, x2: Double, y2: Double) {
         let uid = boxKeys.count
-        forEachCell(x1, y1, x2, y2) { boxCells[$0].append(uid); return false }
+        if let r = cellRange(x1, y1, x2, y2) {
+            for x in r.x { for y in r.y { boxCells[xCellCount * y + x].append(uid) } }
+        }
         boxKeys.append((key, overlap))
         bboxes += [x1, y1, x2, y2]
     }
@@ -77,7 +79,9 @@ public struct GridIndex<Key: Sendable>: Sendable {
     /// Inserts a circle (registered in the cells of its bounding square).
     public mutating func insertCircle(_ key: Key, overlap: OverlapMode = .never, x: Double, y: Double, radius: Double) {
         let uid = circleKeys.count
-        forEachCell(x - radius, y - radius, x + radius, y + radius) { circleCells[$0].append(uid); return false }
+        if let r = cellRange(x - radius, y - radius, x + radius, y + radius) {
+            for cx in r.x { for cy in r.y { circleCells[xCellCount * cy + cx].append(uid) } }
+        }
         circleKeys.append((key, overlap))
         circles += [x, y, radius]
     }
@@ -167,11 +171,19 @@ public struct GridIndex<Key: Sendable>: Sendable {
 
     /// Calls `body` with each cell index the box touches, stopping when it returns true.
     private func forEachCell(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ body: (Int) -> Bool) {
-        let cx1 = xCell(x1), cy1 = yCell(y1), cx2 = xCell(x2), cy2 = yCell(y2)
-        guard cx1 <= cx2, cy1 <= cy2 else { return }
-        for x in cx1...cx2 {
-            for y in cy1...cy2 where body(xCellCount * y + x) { return }
+        guard let r = cellRange(x1, y1, x2, y2) else { return }
+        for x in r.x {
+            for y in r.y where body(xCellCount * y + x) { return }
         }
+    }
+
+    /// The columns and rows of the cells the box touches (nil when none). The inserts loop over
+    /// them in place: a mutating closure passed to `forEachCell` made Swift copy the grid, and
+    /// then the whole cell array, on every insert.
+    private func cellRange(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> (x: ClosedRange<Int>, y: ClosedRange<Int>)? {
+        let cx1 = xCell(x1), cy1 = yCell(y1), cx2 = xCell(x2), cy2 = yCell(y2)
+        guard cx1 <= cx2, cy1 <= cy2 else { return nil }
+        return (cx1...cx2, cy1...cy2)
     }
 
     private func xCell(_ x: Double) -> Int { cell(x * xScale, count: xCellCount) }
