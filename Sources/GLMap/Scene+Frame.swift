@@ -141,19 +141,10 @@ extension Scene {
     }
 
     /// The features one tile hands a layer (its source-layer, or a GeoJSON tile's only layer),
-    /// from tiles decoded once per frame plan (and kept while plans use them).
+    /// from the tiles `loadTiles` made or kept for this plan (and marked used by it).
     func features(_ layer: GLMapStyle.Layer, tile: OverscaledTileID) -> [TileFeature] {
         guard let id = layer.source else { return [] }
-        let key = TileBucketCache.DataKey(source: id, tile: tile.canonical)
-        let hit: VectorTileData?? = buckets.withLock { cache in
-            guard let e = cache.data[key] else { return nil }
-            cache.data[key] = (e.tile, cache.generation)
-            return .some(e.tile)
-        }
-        if let hit { return hit?.layer(layer.sourceLayer)?.features ?? [] }
-        guard let index = geojson[id] else { return [] }
-        let data = index.vectorTile(tile.canonical)
-        buckets.withLock { cache in cache.data[key] = (data, cache.generation) }
+        let data = buckets.withLock { $0.data[TileBucketCache.DataKey(source: id, tile: tile.canonical)]?.tile }
         return data?.layer(layer.sourceLayer)?.features ?? []
     }
 
