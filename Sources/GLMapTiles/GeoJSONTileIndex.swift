@@ -71,7 +71,7 @@ public final class GeoJSONTileIndex: @unchecked Sendable {
         lock.lock()
         let tile = getTile(id)
         lock.unlock()
-        return tile.map(transform)   // outside the index's lock: tiles transform in parallel
+        return tile?.transformed(options: options)   // outside the index's lock: tiles transform in parallel
     }
 
     /// The tile as GL JS's GeoJSON worker hands it to buckets (nil where it hands none).
@@ -155,16 +155,5 @@ public final class GeoJSONTileIndex: @unchecked Sendable {
             stack.append((tr ?? [], z + 1, x * 2 + 1, y * 2))
             stack.append((br ?? [], z + 1, x * 2 + 1, y * 2 + 1))
         }
-    }
-
-    /// The tile in integer tile units (computed once, then cached in the tile), under the tile's
-    /// own lock.
-    private func transform(_ tile: VTTile) -> GeoJSONTile {
-        tile.lock.lock()
-        defer { tile.lock.unlock() }
-        if let done = tile.transformed { return done }
-        let out = tile.transformedTile(options: options)
-        tile.transformed = out
-        return out
     }
 }

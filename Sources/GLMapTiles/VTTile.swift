@@ -8,15 +8,15 @@ import GLMapGeoJSON
 /// when it is first transformed — the same features by the same rules — so the tiles a drill-down
 /// passes through and never draws cost no simplified copy of every feature (a 100,000-point
 /// source drilled to z15 made 15 of them).
-/// The index's lock guards `source` and the box; the tile's own `lock` guards `pending` and
-/// `transformed`, so tiles transform in parallel.
+/// The index's lock guards `source` and the box; the tile's own lock guards `pending` and the
+/// transformed tile, so tiles transform in parallel.
 final class VTTile {
     let z: Int, x: Int, y: Int
-    let lock = NSLock()
-    var pending: [VTFeature]
+    private let lock = NSLock()
+    private var pending: [VTFeature]
     var source: [VTFeature]?
     var minX = 2.0, minY = 1.0, maxX = -1.0, maxY = 0.0
-    var transformed: GeoJSONTile?
+    private var done: GeoJSONTile?
 
     init(_ features: [VTFeature], z: Int, x: Int, y: Int) {
         self.z = z
@@ -45,11 +45,21 @@ final class VTTile {
         return n
     }
 
+    /// The tile in integer tile units: made on the first call (under the tile's lock), then kept.
+    func transformed(options: GeoJSONTileOptions) -> GeoJSONTile {
+        lock.lock()
+        defer { lock.unlock() }
+        if let done { return done }
+        let tile = transform(options: options)
+        done = tile
+        pending = []
+        return tile
+    }
+
     /// geojson-vt's `addFeature` and `transform` for every pending feature: each simplified for
     /// this zoom (tolerance 0 at `maxZoom`), kept when anything is left, every position then in
-    /// integer tile units, `Math.round(extent · (x · 2^z − tileX))`. The pending features are
-    /// let go.
-    func transformedTile(options: GeoJSONTileOptions) -> GeoJSONTile {
+    /// integer tile units, `Math.round(extent · (x · 2^z − tileX))`.
+    private func transform(options: GeoJSONTileOptions) -> GeoJSONTile {
         let tolerance = z == options.maxZoom ? 0 : options.tolerance / (Double(1 << z) * Double(options.extent))
         let toTile = TileTransform(z2: Double(1 << z), tx: Double(x), ty: Double(y), extent: Double(options.extent))
         var out: [GeoJSONTile.Feature] = []
@@ -58,7 +68,6 @@ final class VTTile {
         for f in pending {
             if let t = VTTile.simplified(f, tolerance: tolerance, lineMetrics: options.lineMetrics, toTile, &scratch) { out.append(t) }
         }
-        pending = []
         return GeoJSONTile(id: CanonicalTileID(z, x, y), features: out)
     }
 
