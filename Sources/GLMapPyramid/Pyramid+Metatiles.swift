@@ -18,9 +18,11 @@ extension Pyramid {
         public let pyramid: Pyramid
         /// Tiles a metatile side.
         public let size: Int
-        /// Per zoom: its first block column, how many block columns follow it, how many wrap to
-        /// 0…, its block rows, and the position of its first metatile.
-        private let zoomBlocks: [(z: Int, first: Int, firstCount: Int, wrapped: Int, rows: ClosedRange<Int>, start: Int)]
+        /// One zoom's blocks: its first block column, how many block columns follow it, how many
+        /// wrap to 0…, its block rows, and the position of its first metatile.
+        private typealias ZoomBlocks = (z: Int, first: Int, firstCount: Int, wrapped: Int, rows: ClosedRange<Int>, start: Int)
+        /// The blocks of each zoom, in order.
+        private let zoomBlocks: [ZoomBlocks]
         /// How many metatiles.
         public let count: Int
 
@@ -28,7 +30,7 @@ extension Pyramid {
             precondition(size >= 1, "metatile size must be at least 1")
             self.pyramid = pyramid
             self.size = size
-            var blocks: [(z: Int, first: Int, firstCount: Int, wrapped: Int, rows: ClosedRange<Int>, start: Int)] = []
+            var blocks: [ZoomBlocks] = []
             var total = 0
             for z in pyramid.zooms {
                 let c = pyramid.columns(z: z), y = pyramid.range(z: z).y
