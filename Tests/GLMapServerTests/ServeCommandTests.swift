@@ -37,6 +37,14 @@ final class ServeCommandTests: XCTestCase {
         }
     }
 
+    func testMetatileOutOfRangeIsAUsageError() {
+        for n in ["0", "65"] {
+            let r = run(["--style", exampleStyle, "--port", "0", "--metatile", n])
+            XCTAssertEqual(r.code, 2, n)
+            XCTAssertEqual(r.stderr, "glmap: --metatile expects 1…64, got \(n)\n", n)
+        }
+    }
+
     func testInvalidStyleExits2() throws {
         let d = makeTempDir(); defer { try? FileManager.default.removeItem(at: d) }
         let path = d.appendingPathComponent("bad.json").path

@@ -90,6 +90,16 @@ final class CommandLineCLITests: XCTestCase {
         }
     }
 
+    func testTilesMetatileOutOfRangeIsAUsageErrorAndWritesNothing() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("glmap-mt-\(UUID().uuidString)").path
+        for n in ["0", "65", "x"] {
+            let r = run(["tiles", "-s", exampleStyle, "-z", "0", "-o", out, "--metatile", n])
+            XCTAssertEqual(r.code, 2, n)
+            XCTAssertEqual(r.stderr, n == "x" ? "glmap: --metatile expects a whole number, got \"x\"\n" : "glmap: --metatile expects 1 to 64 tiles, got \(n)\n", n)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: out), "nothing written for --metatile \(n)")
+        }
+    }
+
     func testNoRawFoundationErrorText() throws {
         let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("glmap-cl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
