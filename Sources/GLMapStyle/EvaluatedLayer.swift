@@ -30,6 +30,10 @@ public struct EvaluatedFill: Sendable {
     public var index: Int = 0
     /// `fill-pattern`, when the layer sets one and its images exist (then `color` is not drawn).
     public var pattern: EvaluatedPattern? = nil
+    /// Whether the feature is a polygon (not lines closed into rings): only a polygon's interior
+    /// may be cut near its tile's square, which keeps what a valid ring covers but not what
+    /// earcut makes of a line's crossing ring.
+    public var isPolygon = false
 }
 
 /// A `fill` layer evaluated at one zoom: features in draw order (sort key applied).

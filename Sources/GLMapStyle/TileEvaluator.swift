@@ -290,6 +290,7 @@ extension StyleEvaluator {
                                      outlineColor: outlineOf?(c) ?? fillColor)
             fill.index = f.index
             fill.pattern = pattern
+            fill.isPolygon = f.type == .polygon
             items.append((sortKey(P.fillSortKey, layer, c), fill))
         }
         var result = EvaluatedFillLayer(

@@ -1,5 +1,6 @@
 import GLMapCore
 import GLMapStyle
+import GLMapTiles
 
 /// A fill layer over one tile: earcut triangles of every polygon (in the tile's units, as
 /// MapLibre's fill bucket triangulates them: exact integers, so earcut's orientation tests on
@@ -83,7 +84,7 @@ public struct FillBucket: Sendable {
             let edgePaint = outlinePaint.vertexValues(f, next: nextFeatures?[i], value: EvaluatedFill.paint)
             let pattern = f.pattern.map(PatternVertex.floats) ?? []
             if layer.patterned && pattern.isEmpty { continue }
-            for poly in f.polygons { add(poly, fillPaint, edgePaint, pattern, triangulator) }
+            for poly in f.polygons { add(poly, cut: f.isPolygon && cutsToTile, fillPaint, edgePaint, pattern, triangulator) }
         }
     }
 
@@ -106,9 +107,33 @@ public struct FillBucket: Sendable {
         outlineIndices.append(contentsOf: [b, b + 1, b + 3, b, b + 3, b + 2])
     }
 
-    mutating func add(_ poly: FlatPolygon, _ fillPaint: [Float], _ edgePaint: [Float], _ pattern: [Float], _ triangulator: EarcutTriangulator) {
+    mutating func add(_ poly: FlatPolygon, cut: Bool, _ fillPaint: [Float], _ edgePaint: [Float], _ pattern: [Float], _ triangulator: EarcutTriangulator) {
         let coords = poly.coords
         guard coords.allSatisfy({ $0.isFinite }) else { return }
+        let interior = cut ? Self.clippedToTile(poly) ?? poly : poly
+        addInterior(interior, fillPaint, pattern, triangulator)
+        guard layer.antialias else { return }
+        let cull = cutsToTile ? Self.outlineCullMargin : .infinity
+        let lo = -cull, hi = Double(TileExtent.extent) + cull
+        for r in poly.ringRanges where r.count >= 2 {
+            for i in r {
+                let j = i + 1 < r.upperBound ? i + 1 : r.lowerBound
+                if j == i { continue }
+                let ax = coords[2 * i], ay = coords[2 * i + 1], bx = coords[2 * j], by = coords[2 * j + 1]
+                if (ax < lo && bx < lo) || (ax > hi && bx > hi) || (ay < lo && by < lo) || (ay > hi && by > hi) { continue }
+                outlineEdge(coords[2 * i], coords[2 * i + 1], coords[2 * j], coords[2 * j + 1], edgePaint, pattern)
+            }
+        }
+    }
+
+    /// Whether interiors are cut near the tile's square (`clippedToTile`): a tile's layer drawn
+    /// through the stencil's clip, not moved by `fill-translate`.
+    var cutsToTile: Bool { layer.tile != nil && layer.translate == (0, 0) }
+
+    /// A polygon's vertices and earcut triangles.
+    mutating func addInterior(_ poly: FlatPolygon, _ fillPaint: [Float], _ pattern: [Float], _ triangulator: EarcutTriangulator) {
+        let coords = poly.coords
+        guard coords.count >= 6 else { return }
         let base = UInt32(vertices.count / stride)
         let n = coords.count / 2
         vertices.reserveCapacity(vertices.count + n * stride)
@@ -120,14 +145,6 @@ public struct FillBucket: Sendable {
         }
         _ = coords.withUnsafeBufferPointer {
             triangulator.triangulate($0, holeIndices: poly.holeIndices, dimensions: 2, appendingTo: &indices, indexOffset: base)
-        }
-        guard layer.antialias else { return }
-        for r in poly.ringRanges where r.count >= 2 {
-            for i in r {
-                let j = i + 1 < r.upperBound ? i + 1 : r.lowerBound
-                if j == i { continue }
-                outlineEdge(coords[2 * i], coords[2 * i + 1], coords[2 * j], coords[2 * j + 1], edgePaint, pattern)
-            }
         }
     }
 }

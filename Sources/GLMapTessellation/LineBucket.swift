@@ -54,6 +54,7 @@ public struct LineBucket: Sendable {
         // MapLibre's extra vertex pairs 15 px from sharp corners (in tiles over-scaled up to 16×).
         let overscale = layer.tile?.overscaleFactor ?? 1
         let pixelsPerUnit: Double? = overscale <= 16 ? 512 * overscale / LineTiling.tileExtent : nil
+        let margin = Self.cutMargin(layer, next: nextFeatures, pixelsPerUnit: pixelsPerUnit)
         var atlas = LineAtlas()
         var geometry = LineGeometry()
         var maxLineLength = 0.0
@@ -82,7 +83,11 @@ public struct LineBucket: Sendable {
                 geometry.vertices.removeAll(keepingCapacity: true)
                 geometry.indices.removeAll(keepingCapacity: true)
                 guard effects else {
-                    _ = part.coords.withUnsafeBufferPointer { tess.append($0, closed: part.closed, into: &geometry) }
+                    if let margin, let pieces = Self.pieces(part.coords, closed: part.closed, margin: margin) {
+                        for piece in pieces { tess.append(piece, closed: false, into: &geometry) }
+                    } else {
+                        _ = part.coords.withUnsafeBufferPointer { tess.append($0, closed: part.closed, into: &geometry) }
+                    }
                     appendPaint(geometry, values)
                     continue
                 }
