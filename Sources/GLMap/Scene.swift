@@ -202,16 +202,23 @@ public final class Scene: Sendable {
         return nil
     }
 
-    /// The unit-world box of a collection's positions.
+    /// The unit-world box of a collection's positions: the projection of its extreme longitudes
+    /// and latitudes (Web Mercator's x grows with longitude and y falls with latitude, so the
+    /// corners are the only positions worth projecting).
     static func bounds(_ collection: GLMapGeoJSON.FeatureCollection) -> WorldBounds {
-        var b = WorldBounds.empty
+        var west = Double.infinity, east = -Double.infinity, south = Double.infinity, north = -Double.infinity
         for f in collection.features {
             guard let g = f.geometry else { continue }
             for p in g.positions {
-                let u = WebMercator.project(lon: p.lon, lat: p.lat)
-                b.add(u.x, u.y)
+                west = min(west, p.lon); east = max(east, p.lon)
+                south = min(south, p.lat); north = max(north, p.lat)
             }
         }
+        var b = WorldBounds.empty
+        guard west <= east else { return b }
+        let nw = WebMercator.project(lon: west, lat: north), se = WebMercator.project(lon: east, lat: south)
+        b.add(nw.x, nw.y)
+        b.add(se.x, se.y)
         return b
     }
 
