@@ -39,17 +39,29 @@ enum VTGeometry: Sendable {
 
 /// A projected feature with its bounding box (geojson-vt's `createFeature`: polygons by their
 /// outer rings only).
-struct VTFeature: Sendable {
-    var id: JSONValue?
-    var geometry: VTGeometry
-    var tags: JSONObject
-    var minX = Double.infinity, minY = Double.infinity
-    var maxX = -Double.infinity, maxY = -Double.infinity
+final class VTFeature: Sendable {
+    // A class: tiles share the features they keep whole (every point feature, every feature
+    // inside a split), and an array of references copies with one retain each.
+    let id: JSONValue?
+    let geometry: VTGeometry
+    let tags: JSONObject
+    let minX, minY, maxX, maxY: Double
 
     init(id: JSONValue?, geometry: VTGeometry, tags: JSONObject) {
         self.id = id
         self.geometry = geometry
         self.tags = tags
+        var b = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
+        func extend(_ c: [Double]) {
+            var i = 0
+            while i < c.count {
+                b.minX = Swift.min(b.minX, c[i])
+                b.minY = Swift.min(b.minY, c[i + 1])
+                b.maxX = Swift.max(b.maxX, c[i])
+                b.maxY = Swift.max(b.maxY, c[i + 1])
+                i += 3
+            }
+        }
         switch geometry {
         case .point(let c), .multiPoint(let c): extend(c)
         case .lineString(let l): extend(l.c)
@@ -57,17 +69,7 @@ struct VTFeature: Sendable {
         case .polygon(let rings): if let outer = rings.first { extend(outer.c) }
         case .multiPolygon(let polygons): for p in polygons { if let outer = p.first { extend(outer.c) } }
         }
-    }
-
-    private mutating func extend(_ c: [Double]) {
-        var i = 0
-        while i < c.count {
-            minX = Swift.min(minX, c[i])
-            minY = Swift.min(minY, c[i + 1])
-            maxX = Swift.max(maxX, c[i])
-            maxY = Swift.max(maxY, c[i + 1])
-            i += 3
-        }
+        (minX, minY, maxX, maxY) = b
     }
 }
 
