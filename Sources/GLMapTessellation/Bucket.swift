@@ -105,72 +105,51 @@ extension Array where Element == Float {
     }
 }
 
-extension EvaluatedFill {
-    /// The fill properties bound to the fill programs (`GPUBinding.properties(of: .fill)`), one
-    /// case each, so that `paint` names every one (a test checks the list against the table).
-    enum Bound: String, BoundPaint {
-        case opacity = "fill-opacity", color = "fill-color", outlineColor = "fill-outline-color"
-    }
-
-    /// The value of a bound fill property (programs fill and fill_outline).
-    static func paint(_ f: EvaluatedFill, _ p: StyleProperty) -> PaintValue {
-        switch Bound(p) {
-        case .color: return .color(f.color)
-        case .outlineColor: return .color(f.outlineColor)
-        case .opacity: return .number(f.opacity)
-        }
-    }
+extension EvaluatedFill: PaintColumns {
+    /// The fill properties bound to the fill programs (`GPUBinding.properties(of: .fill)`).
+    static let columns: [PaintColumn<Self>] = [
+        .number("fill-opacity") { $0.opacity }, .color("fill-color") { $0.color }, .color("fill-outline-color") { $0.outlineColor },
+    ]
 }
 
-extension EvaluatedLine {
-    /// The line properties bound to the line program, one case each (see `EvaluatedFill.Bound`).
-    enum Bound: String, BoundPaint {
-        case opacity = "line-opacity", color = "line-color", width = "line-width", gapWidth = "line-gap-width"
-        case offset = "line-offset", blur = "line-blur"
-    }
-
-    /// The value of a bound line property.
-    static func paint(_ f: EvaluatedLine, _ p: StyleProperty) -> PaintValue {
-        switch Bound(p) {
-        case .color: return .color(f.color)
-        case .opacity: return .number(f.opacity)
-        case .width: return .number(f.width)
-        case .gapWidth: return .number(f.gapWidth)
-        case .offset: return .number(f.offset)
-        case .blur: return .number(f.blur)
-        }
-    }
+extension EvaluatedLine: PaintColumns {
+    /// The line properties bound to the line program.
+    static let columns: [PaintColumn<Self>] = [
+        .number("line-opacity") { $0.opacity }, .color("line-color") { $0.color }, .number("line-width") { $0.width },
+        .number("line-gap-width") { $0.gapWidth }, .number("line-offset") { $0.offset }, .number("line-blur") { $0.blur },
+    ]
 }
 
-extension EvaluatedCircle {
-    /// The circle properties bound to the circle program, one case each (see `EvaluatedFill.Bound`).
-    enum Bound: String, BoundPaint {
-        case radius = "circle-radius", color = "circle-color", blur = "circle-blur", opacity = "circle-opacity"
-        case strokeWidth = "circle-stroke-width", strokeColor = "circle-stroke-color", strokeOpacity = "circle-stroke-opacity"
-    }
-
-    /// The value of a bound circle property.
-    static func paint(_ f: EvaluatedCircle, _ p: StyleProperty) -> PaintValue {
-        switch Bound(p) {
-        case .radius: return .number(f.radius)
-        case .color: return .color(f.color)
-        case .blur: return .number(f.blur)
-        case .opacity: return .number(f.opacity)
-        case .strokeWidth: return .number(f.strokeWidth)
-        case .strokeColor: return .color(f.strokeColor)
-        case .strokeOpacity: return .number(f.strokeOpacity)
-        }
-    }
+extension EvaluatedCircle: PaintColumns {
+    /// The circle properties bound to the circle program.
+    static let columns: [PaintColumn<Self>] = [
+        .number("circle-radius") { $0.radius }, .color("circle-color") { $0.color }, .number("circle-blur") { $0.blur },
+        .number("circle-opacity") { $0.opacity }, .number("circle-stroke-width") { $0.strokeWidth },
+        .color("circle-stroke-color") { $0.strokeColor }, .number("circle-stroke-opacity") { $0.strokeOpacity },
+    ]
 }
 
-/// The bound paint properties of one layer type as cases (`EvaluatedFill.Bound` …).
-protocol BoundPaint: RawRepresentable<String>, CaseIterable {}
+/// One GPU-bound paint property of a layer type: its spec name and how an evaluated feature
+/// gives its value.
+struct PaintColumn<F>: Sendable {
+    let name: String
+    let read: @Sendable (F) -> PaintValue
 
-extension BoundPaint {
-    /// The case named by a bound property; a property bound in the table without a case here
-    /// is a programming error (caught by the test that checks each list against the table).
-    init(_ p: StyleProperty) {
-        guard let b = Self(rawValue: p.name) else { preconditionFailure("\(p.name) is GPU-bound but has no paint case") }
-        self = b
+    static func number(_ name: String, _ get: @escaping @Sendable (F) -> Double) -> Self { Self(name: name) { .number(get($0)) } }
+    static func color(_ name: String, _ get: @escaping @Sendable (F) -> Color) -> Self { Self(name: name) { .color(get($0)) } }
+}
+
+/// An evaluated feature type whose GPU-bound properties are read through its columns, one per
+/// property the table binds to its programs (a test checks each list against the table).
+protocol PaintColumns {
+    static var columns: [PaintColumn<Self>] { get }
+}
+
+extension PaintColumns {
+    /// The value of a bound property for `f`; a property bound in the table without a column is
+    /// a programming error.
+    static func paint(_ f: Self, _ p: StyleProperty) -> PaintValue {
+        for c in columns where c.name == p.name { return c.read(f) }
+        preconditionFailure("\(p.name) is GPU-bound but has no paint column")
     }
 }

@@ -115,20 +115,10 @@ public enum PatternVertex {
     }
 }
 
-extension EvaluatedFillExtrusion {
-    /// The fill-extrusion properties bound to the extrusion programs, one case each (see `EvaluatedFill.Bound`).
-    enum Bound: String, BoundPaint {
-        case opacity = "fill-extrusion-opacity", color = "fill-extrusion-color"
-        case height = "fill-extrusion-height", base = "fill-extrusion-base"
-    }
-
-    /// The value of a bound fill-extrusion property.
-    static func paint(_ f: EvaluatedFillExtrusion, _ p: StyleProperty) -> PaintValue {
-        switch Bound(p) {
-        case .opacity: return .number(f.opacity)
-        case .color: return .color(f.color)
-        case .height: return .number(f.height)
-        case .base: return .number(f.base)
-        }
-    }
+extension EvaluatedFillExtrusion: PaintColumns {
+    /// The fill-extrusion properties bound to the extrusion programs.
+    static let columns: [PaintColumn<Self>] = [
+        .number("fill-extrusion-opacity") { $0.opacity }, .color("fill-extrusion-color") { $0.color },
+        .number("fill-extrusion-height") { $0.height }, .number("fill-extrusion-base") { $0.base },
+    ]
 }

@@ -32,18 +32,9 @@ public struct HeatmapBucket: Sendable {
     }
 }
 
-extension EvaluatedHeatmapPoint {
-    /// The heatmap properties bound to the heatmap program, one case each (see `EvaluatedFill.Bound`).
-    enum Bound: String, BoundPaint {
-        case radius = "heatmap-radius", weight = "heatmap-weight", intensity = "heatmap-intensity"
-    }
-
-    /// The value of a bound heatmap property.
-    static func paint(_ f: EvaluatedHeatmapPoint, _ p: StyleProperty) -> PaintValue {
-        switch Bound(p) {
-        case .radius: return .number(f.radius)
-        case .weight: return .number(f.weight)
-        case .intensity: return .number(f.intensity)
-        }
-    }
+extension EvaluatedHeatmapPoint: PaintColumns {
+    /// The heatmap properties bound to the heatmap program.
+    static let columns: [PaintColumn<Self>] = [
+        .number("heatmap-radius") { $0.radius }, .number("heatmap-weight") { $0.weight }, .number("heatmap-intensity") { $0.intensity },
+    ]
 }

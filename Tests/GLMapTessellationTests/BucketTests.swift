@@ -104,11 +104,13 @@ final class BucketTests: XCTestCase {
         XCTAssertEqual(cb.instanceCount, 1)
     }
 
-    /// Each layer type's paint cases are exactly its GPU-bound properties, so a property bound in
-    /// the table cannot miss its value (the switches over the cases are exhaustive).
-    func testPaintCasesAreTheBoundProperties() {
-        XCTAssertEqual(Set(EvaluatedFill.Bound.allCases.map(\.rawValue)), Set(GPUBinding.properties(of: .fill).map(\.name)))
-        XCTAssertEqual(Set(EvaluatedLine.Bound.allCases.map(\.rawValue)), Set(GPUBinding.properties(of: .line).map(\.name)))
-        XCTAssertEqual(Set(EvaluatedCircle.Bound.allCases.map(\.rawValue)), Set(GPUBinding.properties(of: .circle).map(\.name)))
+    /// Each layer type's paint columns are exactly its GPU-bound properties, so a property bound
+    /// in the table cannot miss its value.
+    func testPaintColumnsAreTheBoundProperties() {
+        XCTAssertEqual(Set(EvaluatedFill.columns.map(\.name)), Set(GPUBinding.properties(of: .fill).map(\.name)))
+        XCTAssertEqual(Set(EvaluatedLine.columns.map(\.name)), Set(GPUBinding.properties(of: .line).map(\.name)))
+        XCTAssertEqual(Set(EvaluatedHeatmapPoint.columns.map(\.name)), Set(GPUBinding.properties(program: "heatmap").map(\.name)))
+        XCTAssertEqual(Set(EvaluatedFillExtrusion.columns.map(\.name)), Set(GPUBinding.properties(program: "fill_extrusion").map(\.name)))
+        XCTAssertEqual(Set(EvaluatedCircle.columns.map(\.name)), Set(GPUBinding.properties(of: .circle).map(\.name)))
     }
 }
