@@ -22,14 +22,8 @@ public struct RenderOptions: Equatable, Sendable {
     /// Options for a 512 × 512 CSS-pixel frame at ratio 1 with the style's own camera, unless given.
     public init(width: Int = 512, height: Int = 512, ratio: Double = 1, longitude: Double? = nil, latitude: Double? = nil,
                 zoom: Double? = nil, bearing: Double? = nil, pitch: Double? = nil) {
-        self.width = width
-        self.height = height
-        self.ratio = ratio
-        self.longitude = longitude
-        self.latitude = latitude
-        self.zoom = zoom
-        self.bearing = bearing
-        self.pitch = pitch
+        (self.width, self.height, self.ratio, self.longitude) = (width, height, ratio, longitude)
+        (self.latitude, self.zoom, self.bearing, self.pitch) = (latitude, zoom, bearing, pitch)
     }
 
     /// The camera: these overrides on top of the style's own center/zoom/bearing/pitch.

@@ -18,10 +18,7 @@ public final class BatchProgress {
 
     /// `noun` names the unit ("frames", "tiles").
     public init(total: Int, mode: Mode, noun: String = "frames", write: @escaping (String) -> Void) {
-        self.total = total
-        self.mode = mode
-        self.noun = noun
-        self.write = write
+        (self.total, self.mode, self.noun, self.write) = (total, mode, noun, write)
     }
 
     /// The mode for a process: a bar when stderr is a terminal, else a summary (quiet wins).

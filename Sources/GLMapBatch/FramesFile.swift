@@ -20,9 +20,7 @@ public struct FrameSpec: Equatable, Sendable {
 
     /// A frame rendered with `options` into `output`, read from 1-based `line`.
     public init(options: RenderOptions, output: String, line: Int) {
-        self.options = options
-        self.output = output
-        self.line = line
+        (self.options, self.output, self.line) = (options, output, line)
     }
 }
 

@@ -21,10 +21,8 @@ public struct CommandIO {
     /// Streams from closures; `stdoutFailure` reports nothing unless given.
     public init(readStdin: @escaping () -> [UInt8], writeStdout: @escaping ([UInt8]) -> Void, writeStderr: @escaping (String) -> Void,
                 stdoutFailure: @escaping () -> IOFailure? = { nil }) {
-        self.readStdin = readStdin
-        self.writeStdout = writeStdout
-        self.writeStderr = writeStderr
-        self.stdoutFailure = stdoutFailure
+        (self.readStdin, self.writeStdout, self.writeStderr) = (readStdin, writeStdout, writeStderr)
+        (self.stdoutFailure) = (stdoutFailure)
     }
 
     /// The process's own standard streams; `closed` lists those that were closed at start

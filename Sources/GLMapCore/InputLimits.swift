@@ -38,14 +38,10 @@ public struct InputLimits: Equatable, Sendable {
                 maxStringBytes: Int = 8 << 20, maxFeaturesPerSource: Int = 2_000_000,
                 maxPositionsPerSource: Int = 20_000_000, maxNestingDepth: Int = 512,
                 maxTileBytes: Int = 32 << 20, maxImagePixels: Int = 1 << 26) {
-        self.maxStyleFileBytes = maxStyleFileBytes
-        self.maxGeoJSONFileBytes = maxGeoJSONFileBytes
-        self.maxStringBytes = maxStringBytes
-        self.maxFeaturesPerSource = maxFeaturesPerSource
-        self.maxPositionsPerSource = maxPositionsPerSource
-        self.maxNestingDepth = maxNestingDepth
-        self.maxTileBytes = maxTileBytes
-        self.maxImagePixels = maxImagePixels
+        (self.maxStyleFileBytes, self.maxGeoJSONFileBytes) = (maxStyleFileBytes, maxGeoJSONFileBytes)
+        (self.maxStringBytes, self.maxFeaturesPerSource) = (maxStringBytes, maxFeaturesPerSource)
+        (self.maxPositionsPerSource, self.maxNestingDepth) = (maxPositionsPerSource, maxNestingDepth)
+        (self.maxTileBytes, self.maxImagePixels) = (maxTileBytes, maxImagePixels)
     }
 
     /// The production limits.

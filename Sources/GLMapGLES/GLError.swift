@@ -13,10 +13,7 @@ public struct GLError: GLMapError, Equatable {
 
     /// Creates an error for `call` with its error code name (empty: none) and what to try.
     public init(call: String, code: String = "", message: String, isInputError: Bool = false) {
-        self.call = call
-        self.code = code
-        self.message = message
-        self.isInputError = isInputError
+        (self.call, self.code, self.message, self.isInputError) = (call, code, message, isInputError)
     }
 
     /// `.invalidInput` (exit 2) for input errors, else `.renderOrIO` (exit 1).

@@ -29,11 +29,7 @@ final class GPUTexture {
     let owner: HeadlessContext
 
     init(id: GLuint, width: Int, height: Int, mipmapped: Bool, owner: HeadlessContext) {
-        self.id = id
-        self.width = width
-        self.height = height
-        self.mipmapped = mipmapped
-        self.owner = owner
+        (self.id, self.width, self.height, self.mipmapped, self.owner) = (id, width, height, mipmapped, owner)
         GPUScene.count(1)
     }
 

@@ -21,11 +21,7 @@ public struct GeoJSONError: GLMapError, Equatable, Sendable {
 
     /// Creates an error; usually made by `GeoJSONDecoder`.
     public init(file: String? = nil, line: Int? = nil, column: Int? = nil, path: String, message: String) {
-        self.file = file
-        self.line = line
-        self.column = column
-        self.path = path
-        self.message = message
+        (self.file, self.line, self.column, self.path, self.message) = (file, line, column, path, message)
     }
 
     /// `file:line:column: path: message`, leaving out the parts that are unknown.

@@ -16,10 +16,7 @@ public struct EvaluatedLight: Sendable, Equatable {
 
     /// A light with explicit values.
     public init(anchor: LightAnchor = .viewport, position: [Double] = [1.15, 210, 30], color: Color = .white, intensity: Double = 0.5) {
-        self.anchor = anchor
-        self.position = position
-        self.color = color
-        self.intensity = intensity
+        (self.anchor, self.position, self.color, self.intensity) = (anchor, position, color, intensity)
     }
 
     /// The spec's default light.
@@ -67,13 +64,8 @@ public struct EvaluatedFillExtrusion: Sendable {
     /// A feature with its paint.
     public init(polygons: [FlatPolygon], hasRoof: Bool, color: Color, height: Double, base: Double, opacity: Double,
                 pattern: EvaluatedPattern? = nil) {
-        self.polygons = polygons
-        self.hasRoof = hasRoof
-        self.color = color
-        self.height = height
-        self.base = base
-        self.opacity = opacity
-        self.pattern = pattern
+        (self.polygons, self.hasRoof, self.color, self.height, self.base) = (polygons, hasRoof, color, height, base)
+        (self.opacity, self.pattern) = (opacity, pattern)
     }
 }
 
@@ -105,12 +97,8 @@ public struct EvaluatedFillExtrusionLayer: Sendable {
     /// A layer of evaluated features.
     public init(id: String, opacity: Double, translate: (x: Double, y: Double), translateAnchor: TranslateAnchor,
                 verticalGradient: Bool, features: [EvaluatedFillExtrusion]) {
-        self.id = id
-        self.opacity = opacity
-        self.translate = translate
-        self.translateAnchor = translateAnchor
-        self.verticalGradient = verticalGradient
-        self.features = features
+        (self.id, self.opacity, self.translate, self.translateAnchor) = (id, opacity, translate, translateAnchor)
+        (self.verticalGradient, self.features) = (verticalGradient, features)
     }
 }
 

@@ -18,10 +18,7 @@ public struct EvaluatedHeatmapPoint: Sendable {
 
     /// A point group with its paint.
     public init(centers: [Double], weight: Double, radius: Double, intensity: Double) {
-        self.centers = centers
-        self.weight = weight
-        self.radius = radius
-        self.intensity = intensity
+        (self.centers, self.weight, self.radius, self.intensity) = (centers, weight, radius, intensity)
     }
 }
 
@@ -44,11 +41,7 @@ public struct EvaluatedHeatmapLayer: Sendable {
 
     /// A layer of evaluated points.
     public init(id: String, intensity: Double, opacity: Double, ramp: ColorRamp, features: [EvaluatedHeatmapPoint]) {
-        self.id = id
-        self.intensity = intensity
-        self.opacity = opacity
-        self.ramp = ramp
-        self.features = features
+        (self.id, self.intensity, self.opacity, self.ramp, self.features) = (id, intensity, opacity, ramp, features)
     }
 }
 

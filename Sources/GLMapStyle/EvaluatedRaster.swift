@@ -34,13 +34,9 @@ public struct EvaluatedRasterPaint: Sendable, Equatable {
     /// Paint with every property at its default.
     public init(opacity: Double = 1, hueRotate: Double = 0, brightnessMin: Double = 0, brightnessMax: Double = 1,
                 saturation: Double = 0, contrast: Double = 0, resampling: RasterResampling = .linear) {
-        self.opacity = opacity
-        self.hueRotate = hueRotate
-        self.brightnessMin = brightnessMin
-        self.brightnessMax = brightnessMax
-        self.saturation = saturation
-        self.contrast = contrast
-        self.resampling = resampling
+        (self.opacity, self.hueRotate, self.brightnessMin) = (opacity, hueRotate, brightnessMin)
+        (self.brightnessMax, self.saturation, self.contrast) = (brightnessMax, saturation, contrast)
+        (self.resampling) = (resampling)
     }
 
     /// The hue rotation as GL JS's `u_spin_weights`: a rotation of RGB about the grey axis.
@@ -95,14 +91,9 @@ public struct EvaluatedHillshadePaint: Sendable, Equatable {
     public init(directions: [Double] = [335], altitudes: [Double] = [45], anchor: HillshadeIlluminationAnchor = .viewport,
                 exaggeration: Double = 0.5, shadowColors: [Color] = [.black], highlightColors: [Color] = [.white],
                 accentColor: Color = .black, method: HillshadeMethod = .standard) {
-        self.directions = directions
-        self.altitudes = altitudes
-        self.anchor = anchor
-        self.exaggeration = exaggeration
-        self.shadowColors = shadowColors
-        self.highlightColors = highlightColors
-        self.accentColor = accentColor
-        self.method = method
+        (self.directions, self.altitudes, self.anchor) = (directions, altitudes, anchor)
+        (self.exaggeration, self.shadowColors, self.highlightColors) = (exaggeration, shadowColors, highlightColors)
+        (self.accentColor, self.method) = (accentColor, method)
     }
 
     /// The lights GL JS's shader receives: the four lists padded to the longest with their last
@@ -213,10 +204,7 @@ public struct RasterTileDraw: Sendable {
 
     /// A tile's picture or elevations.
     public init(tile: OverscaledTileID, texture: RasterTexture? = nil, dem: DEMTexture? = nil, corners: [(x: Double, y: Double)]? = nil) {
-        self.tile = tile
-        self.texture = texture
-        self.dem = dem
-        self.corners = corners
+        (self.tile, self.texture, self.dem, self.corners) = (tile, texture, dem, corners)
     }
 
     /// The four corners drawn, in tile units: `corners` or the tile's square.
@@ -253,10 +241,7 @@ public struct RasterLayerDraw: Sendable {
 
     /// A layer's draw.
     public init(id: String, paint: Paint, tiles: [RasterTileDraw], stencilOverlap: Bool) {
-        self.id = id
-        self.paint = paint
-        self.tiles = tiles
-        self.stencilOverlap = stencilOverlap
+        (self.id, self.paint, self.tiles, self.stencilOverlap) = (id, paint, tiles, stencilOverlap)
     }
 
     /// The tiles of `tiles` sorted as GL JS's `stencilConfigForOverlap` sorts them: overscaled

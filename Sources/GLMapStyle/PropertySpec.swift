@@ -148,12 +148,8 @@ public struct PropertySpec: Sendable {
         if self.featureAllowed { p.insert(.feature) }
         if kind == .dataDriven && self.featureAllowed { p.insert(.featureState) }
         if lineProgressAllowed { p.insert(.lineProgress) }
-        self.parameters = p
-        self.interpolated = interpolated
-        self.defaultValue = defaultValue
-        self.tokens = tokens
-        self.minimum = minimum
-        self.maximum = maximum
+        (self.parameters, self.interpolated, self.defaultValue, self.tokens) = (p, interpolated, defaultValue, tokens)
+        (self.minimum, self.maximum) = (minimum, maximum)
     }
 
     /// Creates the full definition, as the generated tables write it (every trait of the spec).
@@ -165,16 +161,8 @@ public struct PropertySpec: Sendable {
         self.kind = kind
         self.parameters = parameters
         self.featureAllowed = kind == .dataDriven || kind == .crossFadedDataDriven
-        self.interpolated = interpolated
-        self.defaultValue = defaultValue
-        self.minimum = minimum
-        self.maximum = maximum
-        self.units = units
-        self.period = period
-        self.requires = requires
-        self.tokens = tokens
-        self.overridable = overridable
-        self.transition = transition
-        self.required = required
+        (self.interpolated, self.defaultValue, self.minimum) = (interpolated, defaultValue, minimum)
+        (self.maximum, self.units, self.period, self.requires, self.tokens) = (maximum, units, period, requires, tokens)
+        (self.overridable, self.transition, self.required) = (overridable, transition, required)
     }
 }

@@ -56,12 +56,8 @@ public struct Source: Equatable, Sendable {
     /// Creates a source with the spec defaults: maxzoom 18, no line metrics, tolerance 0.375, buffer 128.
     public init(id: String, data: GeoJSONData, maxzoom: Double = 18, lineMetrics: Bool = false,
                 tolerance: Double = 0.375, buffer: Double = 128) {
-        self.id = id
-        self.data = data
-        self.maxzoom = maxzoom
-        self.lineMetrics = lineMetrics
-        self.tolerance = tolerance
-        self.buffer = buffer
+        (self.id, self.data, self.maxzoom, self.lineMetrics) = (id, data, maxzoom, lineMetrics)
+        (self.tolerance, self.buffer) = (tolerance, buffer)
     }
 }
 
@@ -77,8 +73,6 @@ public struct TileSourceSpec: Sendable {
 
     /// A tile source of `type` described by `json`.
     public init(id: String, type: SourceType, json: JSONObject) {
-        self.id = id
-        self.type = type
-        self.json = json
+        (self.id, self.type, self.json) = (id, type, json)
     }
 }

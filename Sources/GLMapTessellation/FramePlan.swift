@@ -14,9 +14,7 @@ public struct TileBucket: Sendable {
 
     /// A bucket of `tile` with its cache key.
     public init(tile: OverscaledTileID, bucket: Bucket, key: UInt64) {
-        self.tile = tile
-        self.bucket = bucket
-        self.key = key
+        (self.tile, self.bucket, self.key) = (tile, bucket, key)
     }
 }
 
@@ -49,10 +47,7 @@ public struct SymbolLayerPlan: Sendable {
     /// A plan of `tiles` drawn in the given orders, then `debug`.
     public init(tiles: [(bucket: TileBucket, frame: SymbolTileFrame)], iconItems: [SymbolDrawItem], textItems: [SymbolDrawItem],
                 debug: SymbolCollisionDebug? = nil) {
-        self.tiles = tiles
-        self.iconItems = iconItems
-        self.textItems = textItems
-        self.debug = debug
+        (self.tiles, self.iconItems, self.textItems, self.debug) = (tiles, iconItems, textItems, debug)
     }
 }
 
@@ -72,7 +67,6 @@ public struct FramePlan: Sendable {
 
     /// A plan of `layers` over the tiles of `sourceTiles`.
     public init(layers: [PlannedLayer] = [], sourceTiles: [String: [OverscaledTileID]] = [:]) {
-        self.layers = layers
-        self.sourceTiles = sourceTiles
+        (self.layers, self.sourceTiles) = (layers, sourceTiles)
     }
 }

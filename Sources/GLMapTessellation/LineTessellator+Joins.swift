@@ -87,11 +87,8 @@ extension LineTessellator {
 
         init(points: UnsafeBufferPointer<Double>, count: Int, originX: Double, originY: Double,
              settings: Settings) {
-            self.points = points
-            self.count = count
-            self.originX = originX
-            self.originY = originY
-            self.settings = settings
+            (self.points, self.count, self.originX, self.originY) = (points, count, originX, originY)
+            (self.settings) = (settings)
         }
 
         // MARK: walks

@@ -105,11 +105,8 @@ public struct LineTessellator {
     /// Creates a tessellator with the given layout values (MapLibre's defaults otherwise).
     public init(join: LineJoin = .miter, cap: LineCap = .butt, miterLimit: Double = 2,
                 roundLimit: Double = 1.05, pixelsPerUnit: Double? = nil) {
-        self.join = join
-        self.cap = cap
-        self.miterLimit = miterLimit
-        self.roundLimit = roundLimit
-        self.pixelsPerUnit = pixelsPerUnit
+        (self.join, self.cap, self.miterLimit, self.roundLimit) = (join, cap, miterLimit, roundLimit)
+        (self.pixelsPerUnit) = (pixelsPerUnit)
     }
 
     /// Appends one polyline (x0, y0, x1, y1, …); `closed` = polygon ring (joins at the start

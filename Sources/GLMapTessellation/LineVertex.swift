@@ -25,14 +25,8 @@ public struct LineVertex: Equatable, Sendable {
     @inline(__always)
     public init(x: Float, y: Float, ex: Float, ey: Float, nx: Float, ny: Float,
                 distance: Float, direction: Float) {
-        self.x = x
-        self.y = y
-        self.ex = ex
-        self.ey = ey
-        self.nx = nx
-        self.ny = ny
-        self.distance = distance
-        self.direction = direction
+        (self.x, self.y, self.ex, self.ey, self.nx, self.ny, self.distance) = (x, y, ex, ey, nx, ny, distance)
+        (self.direction) = (direction)
     }
 }
 

@@ -39,13 +39,8 @@ public enum Pixelmatch {
                     aaColor: (UInt8, UInt8, UInt8) = (255, 255, 0),
                     diffColor: (UInt8, UInt8, UInt8) = (255, 0, 0),
                     diffColorAlt: (UInt8, UInt8, UInt8)? = nil, diffMask: Bool = false) {
-            self.threshold = threshold
-            self.includeAA = includeAA
-            self.alpha = alpha
-            self.aaColor = aaColor
-            self.diffColor = diffColor
-            self.diffColorAlt = diffColorAlt
-            self.diffMask = diffMask
+            (self.threshold, self.includeAA, self.alpha, self.aaColor) = (threshold, includeAA, alpha, aaColor)
+            (self.diffColor, self.diffColorAlt, self.diffMask) = (diffColor, diffColorAlt, diffMask)
         }
     }
 

@@ -31,12 +31,8 @@ public struct FormattedSection: Equatable, Sendable {
     /// A section.
     public init(text: String, image: String? = nil, scale: Double? = nil, fontStack: String? = nil,
                 textColor: Color? = nil, verticalAlign: VerticalAlign? = nil) {
-        self.text = text
-        self.image = image
-        self.scale = scale
-        self.fontStack = fontStack
-        self.textColor = textColor
-        self.verticalAlign = verticalAlign
+        (self.text, self.image, self.scale, self.fontStack, self.textColor) = (text, image, scale, fontStack, textColor)
+        (self.verticalAlign) = (verticalAlign)
     }
 
     /// An image section.

@@ -19,12 +19,8 @@ public struct GlyphMetrics: Equatable, Sendable {
 
     /// Metrics as a glyph PBF or a local rasterizer gives them.
     public init(width: Double, height: Double, left: Double, top: Double, advance: Double, isDoubleResolution: Bool = false) {
-        self.width = width
-        self.height = height
-        self.left = left
-        self.top = top
-        self.advance = advance
-        self.isDoubleResolution = isDoubleResolution
+        (self.width, self.height, self.left, self.top, self.advance) = (width, height, left, top, advance)
+        (self.isDoubleResolution) = (isDoubleResolution)
     }
 }
 
@@ -40,9 +36,7 @@ public struct Glyph: Equatable, Sendable {
 
     /// A glyph.
     public init(id: UInt32, bitmap: AlphaImage, metrics: GlyphMetrics) {
-        self.id = id
-        self.bitmap = bitmap
-        self.metrics = metrics
+        (self.id, self.bitmap, self.metrics) = (id, bitmap, metrics)
     }
 }
 

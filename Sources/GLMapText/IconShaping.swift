@@ -18,12 +18,8 @@ public struct PositionedIcon: Sendable {
     /// A positioned icon.
     public init(image: ImagePosition, top: Double, bottom: Double, left: Double, right: Double,
                 collisionPadding: (top: Double, right: Double, bottom: Double, left: Double)? = nil) {
-        self.image = image
-        self.top = top
-        self.bottom = bottom
-        self.left = left
-        self.right = right
-        self.collisionPadding = collisionPadding
+        (self.image, self.top, self.bottom, self.left, self.right) = (image, top, bottom, left, right)
+        (self.collisionPadding) = (collisionPadding)
     }
 }
 

@@ -24,10 +24,8 @@ public struct ImagePosition: Equatable, Sendable {
 
     /// A position for `image` in `paddedRect`.
     public init(paddedRect: AtlasRect, image: StyleImage) {
-        self.paddedRect = paddedRect
-        self.pixelRatio = image.pixelRatio
-        self.version = image.version
-        self.image = image
+        (self.paddedRect, self.pixelRatio, self.version) = (paddedRect, image.pixelRatio, image.version)
+        (self.image) = (image)
     }
 
     /// Top-left of the image inside the bin.

@@ -26,10 +26,7 @@ public struct LabelAnchor: Equatable, Sendable {
     public var segment: Int?
     /// An anchor.
     public init(x: Double, y: Double, angle: Double, segment: Int? = nil) {
-        self.x = x
-        self.y = y
-        self.angle = angle
-        self.segment = segment
+        (self.x, self.y, self.angle, self.segment) = (x, y, angle, segment)
     }
 }
 

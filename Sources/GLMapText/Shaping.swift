@@ -149,15 +149,9 @@ public struct Shaping: Equatable, Sendable {
     /// A shaping.
     public init(lines: [PositionedLine], top: Double, bottom: Double, left: Double, right: Double, writingMode: WritingMode,
                 text: String, iconsInText: Bool, verticalizable: Bool) {
-        self.lines = lines
-        self.top = top
-        self.bottom = bottom
-        self.left = left
-        self.right = right
-        self.writingMode = writingMode
-        self.text = text
-        self.iconsInText = iconsInText
-        self.verticalizable = verticalizable
+        (self.lines, self.top, self.bottom, self.left, self.right) = (lines, top, bottom, left, right)
+        (self.writingMode, self.text, self.iconsInText) = (writingMode, text, iconsInText)
+        (self.verticalizable) = (verticalizable)
     }
 }
 
@@ -191,17 +185,10 @@ public struct TextShapingOptions: Sendable {
                 anchor: SymbolAnchor = .center, justify: TextJustify = .center, spacing: Double = 0,
                 translate: (x: Double, y: Double) = (0, 0), writingMode: WritingMode = .horizontal,
                 allowVerticalPlacement: Bool = false, layoutTextSize: Double = 16, layoutTextSizeThisZoom: Double = 16) {
-        self.defaultFontStack = defaultFontStack
-        self.maxWidth = maxWidth
-        self.lineHeight = lineHeight
-        self.anchor = anchor
-        self.justify = justify
-        self.spacing = spacing
-        self.translate = translate
-        self.writingMode = writingMode
-        self.allowVerticalPlacement = allowVerticalPlacement
-        self.layoutTextSize = layoutTextSize
-        self.layoutTextSizeThisZoom = layoutTextSizeThisZoom
+        (self.defaultFontStack, self.maxWidth, self.lineHeight) = (defaultFontStack, maxWidth, lineHeight)
+        (self.anchor, self.justify, self.spacing, self.translate) = (anchor, justify, spacing, translate)
+        (self.writingMode, self.allowVerticalPlacement) = (writingMode, allowVerticalPlacement)
+        (self.layoutTextSize, self.layoutTextSizeThisZoom) = (layoutTextSize, layoutTextSizeThisZoom)
     }
 }
 

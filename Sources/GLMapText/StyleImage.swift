@@ -38,15 +38,9 @@ public struct StyleImage: Equatable, Sendable {
     public init(data: StraightImage, pixelRatio: Double = 1, sdf: Bool = false, stretchX: [(Double, Double)]? = nil,
                 stretchY: [(Double, Double)]? = nil, content: (Double, Double, Double, Double)? = nil,
                 textFitWidth: TextFit? = nil, textFitHeight: TextFit? = nil, version: Int = 0) {
-        self.data = data
-        self.pixelRatio = pixelRatio
-        self.sdf = sdf
-        self.stretchX = stretchX
-        self.stretchY = stretchY
-        self.content = content
-        self.textFitWidth = textFitWidth
-        self.textFitHeight = textFitHeight
-        self.version = version
+        (self.data, self.pixelRatio, self.sdf, self.stretchX) = (data, pixelRatio, sdf, stretchX)
+        (self.stretchY, self.content, self.textFitWidth) = (stretchY, content, textFitWidth)
+        (self.textFitHeight, self.version) = (textFitHeight, version)
     }
 
     /// Whether two images have the same pixels and metadata.

@@ -14,9 +14,6 @@ public struct SymbolAssets: Sendable {
 
     /// Assets from a glyph manager, an image store and the frame's pixel ratio.
     public init(glyphs: GlyphManager, images: StyleImageStore, pixelRatio: Double, bidi: Bidi? = Bidi()) {
-        self.glyphs = glyphs
-        self.images = images
-        self.pixelRatio = pixelRatio
-        self.bidi = bidi
+        (self.glyphs, self.images, self.pixelRatio, self.bidi) = (glyphs, images, pixelRatio, bidi)
     }
 }

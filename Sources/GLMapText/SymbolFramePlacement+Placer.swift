@@ -69,11 +69,8 @@ struct Placer {
     var placedOrientations: [Int: WritingMode] = [:]
 
     init(view: SymbolView, ratio: Double, crossSourceCollisions: Bool, collisionDebug: Bool, layers: [SymbolLayerInput]) {
-        self.view = view
-        self.ratio = ratio
-        self.crossSourceCollisions = crossSourceCollisions
-        self.collisionDebug = collisionDebug
-        self.layers = layers
+        (self.view, self.ratio, self.crossSourceCollisions) = (view, ratio, crossSourceCollisions)
+        (self.collisionDebug, self.layers) = (collisionDebug, layers)
         collision = CollisionIndex(view: view)
     }
 

@@ -177,10 +177,7 @@ public struct SymbolLayerInput: Sendable {
 
     /// An input.
     public init(layer: Layer, values: SymbolLayerValues, tiles: [(tile: OverscaledTileID, layout: SymbolTileLayout)], leader: Int? = nil) {
-        self.layer = layer
-        self.values = values
-        self.tiles = tiles
-        self.leader = leader
+        (self.layer, self.values, self.tiles, self.leader) = (layer, values, tiles, leader)
     }
 }
 

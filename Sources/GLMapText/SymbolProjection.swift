@@ -165,14 +165,9 @@ struct LineProjection {
 
     init(posMatrix: Matrix4, labelPlaneMatrix: Matrix4, pitchWithMap: Bool, width: Double, height: Double,
          translation: (x: Double, y: Double), tileAnchor: LabelPoint, line: [SymbolLineVertex]) {
-        self.posMatrix = posMatrix
-        self.labelPlaneMatrix = labelPlaneMatrix
-        self.pitchWithMap = pitchWithMap
-        self.width = width
-        self.height = height
-        self.translation = translation
-        self.tileAnchor = tileAnchor
-        self.line = line
+        (self.posMatrix, self.labelPlaneMatrix, self.pitchWithMap) = (posMatrix, labelPlaneMatrix, pitchWithMap)
+        (self.width, self.height, self.translation, self.tileAnchor) = (width, height, translation, tileAnchor)
+        (self.line) = (line)
     }
 
     /// `projectTileCoordinatesToLabelPlane`.

@@ -21,10 +21,7 @@ public struct GlyphRangeError: GLMapError, Equatable {
     }
     /// A failure of one range.
     public init(fontStack: String, rangeStart: UInt32, url: String?, message: String) {
-        self.fontStack = fontStack
-        self.rangeStart = rangeStart
-        self.url = url
-        self.message = message
+        (self.fontStack, self.rangeStart, self.url, self.message) = (fontStack, rangeStart, url, message)
     }
 }
 
@@ -59,9 +56,7 @@ public struct SpriteError: GLMapError, Equatable {
     public var description: String { "sprite \"\(spriteID)\"" + (url.map { " (\($0))" } ?? "") + ": \(message)" }
     /// A failure of one sprite.
     public init(spriteID: String, url: String?, message: String) {
-        self.spriteID = spriteID
-        self.url = url
-        self.message = message
+        (self.spriteID, self.url, self.message) = (spriteID, url, message)
     }
 }
 

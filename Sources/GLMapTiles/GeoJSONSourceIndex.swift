@@ -31,17 +31,10 @@ public struct GeoJSONSourceOptions: Sendable {
                 generateId: Bool = false, cluster: Bool = false, clusterRadius: Double? = nil,
                 clusterMaxZoom: Double? = nil, clusterMinPoints: Double? = nil,
                 clusterProperties: [ClusterProperty] = [], filter: (@Sendable (Feature) -> Bool)? = nil) {
-        self.maxzoom = maxzoom
-        self.buffer = buffer
-        self.tolerance = tolerance
-        self.lineMetrics = lineMetrics
-        self.generateId = generateId
-        self.cluster = cluster
-        self.clusterRadius = clusterRadius
-        self.clusterMaxZoom = clusterMaxZoom
-        self.clusterMinPoints = clusterMinPoints
-        self.clusterProperties = clusterProperties
-        self.filter = filter
+        (self.maxzoom, self.buffer, self.tolerance, self.lineMetrics) = (maxzoom, buffer, tolerance, lineMetrics)
+        (self.generateId, self.cluster, self.clusterRadius) = (generateId, cluster, clusterRadius)
+        (self.clusterMaxZoom, self.clusterMinPoints) = (clusterMaxZoom, clusterMinPoints)
+        (self.clusterProperties, self.filter) = (clusterProperties, filter)
     }
 }
 

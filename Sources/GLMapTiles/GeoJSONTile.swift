@@ -33,10 +33,7 @@ public struct GeoJSONTile: Sendable {
 
         /// A feature.
         public init(type: FeatureGeometryType, geometry: [[Point]], id: JSONValue?, tags: JSONObject) {
-            self.type = type
-            self.geometry = geometry
-            self.id = id
-            self.tags = tags
+            (self.type, self.geometry, self.id, self.tags) = (type, geometry, id, tags)
         }
     }
 

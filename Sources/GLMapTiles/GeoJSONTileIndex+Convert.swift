@@ -20,10 +20,7 @@ struct VTLine: Sendable {
     }
 
     init(c: [Double], size: Double, start: Double, end: Double) {
-        self.c = c
-        self.size = size
-        self.start = start
-        self.end = end
+        (self.c, self.size, self.start, self.end) = (c, size, start, end)
     }
 }
 

@@ -37,16 +37,9 @@ public struct GeoJSONTileOptions: Sendable, Equatable {
                 tolerance: Double = 6, extent: Int = TileExtent.extent, buffer: Double = 2048,
                 lineMetrics: Bool = false, generateId: Bool = false, promoteId: String? = nil,
                 rewind: Bool = true) {
-        self.maxZoom = maxZoom
-        self.indexMaxZoom = indexMaxZoom
-        self.indexMaxPoints = indexMaxPoints
-        self.tolerance = tolerance
-        self.extent = extent
-        self.buffer = buffer
-        self.lineMetrics = lineMetrics
-        self.generateId = generateId
-        self.promoteId = promoteId
-        self.rewind = rewind
+        (self.maxZoom, self.indexMaxZoom, self.indexMaxPoints) = (maxZoom, indexMaxZoom, indexMaxPoints)
+        (self.tolerance, self.extent, self.buffer, self.lineMetrics) = (tolerance, extent, buffer, lineMetrics)
+        (self.generateId, self.promoteId, self.rewind) = (generateId, promoteId, rewind)
     }
 
     /// The options GL JS's `GeoJSONSource` hands geojson-vt for a source's style values (nil:

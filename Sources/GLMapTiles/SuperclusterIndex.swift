@@ -66,14 +66,9 @@ public struct SuperclusterOptions: Sendable {
     public init(minZoom: Int = 0, maxZoom: Int = 17, minPoints: Int = 2, radius: Double = 800,
                 extent: Int = TileExtent.extent, nodeSize: Int = 64, generateId: Bool = false,
                 clusterProperties: [ClusterProperty] = []) {
-        self.minZoom = minZoom
-        self.maxZoom = maxZoom
-        self.minPoints = minPoints
-        self.radius = radius
-        self.extent = extent
-        self.nodeSize = nodeSize
-        self.generateId = generateId
-        self.clusterProperties = clusterProperties
+        (self.minZoom, self.maxZoom, self.minPoints, self.radius) = (minZoom, maxZoom, minPoints, radius)
+        (self.extent, self.nodeSize, self.generateId) = (extent, nodeSize, generateId)
+        (self.clusterProperties) = (clusterProperties)
     }
 
     /// The options GL JS's `GeoJSONSource` hands supercluster for a source's style values (nil:

@@ -42,11 +42,7 @@ public struct TileFeature: Sendable {
     /// Creates a feature.
     public init(type: FeatureGeometryType, geometry: [[TilePoint]], id: JSONValue? = nil,
                 properties: JSONObject = JSONObject(), index: Int = 0) {
-        self.type = type
-        self.geometry = geometry
-        self.id = id
-        self.properties = properties
-        self.index = index
+        (self.type, self.geometry, self.id, self.properties, self.index) = (type, geometry, id, properties, index)
     }
 }
 

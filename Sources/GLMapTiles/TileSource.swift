@@ -70,10 +70,7 @@ public final class TileSource: Sendable {
     /// `TileSourceError` naming the source and the URL or file when that fails.
     public init(_ description: TileSourceDescription, loader: ResourceLoader, limits: InputLimits = .default,
                 pixelRatio: Double = 1) throws(TileSourceError) {
-        self.description = description
-        self.loader = loader
-        self.limits = limits
-        self.pixelRatio = pixelRatio
+        (self.description, self.loader, self.limits, self.pixelRatio) = (description, loader, limits, pixelRatio)
         let at = "sources.\(description.id)"
         var info = TileSetInfo()
         var archive: TileArchiveHandle?

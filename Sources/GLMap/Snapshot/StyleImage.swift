@@ -19,11 +19,7 @@ public struct StyleImage: Equatable, Sendable {
     /// An image with its options (MapLibre's `addImage` options; defaults: ratio 1, not SDF).
     public init(image: StraightImage, pixelRatio: Double = 1, sdf: Bool = false, stretchX: [[Double]] = [],
                 stretchY: [[Double]] = [], content: [Double]? = nil) {
-        self.image = image
-        self.pixelRatio = pixelRatio
-        self.sdf = sdf
-        self.stretchX = stretchX
-        self.stretchY = stretchY
-        self.content = content
+        (self.image, self.pixelRatio, self.sdf, self.stretchX) = (image, pixelRatio, sdf, stretchX)
+        (self.stretchY, self.content) = (stretchY, content)
     }
 }

@@ -22,10 +22,7 @@ public struct EvaluationContext: Sendable {
     /// Creates a context; every part is optional.
     public init(zoom: Double? = nil, feature: FeatureContext? = nil, globalState: JSONObject = JSONObject(),
                 lineProgress: Double? = nil) {
-        self.zoom = zoom
-        self.feature = feature
-        self.globalState = globalState
-        self.lineProgress = lineProgress
+        (self.zoom, self.feature, self.globalState, self.lineProgress) = (zoom, feature, globalState, lineProgress)
     }
 }
 

@@ -30,10 +30,8 @@ public struct FeatureFilter: Sendable {
                                               isFeatureConstant: true, isZoomConstant: true)
 
     init(kind: Kind, needsGeometry: Bool, isFeatureConstant: Bool, isZoomConstant: Bool) {
-        self.kind = kind
-        self.needsGeometry = needsGeometry
-        self.isFeatureConstant = isFeatureConstant
-        self.isZoomConstant = isZoomConstant
+        (self.kind, self.needsGeometry, self.isFeatureConstant) = (kind, needsGeometry, isFeatureConstant)
+        (self.isZoomConstant) = (isZoomConstant)
         if case .legacy(let f) = kind, f.readsTypeOnly {
             typeOnlyResults = [FeatureGeometryType.point, .lineString, .polygon].map {
                 f.evaluate(EvaluationContext(feature: FeatureContext(geometryType: $0.rawValue)))
