@@ -9,7 +9,7 @@ import GLMapTiles
 struct TileBucketCache {
     /// What a tile bucket depends on: the source's tile (its data and the zoom it is laid out at;
     /// not its world copy: every copy draws the same bucket), the layer (its index in the style),
-    /// and for dashed lines the frame zoom (the dash patterns are read at it).
+    /// and for dashed and patterned lines what they read of the frame zoom (`lineZoomKey`).
     struct Key: Hashable {
         var canonical: CanonicalTileID
         var overscaledZ: Int
@@ -34,7 +34,7 @@ struct TileBucketCache {
 
     /// Forgets what the last two plans did not use, except the `spareTiles` most recently used
     /// of the other tiles (their data and their buckets; not the buckets of dashed lines, which
-    /// are keyed by a frame zoom that will not come back), as MapLibre's source cache keeps tiles
+    /// are keyed by a frame zoom that may not come back), as MapLibre's source cache keeps tiles
     /// that left the view. A server drawing tiles in any order then finds the tiles a request
     /// shares with recent ones laid out already.
     mutating func evict(spareTiles: Int) {
@@ -148,6 +148,19 @@ extension Scene {
         return data?.layer(layer.sourceLayer)?.features ?? []
     }
 
+    /// What a line layer's buckets read of the frame zoom, as a cache key (-1: nothing). Dashed
+    /// and patterned lines read the floor zoom's width, whether the frame lies between integer
+    /// zooms (the cross-fade's direction and scale) and their dash arrays or images at the zoom and
+    /// the one they fade from: a dasharray or pattern that does not change with zoom gives the same
+    /// bucket for every frame between two integer zooms; one that does is keyed by the zoom itself.
+    static func lineZoomKey(_ layer: GLMapStyle.Layer, zoom: Double) -> Double {
+        guard let effect = layer.values[LineProperties.lineDasharray.name] ?? layer.values[LineProperties.linePattern.name]
+        else { return -1 }
+        guard effect.expression.isZoomConstant else { return zoom }
+        let floor = zoom.rounded(.down)
+        return floor + (zoom > floor ? 0.5 : 0)
+    }
+
     /// Whether a layer is cut to each tile's square with the stencil (MapLibre's `isTileClipped`).
     static func isTileClipped(_ type: LayerType) -> Bool {
         switch type {
@@ -180,12 +193,12 @@ extension Scene {
         let cached: Set<TileBucketCache.Key> = buckets.withLock { Set($0.entries.keys) }
         for (index, layer) in layers {
             guard layer.type != .background, let source = layer.source, let ids = tiles[source] else { keys.append([]); continue }
-            let dashed = layer.values[LineProperties.lineDasharray.name] != nil
+            let lineZoom = layer.type == .line ? Self.lineZoomKey(layer, zoom: zoom) : -1
             let patterned = layer.values.keys.contains { $0.hasSuffix("-pattern") }
             var layerKeys: [(key: TileBucketCache.Key, tile: OverscaledTileID)] = []
             for tile in ids.reversed() {
                 // Symbol buckets depend on the sprite scale and pixel ratio (icons): keyed by the ratio.
-                let zoomKey = layer.type == .symbol ? -(1 + ratio) : (dashed ? zoom : -1)
+                let zoomKey = layer.type == .symbol ? -(1 + ratio) : lineZoom
                 var key = TileBucketCache.Key(canonical: tile.canonical, overscaledZ: tile.overscaledZ, layer: index, zoomKey: zoomKey)
                 if patterned { key.images = images.key }
                 layerKeys.append((key, tile))

@@ -53,4 +53,33 @@ final class TileBucketCacheTests: XCTestCase {
         let kept = scene.buckets.withLock { Set($0.data.keys.map(\.tile)) }
         XCTAssertLessThanOrEqual(kept.count, 20 + 2, "the cache size plus what the last two plans used")
     }
+
+    /// Dashed lines read the frame zoom only through its integer part and whether it lies between
+    /// integer zooms (when their dasharray does not change with zoom): frames between two integer
+    /// zooms share their buckets, the next integer zoom lays them out again.
+    func testDashedLinesAreLaidOutOncePerIntegerZoom() throws {
+        func scene(_ dasharray: String) throws -> Scene {
+            let style = """
+            {"version":8,"sources":{"w":{"type":"geojson","data":{"type":"LineString","coordinates":[[-10,0],[10,1]]}}},
+             "layers":[{"id":"l","type":"line","source":"w","paint":{"line-dasharray":\(dasharray),
+               "line-width":["interpolate",["linear"],["zoom"],0,1,10,8]}}]}
+            """
+            return try Scene(style: StyleDocument.parse(Array(style.utf8), file: nil))
+        }
+        func plan(_ s: Scene, _ zoom: Double) -> Int {
+            _ = s.framePlan(view: ViewTransform(camera: Camera(zoom: zoom), width: 256, height: 256))
+            return s.tileBucketsBuilt
+        }
+        let constant = try scene("[2, 1]")
+        let first = plan(constant, 3.2)
+        XCTAssertGreaterThan(first, 0)
+        XCTAssertEqual(plan(constant, 3.5), first, "between the same integer zooms: the same buckets")
+        XCTAssertEqual(plan(constant, 3.9), first)
+        XCTAssertGreaterThan(plan(constant, 4.1), first, "zoom 4's floor width: laid out again")
+        XCTAssertEqual(Scene.lineZoomKey(constant.style.layers[0], zoom: 3.0), 3)
+        XCTAssertEqual(Scene.lineZoomKey(constant.style.layers[0], zoom: 3.7), 3.5)
+        let stepped = try scene(#"["step",["zoom"],["literal",[2,1]],3.6,["literal",[4,1]]]"#)
+        let before = plan(stepped, 3.2)
+        XCTAssertGreaterThan(plan(stepped, 3.5), before, "a dasharray that changes with zoom is keyed by the zoom itself")
+    }
 }
