@@ -190,7 +190,7 @@ extension Scene {
         var jobs: [Job] = []
         var keys: [[(key: TileBucketCache.Key, tile: OverscaledTileID)]] = []
         var queued: Set<TileBucketCache.Key> = []
-        let cached: Set<TileBucketCache.Key> = buckets.withLock { Set($0.entries.keys) }
+        var wanted: [Job] = []
         for (index, layer) in layers {
             guard layer.type != .background, let source = layer.source, let ids = tiles[source] else { keys.append([]); continue }
             let lineZoom = layer.type == .line ? Self.lineZoomKey(layer, zoom: zoom) : -1
@@ -202,10 +202,13 @@ extension Scene {
                 var key = TileBucketCache.Key(canonical: tile.canonical, overscaledZ: tile.overscaledZ, layer: index, zoomKey: zoomKey)
                 if patterned { key.images = images.key }
                 layerKeys.append((key, tile))
-                if !cached.contains(key) && queued.insert(key).inserted { jobs.append(Job(key: key, layer: layer, tile: tile.unwrapped)) }
+                wanted.append(Job(key: key, layer: layer, tile: tile.unwrapped))
             }
             keys.append(layerKeys)
         }
+        // Looked up in place (a copy of every cached key per plan cost more than the lookups).
+        let missing = buckets.withLock { cache in wanted.filter { cache.entries[$0.key] == nil } }
+        for job in missing where queued.insert(job.key).inserted { jobs.append(job) }
         evaluator.compositeZoom = nil
         let built: [Bucket?] = concurrentMap(jobs) { [self, evaluator] job in
             let features = self.features(job.layer, tile: job.tile)
