@@ -29,13 +29,7 @@ extension FillBucket {
     static func clippedToTile(_ poly: FlatPolygon) -> FlatPolygon? {
         let lo = -clipMargin, hi = Double(TileExtent.extent) + clipMargin
         let c = poly.coords
-        var outside = false
-        var i = 0
-        while i < c.count {
-            if c[i] < lo || c[i] > hi || c[i + 1] < lo || c[i + 1] > hi { outside = true; break }
-            i += 2
-        }
-        guard outside else { return nil }
+        guard c.leavesSquare(lo, hi) else { return nil }
         var coords: [Double] = []
         coords.reserveCapacity(c.count)
         var holes: [Int] = []
@@ -57,8 +51,6 @@ extension FillBucket {
     /// A closed ring (flat x, y pairs, last vertex joined to the first) cut to min ≤ coordinate
     /// `axis` ≤ max.
     static func clipRing(_ ring: [Double], axis: Int, min lo: Double, max hi: Double) -> [Double] {
-        let n = ring.count / 2
-        guard n > 0 else { return [] }
         var out = ring
         for (bound, keepAbove) in [(lo, true), (hi, false)] {
             let input = out
@@ -72,16 +64,26 @@ extension FillBucket {
                 let kin = inside(k), jin = inside(j)
                 if kin != jin {
                     let ja = input[2 * j + axis], ka = input[2 * k + axis]
-                    let t = (bound - ja) / (ka - ja)
                     let jo = input[2 * j + 1 - axis], ko = input[2 * k + 1 - axis]
-                    var p = [0.0, 0.0]
-                    p[axis] = bound
-                    p[1 - axis] = jo + (ko - jo) * t
-                    out.append(contentsOf: p)
+                    let other = jo + (ko - jo) * ((bound - ja) / (ka - ja))
+                    if axis == 0 { out.append(bound); out.append(other) } else { out.append(other); out.append(bound) }
                 }
                 if kin { out.append(input[2 * k]); out.append(input[2 * k + 1]) }
             }
         }
         return out
+    }
+}
+
+extension Array where Element == Double {
+    /// Whether a flat (x, y, x, y, …) list has a point outside [lo, hi]² (the tile square grown by
+    /// a margin): only then is there anything to cut.
+    func leavesSquare(_ lo: Double, _ hi: Double) -> Bool {
+        var i = 0
+        while i + 1 < count {
+            if self[i] < lo || self[i] > hi || self[i + 1] < lo || self[i + 1] > hi { return true }
+            i += 2
+        }
+        return false
     }
 }

@@ -121,7 +121,7 @@ public struct FillBucket: Sendable {
                 if j == i { continue }
                 let ax = coords[2 * i], ay = coords[2 * i + 1], bx = coords[2 * j], by = coords[2 * j + 1]
                 if (ax < lo && bx < lo) || (ax > hi && bx > hi) || (ay < lo && by < lo) || (ay > hi && by > hi) { continue }
-                outlineEdge(coords[2 * i], coords[2 * i + 1], coords[2 * j], coords[2 * j + 1], edgePaint, pattern)
+                outlineEdge(ax, ay, bx, by, edgePaint, pattern)
             }
         }
     }

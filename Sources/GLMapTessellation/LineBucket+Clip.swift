@@ -25,7 +25,7 @@ extension LineBucket {
         else { return nil }
         let unitsPerPixel = LineTiling.tileExtent / (512 * tile.overscaleFactor)
         var outset = 0.0
-        for f in layer.features + (next ?? []) {
+        for f in [layer.features, next ?? []].joined() {   // no copy of the features
             outset = max(outset, f.gapWidth / 2 + f.width + abs(f.offset) + f.blur)
         }
         guard outset.isFinite else { return nil }
@@ -39,13 +39,7 @@ extension LineBucket {
     /// across it, as the ring did.
     static func pieces(_ coords: [Double], closed: Bool, margin: Double) -> [[Double]]? {
         let lo = -margin, hi = Double(TileExtent.extent) + margin
-        var i = 0
-        var outside = false
-        while i + 1 < coords.count {
-            if coords[i] < lo || coords[i] > hi || coords[i + 1] < lo || coords[i + 1] > hi { outside = true; break }
-            i += 2
-        }
-        guard outside else { return nil }
+        guard coords.leavesSquare(lo, hi) else { return nil }
         var points = coords
         if closed, points.count >= 4 { points.append(points[0]); points.append(points[1]) }
         var result: [[Double]] = []
