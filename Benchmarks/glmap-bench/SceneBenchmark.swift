@@ -9,7 +9,7 @@ import GLMapTessellation
 /// `glmap-bench scene --style FILE [--width 1024] [--height 1024] [--ratio 1] [--runs 5] [--layers 1]`
 /// Times each stage of one frame (median of runs): egl-init, shader-compile (once), then per run
 /// parse (style + GeoJSON + projection), evaluate, tessellate, upload, draw, readback, encode,
-/// and total = the sum of those stage medians, each stage with the process's CPU time beside it
+/// release (the scene and its tiles freed, as the next frame's new scene does), and total = the sum of those stage medians, each stage with the process's CPU time beside it
 /// (every thread: `cpu` near the wall time is a stage on one core). Layers are evaluated on all
 /// cores and tessellated one by one (a large layer's features on all cores), as
 /// `Scene.gpuBuckets` does; the PNG is encoded on all cores, as `glmap render` does. Then `frame`:
@@ -43,16 +43,16 @@ func runSceneBenchmark(_ args: [String]) throws {
     for _ in 0..<max(1, runs) {
         cpuMark = processCPUSeconds()
         var t0 = now()
-        let scene = try Scene(styleFile: stylePath)
+        var scene: Scene? = try Scene(styleFile: stylePath)
         record("parse", now() - t0)
-        let camera = scene.style.camera
+        let camera = scene!.style.camera
         let view = ViewTransform(camera: camera, width: Double(width), height: Double(height))
         t0 = now()
         // Tile cover, each drawn layer evaluated and tessellated over each of its tiles.
-        let plan = scene.framePlan(view: view)
+        var plan: FramePlan? = scene!.framePlan(view: view)
         record("evaluate+tessellate", now() - t0)
         t0 = now()
-        let gpu = try gl.upload(plan)
+        let gpu = try gl.upload(plan!)
         gl.finish()
         record("upload", now() - t0)
         t0 = now()
@@ -66,6 +66,10 @@ func runSceneBenchmark(_ args: [String]) throws {
         let png = try PNGEncoder.encode(image, threads: PNGEncoder.allCores)
         record("encode", now() - t0)
         lastBytes = png.count
+        t0 = now()
+        plan = nil
+        scene = nil
+        record("release", now() - t0)
     }
     // The same frame end to end through the public API, as a user renders it: the scene loaded,
     // `MapRenderer.render` (evaluate, tessellate, upload, draw, read back; no finish between the
@@ -81,7 +85,7 @@ func runSceneBenchmark(_ args: [String]) throws {
     }
     print("egl-init\t\(String(format: "%.2f", eglInit * 1000))")
     print("shader-compile\t\(String(format: "%.2f", shaderCompile * 1000))")
-    let order = ["parse", "evaluate+tessellate", "upload", "draw", "readback", "encode"]
+    let order = ["parse", "evaluate+tessellate", "upload", "draw", "readback", "encode", "release"]
     var total = 0.0
     for s in order {
         let m = median(stages[s] ?? [])

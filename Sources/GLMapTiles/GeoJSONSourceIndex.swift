@@ -87,5 +87,11 @@ public enum GeoJSONSourceIndex: Sendable {
     }
 
     /// The tile as GL JS's worker hands it to buckets (see `GeoJSONTile.vectorTileData`).
-    public func vectorTile(_ id: CanonicalTileID) -> VectorTileData? { tile(id)?.vectorTileData() }
+    public func vectorTile(_ id: CanonicalTileID) -> VectorTileData? {
+        guard id.z <= maxZoom else { return nil }
+        switch self {
+        case .tiles(let index): return index.vectorTile(id)
+        case .clusters(let index, _): return index.vectorTile(id)
+        }
+    }
 }

@@ -61,15 +61,14 @@ public struct GeoJSONTile: Sendable {
         var out: [TileFeature] = []
         out.reserveCapacity(features.count)
         for (i, f) in features.enumerated() {
-            var clamped = false
             var geometry: [[TilePoint]]
             if f.type == .point && !pointsInOneArray {
                 geometry = []
                 for ring in f.geometry {
-                    for p in ring { geometry.append([TilePoint(clamping: p.x, p.y, clamped: &clamped)]) }
+                    for p in ring { geometry.append([TilePoint(clamping: p.x, p.y)]) }
                 }
             } else {
-                geometry = f.geometry.map { ring in ring.map { TilePoint(clamping: $0.x, $0.y, clamped: &clamped) } }
+                geometry = f.geometry.map { ring in ring.map { TilePoint(clamping: $0.x, $0.y) } }
             }
             out.append(TileFeature(type: f.type, geometry: geometry, id: GeoJSONTile.wrapperID(f.id),
                                    properties: f.tags, index: i))

@@ -74,8 +74,14 @@ public final class GeoJSONTileIndex: @unchecked Sendable {
         return tile?.transformed(options: options)   // outside the index's lock: tiles transform in parallel
     }
 
-    /// The tile as GL JS's GeoJSON worker hands it to buckets (nil where it hands none).
-    public func vectorTile(_ id: CanonicalTileID) -> VectorTileData? { tile(id)?.vectorTileData() }
+    /// The tile as GL JS's GeoJSON worker hands it to buckets (nil where it hands none): the same
+    /// as `tile(id)?.vectorTileData()`, made straight from the tile's features.
+    public func vectorTile(_ id: CanonicalTileID) -> VectorTileData? {
+        lock.lock()
+        let tile = getTile(id)
+        lock.unlock()
+        return tile?.vectorTileData(options: options)
+    }
 
     /// The tiles built so far (up front and by drill-downs), in build order.
     public var builtTiles: [CanonicalTileID] {

@@ -13,11 +13,9 @@ public struct TilePoint: Hashable, Sendable {
     @inline(__always)
     public init(_ x: Int16, _ y: Int16) { self.x = x; self.y = y }
 
-    /// A point from integer tile units, clamped to Int16 (MapLibre's `loadGeometry` clamp);
-    /// `clamped` is set when it had to be.
+    /// A point from integer tile units, clamped to Int16 (MapLibre's `loadGeometry` clamp).
     @inline(__always)
-    public init(clamping x: Int, _ y: Int, clamped: inout Bool) {
-        if x < Int(Int16.min) || x > Int(Int16.max) || y < Int(Int16.min) || y > Int(Int16.max) { clamped = true }
+    public init(clamping x: Int, _ y: Int) {
         self.x = Int16(clamping: x)
         self.y = Int16(clamping: y)
     }

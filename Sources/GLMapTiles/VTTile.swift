@@ -50,84 +50,118 @@ final class VTTile {
         lock.lock()
         defer { lock.unlock() }
         if let done { return done }
-        let tile = transform(options: options)
+        var out: [GeoJSONTile.Feature] = []
+        out.reserveCapacity(pending.count)
+        transform(pending, options: options, pointsApart: false, GeoJSONTile.Point.init) { type, geometry, feature, tags in
+            out.append(GeoJSONTile.Feature(type: type, geometry: geometry, id: feature.id, tags: tags))
+        }
+        let tile = GeoJSONTile(id: CanonicalTileID(z, x, y), features: out)
         done = tile
         pending = []
         return tile
     }
 
-    /// geojson-vt's `addFeature` and `transform` for every pending feature: each simplified for
-    /// this zoom (tolerance 0 at `maxZoom`), kept when anything is left, every position then in
-    /// integer tile units, `Math.round(extent · (x · 2^z − tileX))`.
-    private func transform(options: GeoJSONTileOptions) -> GeoJSONTile {
+    /// The tile as GL JS's GeoJSON wrapper hands it to buckets (`GeoJSONTile.vectorTileData`), made
+    /// from the features in one pass, without the geojson-vt tile in between, and not kept: the
+    /// caller caches it (a scene's tile cache evicts it; the tile keeps only its feature list).
+    func vectorTileData(options: GeoJSONTileOptions) -> VectorTileData {
+        lock.lock()
+        if let done {
+            lock.unlock()
+            return done.vectorTileData()
+        }
+        let features = pending
+        lock.unlock()
+        var out: [TileFeature] = []
+        out.reserveCapacity(features.count)
+        transform(features, options: options, pointsApart: true, { TilePoint(clamping: $0, $1) }) { type, geometry, feature, tags in
+            out.append(TileFeature(type: type, geometry: geometry, id: GeoJSONTile.wrapperID(feature.id),
+                                   properties: tags, index: out.count))
+        }
+        return VectorTileData(geoJSONFeatures: out)
+    }
+
+    /// geojson-vt's `addFeature` and `transform` for every feature: each simplified for this
+    /// zoom (tolerance 0 at `maxZoom`), kept when anything is left, every position then in integer
+    /// tile units, `Math.round(extent · (x · 2^z − tileX))`, made into `P` by `point`; `emit`
+    /// gets each kept feature's type, geometry, source feature and tags (line-metrics clip
+    /// values added). `pointsApart`: a point feature's points one array each (GL JS's wrapper)
+    /// rather than one array for all (geojson-vt).
+    private func transform<P>(_ features: [VTFeature], options: GeoJSONTileOptions, pointsApart: Bool,
+                              _ point: (Int, Int) -> P,
+                              emit: (FeatureGeometryType, [[P]], VTFeature, JSONObject) -> Void) {
         let tolerance = z == options.maxZoom ? 0 : options.tolerance / (Double(1 << z) * Double(options.extent))
         let toTile = TileTransform(z2: Double(1 << z), tx: Double(x), ty: Double(y), extent: Double(options.extent))
-        var out: [GeoJSONTile.Feature] = []
-        out.reserveCapacity(pending.count)
         var scratch: [Double] = []
-        for f in pending {
-            if let t = VTTile.simplified(f, tolerance: tolerance, lineMetrics: options.lineMetrics, toTile, &scratch) { out.append(t) }
+        for f in features {
+            guard let (type, geometry) = VTTile.simplified(f, tolerance: tolerance, toTile, pointsApart: pointsApart, point, &scratch) else { continue }
+            var tags = f.tags
+            if options.lineMetrics, case .lineString(let l) = f.geometry {
+                tags["mapbox_clip_start"] = .number(l.start / l.size)
+                tags["mapbox_clip_end"] = .number(l.end / l.size)
+            }
+            emit(type, geometry, f, tags)
         }
-        return GeoJSONTile(id: CanonicalTileID(z, x, y), features: out)
     }
 
     /// World units to the tile's integer units.
     private struct TileTransform {
         let z2: Double, tx: Double, ty: Double, extent: Double
         @inline(__always)
-        func callAsFunction(_ x: Double, _ y: Double) -> GeoJSONTile.Point {
-            GeoJSONTile.Point(x: jsRound(extent * (x * z2 - tx)), y: jsRound(extent * (y * z2 - ty)))
+        func callAsFunction<P>(_ x: Double, _ y: Double, _ point: (Int, Int) -> P) -> P {
+            point(jsRound(extent * (x * z2 - tx)), jsRound(extent * (y * z2 - ty)))
         }
     }
 
-    /// One feature simplified and transformed, or nil when nothing is left; `scratch` holds a
-    /// ring while it is rewound (kept between calls for its capacity).
-    private static func simplified(_ feature: VTFeature, tolerance: Double, lineMetrics: Bool, _ toTile: TileTransform,
-                                   _ scratch: inout [Double]) -> GeoJSONTile.Feature? {
-        var geometry: [[GeoJSONTile.Point]] = []
+    /// One feature's geometry simplified and transformed, or nil when nothing is left; `scratch`
+    /// holds a ring while it is rewound (kept between calls for its capacity).
+    private static func simplified<P>(_ feature: VTFeature, tolerance: Double, _ toTile: TileTransform, pointsApart: Bool,
+                                      _ point: (Int, Int) -> P, _ scratch: inout [Double]) -> (FeatureGeometryType, [[P]])? {
+        var geometry: [[P]] = []
         let type: FeatureGeometryType
         switch feature.geometry {
         case .point(let c), .multiPoint(let c):
             type = .point
-            var points: [GeoJSONTile.Point] = []
-            points.reserveCapacity(c.count / 3)
             var i = 0
-            while i < c.count {
-                points.append(toTile(c[i], c[i + 1]))
-                i += 3
+            if pointsApart {
+                geometry.reserveCapacity(c.count / 3)
+                while i < c.count {
+                    geometry.append([toTile(c[i], c[i + 1], point)])
+                    i += 3
+                }
+            } else {
+                var points: [P] = []
+                points.reserveCapacity(c.count / 3)
+                while i < c.count {
+                    points.append(toTile(c[i], c[i + 1], point))
+                    i += 3
+                }
+                if !points.isEmpty { geometry.append(points) }
             }
-            if !points.isEmpty { geometry.append(points) }
         case .lineString(let l):
             type = .lineString
-            addLine(&geometry, l, tolerance: tolerance, isPolygon: false, isOuter: false, toTile, &scratch)
+            addLine(&geometry, l, tolerance: tolerance, isPolygon: false, isOuter: false, toTile, point, &scratch)
         case .multiLineString(let ls):
             type = .lineString
-            for l in ls { addLine(&geometry, l, tolerance: tolerance, isPolygon: false, isOuter: false, toTile, &scratch) }
+            for l in ls { addLine(&geometry, l, tolerance: tolerance, isPolygon: false, isOuter: false, toTile, point, &scratch) }
         case .polygon(let rings):
             type = .polygon
-            for (i, r) in rings.enumerated() { addLine(&geometry, r, tolerance: tolerance, isPolygon: true, isOuter: i == 0, toTile, &scratch) }
+            for (i, r) in rings.enumerated() { addLine(&geometry, r, tolerance: tolerance, isPolygon: true, isOuter: i == 0, toTile, point, &scratch) }
         case .multiPolygon(let polygons):
             type = .polygon
             for polygon in polygons {
-                for (i, r) in polygon.enumerated() { addLine(&geometry, r, tolerance: tolerance, isPolygon: true, isOuter: i == 0, toTile, &scratch) }
+                for (i, r) in polygon.enumerated() { addLine(&geometry, r, tolerance: tolerance, isPolygon: true, isOuter: i == 0, toTile, point, &scratch) }
             }
         }
-        guard !geometry.isEmpty else { return nil }
-
-        var tags = feature.tags
-        if lineMetrics, case .lineString(let l) = feature.geometry {
-            tags["mapbox_clip_start"] = .number(l.start / l.size)
-            tags["mapbox_clip_end"] = .number(l.end / l.size)
-        }
-        return GeoJSONTile.Feature(type: type, geometry: geometry, id: feature.id, tags: tags)
+        return geometry.isEmpty ? nil : (type, geometry)
     }
 
     /// geojson-vt's `addLine`: below maxZoom (tolerance > 0) a line shorter than the tolerance or
     /// a ring of smaller area than its square is dropped, and a position is kept when its
     /// importance exceeds the squared tolerance; rings are rewound (outer clockwise in tile
     /// space, y down) in world units, as geojson-vt does before `transform`.
-    private static func addLine(_ result: inout [[GeoJSONTile.Point]], _ line: VTLine, tolerance: Double, isPolygon: Bool, isOuter: Bool,
-                                _ toTile: TileTransform, _ scratch: inout [Double]) {
+    private static func addLine<P>(_ result: inout [[P]], _ line: VTLine, tolerance: Double, isPolygon: Bool, isOuter: Bool,
+                                   _ toTile: TileTransform, _ point: (Int, Int) -> P, _ scratch: inout [Double]) {
         let sqTolerance = tolerance * tolerance
         let c = line.c
         if tolerance > 0 && line.size < (isPolygon ? sqTolerance : tolerance) { return }
@@ -141,11 +175,11 @@ final class VTTile {
             i += 3
         }
         if isPolygon { VTTile.rewind(&scratch, clockwise: isOuter) }
-        var ring: [GeoJSONTile.Point] = []
+        var ring: [P] = []
         ring.reserveCapacity(scratch.count / 2)
         i = 0
         while i < scratch.count {
-            ring.append(toTile(scratch[i], scratch[i + 1]))
+            ring.append(toTile(scratch[i], scratch[i + 1], point))
             i += 2
         }
         result.append(ring)

@@ -156,6 +156,33 @@ import Testing
         }
     }
 
+    /// `vectorTile(id)`, made straight from the tile's features, is what `tile(id)?.vectorTileData()`
+    /// gives — over every real source, on a second index so neither path sees the other's work.
+    @Test func vectorTilesMadeDirectlyMatchTheGeoJSONVTTiles() throws {
+        try SharedData.require("the scenes", at: SharedData.scenes)
+        try SharedData.require("the render tests", at: SharedData.renderTests)
+        var compared = 0
+        for source in try Self.sources() {
+            let viaTile = try GeoJSONTileIndex(source.collection, options: source.options)
+            let direct = try GeoJSONTileIndex(source.collection, options: source.options)
+            for (id, tile) in Self.sampleTiles(viaTile, cap: 3) {
+                let want = Self.text(tile?.vectorTileData()), got = Self.text(direct.vectorTile(id))
+                #expect(got == want, "\(source.name) tile \(id)")
+                compared += 1
+            }
+        }
+        #expect(compared > 1_000)
+    }
+
+    static func text(_ data: VectorTileData?) -> String {
+        guard let data else { return "null" }
+        return data.layers.keys.sorted().map { name in
+            name + ":\n" + data.layers[name]!.features.map { f in
+                "\(f.index) \(f.type) \(f.id.map { $0.jsonText } ?? "-") \(JSONValue.object(f.properties).jsonText) \(f.geometry.map { $0.map { "\($0.x),\($0.y)" } })"
+            }.joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
     static func text(_ tile: GeoJSONTile?) -> String {
         guard let tile else { return "null" }
         return tile.features.map { f in "\(f.type) \(f.id.map { $0.jsonText } ?? "-") \(JSONValue.object(f.tags).jsonText) \(f.geometry)" }.joined(separator: "\n")
