@@ -42,7 +42,7 @@ extension GLRenderer {
             clipping.clip(to: tile)
             try? fills.draw(f, tile: frame.tile(tile), frame: frame, stats: &stats, interiorOnly: true)
         }
-        glDisable(GLenum(GL_STENCIL_TEST))
+        clipping.end()
         finishMarking(frame: frame, stats: &stats)
     }
 

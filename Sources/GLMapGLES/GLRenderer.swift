@@ -41,6 +41,12 @@ public final class GLRenderer {
     /// Largest framebuffer side drawn in one pass (nil: GL's limit); larger frames are drawn in
     /// tiles and stitched (TiledFrame.swift). Tests lower it to exercise tiling on small frames.
     public var maxTileSize: Int?
+    /// Whether clipped layers of a window-aligned view use scissor boxes instead of stencil masks
+    /// where those cover the same pixels (TileClipping.swift). Tests turn it off to compare.
+    var scissorClipping: Bool {
+        get { clipping.scissorAllowed }
+        set { clipping.scissorAllowed = newValue }
+    }
     /// GL's framebuffer size limits (queried on first use).
     lazy var sizeLimits = GLSizeLimits.query()
     /// The last frame when it was drawn in tiles, until `readback` takes it.
@@ -213,6 +219,9 @@ public final class GLRenderer {
         var frame = FrameState(view: view, ratio: ratio, clipFold: clipFold,
                                viewport: (Float(Double(w) / clipFold.sx), Float(Double(h) / clipFold.sy)))
         frame.use(scene.extras)
+        var box: [GLint] = [0, 0, 0, 0]
+        glGetIntegerv(GLenum(GL_VIEWPORT), &box)
+        frame.window = (Int(box[0]), Int(box[1]), Int(box[2]), Int(box[3]))
         clipping.beginFrame()
         heatmaps.beginFrame()
         var counts = DrawStats()
@@ -251,7 +260,7 @@ public final class GLRenderer {
                     case .fillExtrusion, .heatmap, .symbol: break   // drawn as whole layers
                     }
                 }
-                glDisable(GLenum(GL_STENCIL_TEST))
+                clipping.end()
             case .raster(let r):
                 try rasters.draw(r, frame: frame, clipping: clipping, stats: &counts)
             case .symbol(let tiles, let iconItems, let textItems, let debug):
@@ -309,6 +318,9 @@ struct FrameState {
     let clipFold: ClipFold
     /// The frame's size in device pixels as the shaders see it (before folding).
     let viewport: (Float, Float)
+    /// The GL viewport in window pixels (x, y of its bottom-left corner, width, height; a tiled
+    /// frame's viewport is offset or folded); zero: not known.
+    var window = (x: 0, y: 0, width: 0, height: 0)
 
     /// The matrix from a tile's units to clip space, world copy included, with a translation in
     /// CSS pixels (`viewport` anchor: turned with the bearing), folded for tiled frames.
