@@ -41,6 +41,7 @@ final class FillExtrusionDrawer {
         let zoom = max(0, frame.view.camera.zoom)
         let opacity = first.paint.source.value(FillExtrusionProperties.fillExtrusionOpacity, zoom: zoom).number ?? 1
         guard opacity > 0 else { return }
+        clipping.prepareDepthStencil()
         glEnable(GLenum(GL_DEPTH_TEST))
         glDepthFunc(GLenum(GL_LEQUAL))
         glDepthMask(GLboolean(GL_TRUE))

@@ -48,6 +48,7 @@ extension GLRenderer {
 
     /// Depth writes at the mark, colour off.
     private func beginMarking() {
+        clipping.prepareDepthStencil()
         glColorMask(GLboolean(GL_FALSE), GLboolean(GL_FALSE), GLboolean(GL_FALSE), GLboolean(GL_FALSE))
         glEnable(GLenum(GL_DEPTH_TEST))
         glDepthFunc(GLenum(GL_ALWAYS))

@@ -210,11 +210,9 @@ public final class GLRenderer {
         } else {
             glClearColor(0, 0, 0, 0)
         }
-        glClearStencil(0)
-        glStencilMask(0xFF)
-        glClearDepthf(1)
+        glDisable(GLenum(GL_SCISSOR_TEST))
         glDepthMask(GLboolean(GL_TRUE))
-        glClear(GLbitfield(GL_COLOR_BUFFER_BIT) | GLbitfield(GL_STENCIL_BUFFER_BIT) | GLbitfield(GL_DEPTH_BUFFER_BIT))
+        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))   // depth and stencil: when first used (TileClipping)
         glBindVertexArray(vao)
         var frame = FrameState(view: view, ratio: ratio, clipFold: clipFold,
                                viewport: (Float(Double(w) / clipFold.sx), Float(Double(h) / clipFold.sy)))

@@ -15,6 +15,11 @@ import GLMapTiles
 /// left and bottom edges in and right and top edges out (the fill rule for the mask's quad). Then
 /// no mask is drawn and no stencil is read: the rasteriser does not even visit the pixels outside
 /// the box, where llvmpipe ran the stencil test on every fragment of the tile's buffer.
+///
+/// It also clears the frame's depth and stencil buffers, at the first draw that uses either
+/// (`prepareDepthStencil`: masks, overlapping raster tiles, extrusions, heatmap marks) rather than
+/// with the colour: a frame of fills, lines and circles clipped by boxes uses neither, and the
+/// clear is a full-frame memset on llvmpipe.
 final class TileClipping {
     let program: GLProgram
     private var source: String?
@@ -25,6 +30,8 @@ final class TileClipping {
     private var boxes: [OverscaledTileID: (GLint, GLint, GLsizei, GLsizei)]?
     /// Scissor boxes may stand in for masks (tests turn it off to compare the two).
     var scissorAllowed = true
+    /// Whether this frame's depth and stencil buffers have been cleared yet.
+    private var depthStencilReady = false
 
     init() throws {
         program = try GLProgram(ShaderSource.clippingMask)
@@ -32,11 +39,28 @@ final class TileClipping {
 
     func release() {}
 
-    /// Forgets the masks of the previous frame (the stencil was cleared with the frame).
+    /// Forgets the masks of the previous frame; its depth and stencil are cleared when first used.
     func beginFrame() {
         source = nil
         references = [:]
         next = 1
+        boxes = nil
+        depthStencilReady = false
+    }
+
+    /// Clears the depth (to 1) and stencil (to 0) buffers unless this frame did already: called
+    /// before any draw that tests or writes either. Leaves the stencil write mask off, depth
+    /// writes on and the scissor off (no layer clipped by boxes uses depth or stencil).
+    func prepareDepthStencil() {
+        guard !depthStencilReady else { return }
+        depthStencilReady = true
+        glDisable(GLenum(GL_SCISSOR_TEST))
+        glStencilMask(0xFF)
+        glDepthMask(GLboolean(GL_TRUE))
+        glClearStencil(0)
+        glClearDepthf(1)
+        glClear(GLbitfield(GL_STENCIL_BUFFER_BIT) | GLbitfield(GL_DEPTH_BUFFER_BIT))
+        glStencilMask(0x00)
     }
 
     /// Draws one mask per tile of `source` unless they are the ones in the stencil already (or
@@ -47,6 +71,7 @@ final class TileClipping {
             glDisable(GLenum(GL_STENCIL_TEST))
             return
         }
+        prepareDepthStencil()
         glEnable(GLenum(GL_STENCIL_TEST))
         if self.source == source { return }
         self.source = source
@@ -125,6 +150,7 @@ final class TileClipping {
     /// stencil are forgotten, and the stencil is cleared first when the references would pass 255.
     /// Returns the first reference.
     func reserveOverlapReferences(_ count: Int) -> GLint {
+        prepareDepthStencil()
         source = nil
         references = [:]
         if Int(next) + count > 256 {
