@@ -90,13 +90,13 @@ public final class Scene: Sendable {
             let source = style.sources[id]!
             do {
                 let collection = try preloaded[id] ?? loader.load(source)
-                if let bad = Scene.firstInvalidPosition(collection) { throw SourceWarning(sourceID: id, message: bad) }
+                let box = try Scene.bounds(collection, source: id)
                 do {
                     geojson[id] = try GeoJSONSourceIndex(collection, source: Scene.options(source, globalState: style.globalState))
                 } catch let e as GeoJSONTilingError {
                     throw SourceWarning(sourceID: id, message: e.message)
                 }
-                bounds[id] = Scene.bounds(collection)
+                bounds[id] = box
             } catch let w as SourceWarning {
                 if strict { throw w }
                 warnings.append(w)
@@ -189,29 +189,25 @@ public final class Scene: Sendable {
     /// within a world to better than a millionth of a degree, so the source is refused.
     public static let maxLongitude = 1.0e6
 
-    /// The first position that is not a usable coordinate (NaN, ±Infinity — possible when the
-    /// model is built in code rather than decoded — or absurdly far out), as a message naming
-    /// the feature; nil when every position is usable.
-    static func firstInvalidPosition(_ collection: GLMapGeoJSON.FeatureCollection) -> String? {
-        func bad(_ p: GLMapGeoJSON.Position) -> Bool { !p.lon.isFinite || !p.lat.isFinite || abs(p.lon) > maxLongitude }
-        for (i, f) in collection.features.enumerated() {
-            guard let g = f.geometry, let p = g.positions.first(where: bad) else { continue }
-            let id = f.id.map { " (id \($0.jsonText))" } ?? ""
-            return "feature \(i)\(id): position [\(p.lon), \(p.lat)] is not a usable coordinate (longitude and latitude must be finite numbers, |longitude| ≤ \(Int(maxLongitude)))"
-        }
-        return nil
-    }
-
-    /// The unit-world box of a collection's positions: the projection of its extreme longitudes
-    /// and latitudes (Web Mercator's x grows with longitude and y falls with latitude, so the
-    /// corners are the only positions worth projecting).
-    static func bounds(_ collection: GLMapGeoJSON.FeatureCollection) -> WorldBounds {
+    /// The unit-world box of a collection's positions (the projection of its extreme longitudes
+    /// and latitudes: Web Mercator's x grows with longitude and y falls with latitude, so the
+    /// corners are the only positions worth projecting), in one pass that also finds the first
+    /// position that is not a usable coordinate (NaN, ±Infinity — possible when the model is
+    /// built in code rather than decoded — or absurdly far out): then a message naming the feature.
+    static func bounds(_ collection: GLMapGeoJSON.FeatureCollection, source id: String) throws(SourceWarning) -> WorldBounds {
         var west = Double.infinity, east = -Double.infinity, south = Double.infinity, north = -Double.infinity
-        for f in collection.features {
+        for (i, f) in collection.features.enumerated() {
             guard let g = f.geometry else { continue }
-            for p in g.positions {
+            var bad: GLMapGeoJSON.Position?
+            g.forEachPosition { p in
+                guard bad == nil else { return }
+                guard p.lon.isFinite, p.lat.isFinite, abs(p.lon) <= maxLongitude else { bad = p; return }
                 west = min(west, p.lon); east = max(east, p.lon)
                 south = min(south, p.lat); north = max(north, p.lat)
+            }
+            if let p = bad {
+                let named = f.id.map { " (id \($0.jsonText))" } ?? ""
+                throw SourceWarning(sourceID: id, message: "feature \(i)\(named): position [\(p.lon), \(p.lat)] is not a usable coordinate (longitude and latitude must be finite numbers, |longitude| ≤ \(Int(maxLongitude)))")
             }
         }
         var b = WorldBounds.empty
@@ -262,14 +258,14 @@ public final class Scene: Sendable {
 }
 
 extension GLMapGeoJSON.Geometry {
-    /// Every position of the geometry, in order.
-    var positions: [GLMapGeoJSON.Position] {
+    /// Calls `body` with every position of the geometry, in order (no array of them is made).
+    func forEachPosition(_ body: (GLMapGeoJSON.Position) -> Void) {
         switch self {
-        case .point(let p): return [p]
-        case .multiPoint(let ps), .lineString(let ps): return ps
-        case .multiLineString(let ls), .polygon(let ls): return ls.flatMap { $0 }
-        case .multiPolygon(let ps): return ps.flatMap { $0.flatMap { $0 } }
-        case .geometryCollection(let gs): return gs.flatMap(\.positions)
+        case .point(let p): body(p)
+        case .multiPoint(let ps), .lineString(let ps): for p in ps { body(p) }
+        case .multiLineString(let ls), .polygon(let ls): for l in ls { for p in l { body(p) } }
+        case .multiPolygon(let ps): for rings in ps { for l in rings { for p in l { body(p) } } }
+        case .geometryCollection(let gs): for g in gs { g.forEachPosition(body) }
         }
     }
 }

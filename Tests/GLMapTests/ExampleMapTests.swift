@@ -172,7 +172,7 @@ final class InvalidGeometryTests: XCTestCase {
         let good = Feature(geometry: .point(Position(1, 2)))
         let bad = Feature(id: 7, geometry: .polygon([[Position(0, 0), Position(.nan, 1), Position(1, 1), Position(0, 0)]]))
         XCTAssertThrowsError(try Scene(style: style, preloaded: ["s": FeatureCollection(features: [good, bad])], strict: true)) { e in
-            XCTAssertTrue("\(e)".contains("feature 1 (id 7)"), "\(e)")
+            XCTAssertTrue("\(e)".hasPrefix("source \"s\": feature 1 (id 7)"), "\(e)")
             XCTAssertTrue("\(e)".contains("nan"), "\(e)")
         }
         XCTAssertThrowsError(try Scene(style: style, preloaded: ["s": FeatureCollection(features: [Feature(geometry: .lineString([Position(1e300, 0), Position(0, 0)]))])], strict: true))
