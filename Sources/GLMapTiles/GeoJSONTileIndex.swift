@@ -116,8 +116,9 @@ public final class GeoJSONTileIndex: @unchecked Sendable {
     /// geojson-vt's `splitTile`: builds the tile z/x/y from `features` and cuts it into its four
     /// children, depth first — up front (no target) until `indexMaxZoom` (and never past
     /// `maxZoom`) or a tile of at most `indexMaxPoints` points; towards `target` only along its
-    /// ancestors, stopping at it or at `maxZoom`. A tile that stops keeps its features (`source`)
-    /// for later drill-downs. Called under `lock` (or from init).
+    /// ancestors, stopping at it or at `maxZoom`, each cutting only its child on the path. A tile
+    /// that stops, or was cut towards a target, keeps its features (`source`) for later
+    /// drill-downs. Called under `lock` (or from init).
     private func splitTile(_ features: [VTFeature], _ z: Int, _ x: Int, _ y: Int, target: (z: Int, x: Int, y: Int)?) {
         var stack: [([VTFeature], Int, Int, Int)] = [(features, z, x, y)]
         let k1 = 0.5 * options.buffer / Double(options.extent)
@@ -138,6 +139,13 @@ public final class GeoJSONTileIndex: @unchecked Sendable {
                 if z == options.maxZoom || z == target.z { continue }
                 let steps = target.z - z
                 if x != target.x >> steps || y != target.y >> steps { continue }
+                // Towards a target only the child on its path is cut; the tile keeps its features
+                // for the other three (geojson-vt cuts all four here and keeps theirs: the same
+                // cuts of the same features, made when asked for).
+                if features.isEmpty { continue }
+                let cx = target.x >> (steps - 1), cy = target.y >> (steps - 1)
+                stack.append((cutChild(features, of: tile, x: cx, y: cy, k1: k1, k2: k2, k3: k3, k4: k4) ?? [], z + 1, cx, cy))
+                continue
             } else if z == options.indexMaxZoom || z >= options.maxZoom || tile.numPoints <= options.indexMaxPoints {
                 continue
             }
@@ -161,5 +169,28 @@ public final class GeoJSONTileIndex: @unchecked Sendable {
             stack.append((tr ?? [], z + 1, x * 2 + 1, y * 2))
             stack.append((br ?? [], z + 1, x * 2 + 1, y * 2 + 1))
         }
+    }
+
+    /// The features of `tile`'s child (cx, cy) as `splitTile` cuts all four: the half on x
+    /// (left or right, kept in the tile for the sibling below or above), then its half on y (top
+    /// or bottom); nil when nothing is there.
+    private func cutChild(_ features: [VTFeature], of tile: VTTile, x cx: Int, y cy: Int,
+                          k1: Double, k2: Double, k3: Double, k4: Double) -> [VTFeature]? {
+        let z2 = Double(1 << tile.z), fx = Double(tile.x), fy = Double(tile.y)
+        let lineMetrics = options.lineMetrics
+        let side = cx & 1
+        let half: [VTFeature]?
+        if let kept = tile.halves[side] {
+            half = kept
+        } else {
+            half = side == 0
+                ? GeoJSONTileIndex.clip(features, scale: z2, fx - k1, fx + k3, axis: 0, minAll: tile.minX, maxAll: tile.maxX, lineMetrics: lineMetrics)
+                : GeoJSONTileIndex.clip(features, scale: z2, fx + k2, fx + k4, axis: 0, minAll: tile.minX, maxAll: tile.maxX, lineMetrics: lineMetrics)
+            tile.halves[side] = .some(half)
+        }
+        guard let half else { return nil }
+        return cy & 1 == 0
+            ? GeoJSONTileIndex.clip(half, scale: z2, fy - k1, fy + k3, axis: 1, minAll: tile.minY, maxAll: tile.maxY, lineMetrics: lineMetrics)
+            : GeoJSONTileIndex.clip(half, scale: z2, fy + k2, fy + k4, axis: 1, minAll: tile.minY, maxAll: tile.maxY, lineMetrics: lineMetrics)
     }
 }

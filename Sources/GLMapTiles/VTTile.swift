@@ -8,13 +8,16 @@ import GLMapGeoJSON
 /// when it is first transformed — the same features by the same rules — so the tiles a drill-down
 /// passes through and never draws cost no simplified copy of every feature (a 100,000-point
 /// source drilled to z15 made 15 of them).
-/// The index's lock guards `source` and the box; the tile's own lock guards `pending` and the
+/// The index's lock guards `source`, `halves` and the box; the tile's own lock guards `pending` and the
 /// transformed tile, so tiles transform in parallel.
 final class VTTile {
     let z: Int, x: Int, y: Int
     private let lock = NSLock()
     private var pending: [VTFeature]
     var source: [VTFeature]?
+    /// The western (0) and eastern (1) halves of `source` cut so far by drill-downs (nil inside:
+    /// nothing there), so siblings share the cut on x as when geojson-vt cuts all four children.
+    var halves: [Int: [VTFeature]?] = [:]
     var minX = 2.0, minY = 1.0, maxX = -1.0, maxY = 0.0
     private var done: GeoJSONTile?
 

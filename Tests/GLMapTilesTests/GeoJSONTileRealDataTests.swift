@@ -143,6 +143,36 @@ import Testing
         }
     }
 
+    /// A drill-down cuts only the tiles on its path (geojson-vt cuts all four children at each
+    /// level); the siblings asked for afterwards are the ones an index that cut them all gives.
+    @Test func aDrillDownCutsOnlyItsPathAndSiblingsComeOutTheSame() throws {
+        let file = SharedData.scenes.appendingPathComponent("data/nyc_boroughs.geojson")
+        try SharedData.require("the nyc_boroughs scene", at: file)
+        let fc = try GeoJSONDecoder.decode([UInt8](try Data(contentsOf: file)))
+        var options = GeoJSONTileOptions(maxZoom: 14)
+        options.indexMaxZoom = 0
+        let lazy = try GeoJSONTileIndex(fc, options: options)
+        // Manhattan at z12 (x 1206, y 1539): the path from z0, one tile a zoom.
+        let target = CanonicalTileID(12, 1206, 1539)
+        #expect(lazy.tile(target) != nil)
+        #expect(lazy.builtTiles.count == 13, "built \(lazy.builtTiles.count) tiles for one z12 tile")
+        #expect(Set(lazy.builtTiles.map(\.z)) == Set(0...12))
+        // Every sibling of every tile on the path, against an index that cuts all four each time
+        // (the up-front split to z5 with no point limit, then drill-downs from there).
+        options.indexMaxZoom = 5
+        options.indexMaxPoints = 0
+        let eager = try GeoJSONTileIndex(fc, options: options)
+        var asked = 0
+        for z in 1...12 {
+            let parent = CanonicalTileID(z - 1, target.x >> (13 - z), target.y >> (13 - z))
+            for child in parent.children! {
+                #expect(Self.text(lazy.tile(child)) == Self.text(eager.tile(child)), "tile \(child)")
+                asked += 1
+            }
+        }
+        #expect(asked == 48)
+    }
+
     /// The same tiles whatever order they are asked in (deepest first here, shallowest first there).
     @Test func tilesDoNotDependOnTheOrderOfRequests() throws {
         let file = SharedData.scenes.appendingPathComponent("data/nyc_boroughs.geojson")
