@@ -12,7 +12,9 @@
 //   MultiLineStrings one feature per line with `lineMetrics`), wrap (the parts within the buffer
 //   of ±180° copied one world over), the index down to `indexMaxZoom` while a tile holds more than
 //   `indexMaxPoints` points, and `tile(_:)`'s drill-down from the nearest cut ancestor, each tile
-//   cut from its parent's features with the buffered square (k1 = ½·buffer/extent) and cached.
+//   cut from its parent's features with the buffered square (k1 = ½·buffer/extent) and cached —
+//   only the tiles on the drill-down's path, where geojson-vt cuts all four children of each: a
+//   sibling is cut later from the same features (and the same x-half), so it is the same tile.
 // - output: `GeoJSONTile` (geojson-vt's tile: integer tile units rounded as `Math.round` rounds,
 //   rings rewound per tile, simplified below maxZoom; `mapbox_clip_start`/`mapbox_clip_end` on
 //   line pieces with lineMetrics), and `vectorTile(_:)`: the same as `VectorTileData` shaped as
