@@ -123,9 +123,6 @@ public final class GeoJSONTileIndex: @unchecked Sendable {
     /// drill-downs. Called under `lock` (or from init).
     private func splitTile(_ features: [VTFeature], _ z: Int, _ x: Int, _ y: Int, target: (z: Int, x: Int, y: Int)?) {
         var stack: [([VTFeature], Int, Int, Int)] = [(features, z, x, y)]
-        let k1 = 0.5 * options.buffer / Double(options.extent)
-        let k2 = 0.5 - k1, k3 = 0.5 + k1, k4 = 1 + k1
-        let lineMetrics = options.lineMetrics
         while let (features, z, x, y) = stack.popLast() {
             let key = GeoJSONTileIndex.tileKey(z, x, y)
             let tile: VTTile
@@ -143,10 +140,18 @@ public final class GeoJSONTileIndex: @unchecked Sendable {
                 if x != target.x >> steps || y != target.y >> steps { continue }
                 // Towards a target only the child on its path is cut; the tile keeps its features
                 // for the other three (geojson-vt cuts all four here and keeps theirs: the same
-                // cuts of the same features, made when asked for).
+                // cuts of the same features, made when asked for), and the half on x it cut for
+                // the child's sibling below or above.
                 if features.isEmpty { continue }
                 let cx = target.x >> (steps - 1), cy = target.y >> (steps - 1)
-                stack.append((cutChild(features, of: tile, x: cx, y: cy, k1: k1, k2: k2, k3: k3, k4: k4) ?? [], z + 1, cx, cy))
+                let side: [VTFeature]?
+                if let kept = tile.halves[cx & 1] {
+                    side = kept
+                } else {
+                    side = cut(features, of: tile, axis: 0, half: cx & 1)
+                    tile.halves[cx & 1] = .some(side)
+                }
+                stack.append(((side.flatMap { cut($0, of: tile, axis: 1, half: cy & 1) }) ?? [], z + 1, cx, cy))
                 continue
             } else if z == options.indexMaxZoom || z >= options.maxZoom || tile.numPoints <= options.indexMaxPoints {
                 continue
@@ -154,45 +159,23 @@ public final class GeoJSONTileIndex: @unchecked Sendable {
             tile.source = nil
             if features.isEmpty { continue }
 
-            let z2 = Double(1 << z), fx = Double(x), fy = Double(y)
-            let left = GeoJSONTileIndex.clip(features, scale: z2, fx - k1, fx + k3, axis: 0, minAll: tile.minX, maxAll: tile.maxX, lineMetrics: lineMetrics)
-            let right = GeoJSONTileIndex.clip(features, scale: z2, fx + k2, fx + k4, axis: 0, minAll: tile.minX, maxAll: tile.maxX, lineMetrics: lineMetrics)
-            var tl: [VTFeature]?, bl: [VTFeature]?, tr: [VTFeature]?, br: [VTFeature]?
-            if let left {
-                tl = GeoJSONTileIndex.clip(left, scale: z2, fy - k1, fy + k3, axis: 1, minAll: tile.minY, maxAll: tile.maxY, lineMetrics: lineMetrics)
-                bl = GeoJSONTileIndex.clip(left, scale: z2, fy + k2, fy + k4, axis: 1, minAll: tile.minY, maxAll: tile.maxY, lineMetrics: lineMetrics)
-            }
-            if let right {
-                tr = GeoJSONTileIndex.clip(right, scale: z2, fy - k1, fy + k3, axis: 1, minAll: tile.minY, maxAll: tile.maxY, lineMetrics: lineMetrics)
-                br = GeoJSONTileIndex.clip(right, scale: z2, fy + k2, fy + k4, axis: 1, minAll: tile.minY, maxAll: tile.maxY, lineMetrics: lineMetrics)
-            }
-            stack.append((tl ?? [], z + 1, x * 2, y * 2))
-            stack.append((bl ?? [], z + 1, x * 2, y * 2 + 1))
-            stack.append((tr ?? [], z + 1, x * 2 + 1, y * 2))
-            stack.append((br ?? [], z + 1, x * 2 + 1, y * 2 + 1))
+            let left = cut(features, of: tile, axis: 0, half: 0), right = cut(features, of: tile, axis: 0, half: 1)
+            stack.append(((left.flatMap { cut($0, of: tile, axis: 1, half: 0) }) ?? [], z + 1, x * 2, y * 2))
+            stack.append(((left.flatMap { cut($0, of: tile, axis: 1, half: 1) }) ?? [], z + 1, x * 2, y * 2 + 1))
+            stack.append(((right.flatMap { cut($0, of: tile, axis: 1, half: 0) }) ?? [], z + 1, x * 2 + 1, y * 2))
+            stack.append(((right.flatMap { cut($0, of: tile, axis: 1, half: 1) }) ?? [], z + 1, x * 2 + 1, y * 2 + 1))
         }
     }
 
-    /// The features of `tile`'s child (cx, cy) as `splitTile` cuts all four: the half on x
-    /// (left or right, kept in the tile for the sibling below or above), then its half on y (top
-    /// or bottom); nil when nothing is there.
-    private func cutChild(_ features: [VTFeature], of tile: VTTile, x cx: Int, y cy: Int,
-                          k1: Double, k2: Double, k3: Double, k4: Double) -> [VTFeature]? {
-        let z2 = Double(1 << tile.z), fx = Double(tile.x), fy = Double(tile.y)
-        let lineMetrics = options.lineMetrics
-        let side = cx & 1
-        let half: [VTFeature]?
-        if let kept = tile.halves[side] {
-            half = kept
-        } else {
-            half = side == 0
-                ? GeoJSONTileIndex.clip(features, scale: z2, fx - k1, fx + k3, axis: 0, minAll: tile.minX, maxAll: tile.maxX, lineMetrics: lineMetrics)
-                : GeoJSONTileIndex.clip(features, scale: z2, fx + k2, fx + k4, axis: 0, minAll: tile.minX, maxAll: tile.maxX, lineMetrics: lineMetrics)
-            tile.halves[side] = .some(half)
-        }
-        guard let half else { return nil }
-        return cy & 1 == 0
-            ? GeoJSONTileIndex.clip(half, scale: z2, fy - k1, fy + k3, axis: 1, minAll: tile.minY, maxAll: tile.maxY, lineMetrics: lineMetrics)
-            : GeoJSONTileIndex.clip(half, scale: z2, fy + k2, fy + k4, axis: 1, minAll: tile.minY, maxAll: tile.maxY, lineMetrics: lineMetrics)
+    /// geojson-vt's cut of `features` (of `tile`) to the buffered half of the tile on `axis` (0: x,
+    /// 1: y) that holds its children `half` (0: west or north, 1: east or south); nil when none.
+    private func cut(_ features: [VTFeature], of tile: VTTile, axis: Int, half: Int) -> [VTFeature]? {
+        let k1 = 0.5 * options.buffer / Double(options.extent)
+        let k2 = 0.5 - k1, k3 = 0.5 + k1, k4 = 1 + k1
+        let f = Double(axis == 0 ? tile.x : tile.y)
+        let (lo, hi) = half == 0 ? (f - k1, f + k3) : (f + k2, f + k4)
+        return GeoJSONTileIndex.clip(features, scale: Double(1 << tile.z), lo, hi, axis: axis,
+                                     minAll: axis == 0 ? tile.minX : tile.minY, maxAll: axis == 0 ? tile.maxX : tile.maxY,
+                                     lineMetrics: options.lineMetrics)
     }
 }
