@@ -9,8 +9,9 @@ import GLMapTessellation
 /// `glmap-bench scene --style FILE [--width 1024] [--height 1024] [--ratio 1] [--runs 5] [--layers 1]`
 /// Times each stage of one frame (median of runs): egl-init, shader-compile (once), then per run
 /// parse (style + GeoJSON + projection), evaluate, tessellate, upload, draw, readback, encode,
-/// release (the scene and its tiles freed, as the next frame's new scene does), and total = the sum of those stage medians, each stage with the process's CPU time beside it
-/// (every thread: `cpu` near the wall time is a stage on one core). Layers are evaluated on all
+/// release (the scene and its tiles freed, as the next frame's new scene does), and total = the
+/// sum of those stage medians, each stage with the process's CPU time beside it (every thread:
+/// `cpu` near the wall time is a stage on one core). Layers are evaluated on all
 /// cores and tessellated one by one (a large layer's features on all cores), as
 /// `Scene.gpuBuckets` does; the PNG is encoded on all cores, as `glmap render` does. Then `frame`:
 /// the median of the same frame end to end through the public API (`Scene(styleFile:)`,

@@ -22,7 +22,7 @@ public struct CommandIO {
     public init(readStdin: @escaping () -> [UInt8], writeStdout: @escaping ([UInt8]) -> Void, writeStderr: @escaping (String) -> Void,
                 stdoutFailure: @escaping () -> IOFailure? = { nil }) {
         (self.readStdin, self.writeStdout, self.writeStderr) = (readStdin, writeStdout, writeStderr)
-        (self.stdoutFailure) = (stdoutFailure)
+        self.stdoutFailure = stdoutFailure
     }
 
     /// The process's own standard streams; `closed` lists those that were closed at start

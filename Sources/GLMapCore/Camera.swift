@@ -16,7 +16,7 @@ public struct Camera: Equatable, Sendable {
     /// A camera; every part defaults to 0 (the world's centre at zoom 0, north up, looking straight down).
     public init(longitude: Double = 0, latitude: Double = 0, zoom: Double = 0, bearing: Double = 0, pitch: Double = 0) {
         (self.longitude, self.latitude, self.zoom, self.bearing) = (longitude, latitude, zoom, bearing)
-        (self.pitch) = (pitch)
+        self.pitch = pitch
     }
 }
 

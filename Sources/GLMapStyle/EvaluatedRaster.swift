@@ -36,7 +36,7 @@ public struct EvaluatedRasterPaint: Sendable, Equatable {
                 saturation: Double = 0, contrast: Double = 0, resampling: RasterResampling = .linear) {
         (self.opacity, self.hueRotate, self.brightnessMin) = (opacity, hueRotate, brightnessMin)
         (self.brightnessMax, self.saturation, self.contrast) = (brightnessMax, saturation, contrast)
-        (self.resampling) = (resampling)
+        self.resampling = resampling
     }
 
     /// The hue rotation as GL JS's `u_spin_weights`: a rotation of RGB about the grey axis.

@@ -88,7 +88,7 @@ extension LineTessellator {
         init(points: UnsafeBufferPointer<Double>, count: Int, originX: Double, originY: Double,
              settings: Settings) {
             (self.points, self.count, self.originX, self.originY) = (points, count, originX, originY)
-            (self.settings) = (settings)
+            self.settings = settings
         }
 
         // MARK: walks

@@ -106,7 +106,7 @@ public struct LineTessellator {
     public init(join: LineJoin = .miter, cap: LineCap = .butt, miterLimit: Double = 2,
                 roundLimit: Double = 1.05, pixelsPerUnit: Double? = nil) {
         (self.join, self.cap, self.miterLimit, self.roundLimit) = (join, cap, miterLimit, roundLimit)
-        (self.pixelsPerUnit) = (pixelsPerUnit)
+        self.pixelsPerUnit = pixelsPerUnit
     }
 
     /// Appends one polyline (x0, y0, x1, y1, …); `closed` = polygon ring (joins at the start

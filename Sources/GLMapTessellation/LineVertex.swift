@@ -26,7 +26,7 @@ public struct LineVertex: Equatable, Sendable {
     public init(x: Float, y: Float, ex: Float, ey: Float, nx: Float, ny: Float,
                 distance: Float, direction: Float) {
         (self.x, self.y, self.ex, self.ey, self.nx, self.ny, self.distance) = (x, y, ex, ey, nx, ny, distance)
-        (self.direction) = (direction)
+        self.direction = direction
     }
 }
 

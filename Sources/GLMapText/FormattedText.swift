@@ -32,7 +32,7 @@ public struct FormattedSection: Equatable, Sendable {
     public init(text: String, image: String? = nil, scale: Double? = nil, fontStack: String? = nil,
                 textColor: Color? = nil, verticalAlign: VerticalAlign? = nil) {
         (self.text, self.image, self.scale, self.fontStack, self.textColor) = (text, image, scale, fontStack, textColor)
-        (self.verticalAlign) = (verticalAlign)
+        self.verticalAlign = verticalAlign
     }
 
     /// An image section.

@@ -20,7 +20,7 @@ public struct GlyphMetrics: Equatable, Sendable {
     /// Metrics as a glyph PBF or a local rasterizer gives them.
     public init(width: Double, height: Double, left: Double, top: Double, advance: Double, isDoubleResolution: Bool = false) {
         (self.width, self.height, self.left, self.top, self.advance) = (width, height, left, top, advance)
-        (self.isDoubleResolution) = (isDoubleResolution)
+        self.isDoubleResolution = isDoubleResolution
     }
 }
 

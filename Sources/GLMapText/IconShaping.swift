@@ -19,7 +19,7 @@ public struct PositionedIcon: Sendable {
     public init(image: ImagePosition, top: Double, bottom: Double, left: Double, right: Double,
                 collisionPadding: (top: Double, right: Double, bottom: Double, left: Double)? = nil) {
         (self.image, self.top, self.bottom, self.left, self.right) = (image, top, bottom, left, right)
-        (self.collisionPadding) = (collisionPadding)
+        self.collisionPadding = collisionPadding
     }
 }
 

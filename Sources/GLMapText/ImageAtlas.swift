@@ -25,7 +25,7 @@ public struct ImagePosition: Equatable, Sendable {
     /// A position for `image` in `paddedRect`.
     public init(paddedRect: AtlasRect, image: StyleImage) {
         (self.paddedRect, self.pixelRatio, self.version) = (paddedRect, image.pixelRatio, image.version)
-        (self.image) = (image)
+        self.image = image
     }
 
     /// Top-left of the image inside the bin.

@@ -151,7 +151,7 @@ public struct Shaping: Equatable, Sendable {
                 text: String, iconsInText: Bool, verticalizable: Bool) {
         (self.lines, self.top, self.bottom, self.left, self.right) = (lines, top, bottom, left, right)
         (self.writingMode, self.text, self.iconsInText) = (writingMode, text, iconsInText)
-        (self.verticalizable) = (verticalizable)
+        self.verticalizable = verticalizable
     }
 }
 

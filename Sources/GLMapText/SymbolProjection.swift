@@ -167,7 +167,7 @@ struct LineProjection {
          translation: (x: Double, y: Double), tileAnchor: LabelPoint, line: [SymbolLineVertex]) {
         (self.posMatrix, self.labelPlaneMatrix, self.pitchWithMap) = (posMatrix, labelPlaneMatrix, pitchWithMap)
         (self.width, self.height, self.translation, self.tileAnchor) = (width, height, translation, tileAnchor)
-        (self.line) = (line)
+        self.line = line
     }
 
     /// `projectTileCoordinatesToLabelPlane`.

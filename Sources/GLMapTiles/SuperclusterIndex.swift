@@ -68,7 +68,7 @@ public struct SuperclusterOptions: Sendable {
                 clusterProperties: [ClusterProperty] = []) {
         (self.minZoom, self.maxZoom, self.minPoints, self.radius) = (minZoom, maxZoom, minPoints, radius)
         (self.extent, self.nodeSize, self.generateId) = (extent, nodeSize, generateId)
-        (self.clusterProperties) = (clusterProperties)
+        self.clusterProperties = clusterProperties
     }
 
     /// The options GL JS's `GeoJSONSource` hands supercluster for a source's style values (nil:

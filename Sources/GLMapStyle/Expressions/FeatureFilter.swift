@@ -31,7 +31,7 @@ public struct FeatureFilter: Sendable {
 
     init(kind: Kind, needsGeometry: Bool, isFeatureConstant: Bool, isZoomConstant: Bool) {
         (self.kind, self.needsGeometry, self.isFeatureConstant) = (kind, needsGeometry, isFeatureConstant)
-        (self.isZoomConstant) = (isZoomConstant)
+        self.isZoomConstant = isZoomConstant
         if case .legacy(let f) = kind, f.readsTypeOnly {
             typeOnlyResults = [FeatureGeometryType.point, .lineString, .polygon].map {
                 f.evaluate(EvaluationContext(feature: FeatureContext(geometryType: $0.rawValue)))
