@@ -61,6 +61,24 @@ struct BasemapNativeTests {
         print(String(format: "basemap: %@-z15 with its background alone: %.4f of the pixels differ", style, fraction))
         #expect(fraction > Self.allowed * 10)
     }
+
+    /// examples/basemap/native_variants.py given a folder with no case (missing, or empty): one
+    /// message naming it, exit 2, nothing written (it runs without pymgl or the styles).
+    @Test("native_variants.py refuses a folder without cases")
+    func variantsWithoutCases() throws {
+        let python = try OutsideTool.requirePython([])
+        let script = BasemapFixture.examples.appendingPathComponent("native_variants.py").path
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("glmap-variants-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: tmp.appendingPathComponent("empty"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        for cases in [tmp.appendingPathComponent("missing"), tmp.appendingPathComponent("empty")] {
+            let out = tmp.appendingPathComponent("out")
+            let r = OutsideTool.run(python, [script, "--cases", cases.path, "--out", out.path])
+            #expect(r.status == 2, "\(cases.lastPathComponent): \(r.stderr)")
+            #expect(r.stderr == "native_variants.py: no case (<case>/style.json) in \(cases.path): run examples/basemap/native.py first\n")
+            #expect(!FileManager.default.fileExists(atPath: out.path), "nothing written")
+        }
+    }
 }
 
 /// The adapted styles, the tiles and MapLibre Native's images, prepared once per run.

@@ -16,6 +16,9 @@ Variants (one folder each under --out, the cases' names kept):
                        line labels still collide with what was placed before them but block
                        nothing, so the two renderers' different line-label collision circles
                        decide no other label
+
+Exit 2 (nothing written) when --cases holds no <case>/style.json; the oracle's status when
+MapLibre Native fails.
 """
 from __future__ import annotations
 
@@ -63,11 +66,15 @@ def main() -> int:
     ap.add_argument("--out", required=True)
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args()
+    cases = sorted(c for c in os.listdir(a.cases) if os.path.exists(os.path.join(a.cases, c, "style.json"))) \
+        if os.path.isdir(a.cases) else []
+    if not cases:
+        print(f"native_variants.py: no case (<case>/style.json) in {a.cases}: run examples/basemap/native.py first",
+              file=sys.stderr)
+        return 2
     for name in ("size-neutral", "lines-ignore"):
-        for case in sorted(os.listdir(a.cases)):
+        for case in cases:
             path = os.path.join(a.cases, case, "style.json")
-            if not os.path.exists(path):
-                continue
             with open(path, encoding="utf-8") as fh:
                 s = variant(json.load(fh), name)
             d = os.path.join(a.out, name, case)
