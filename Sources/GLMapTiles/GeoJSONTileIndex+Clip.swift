@@ -94,6 +94,24 @@ extension GeoJSONTileIndex {
                          isPolygon: Bool, trackMetrics: Bool) {
         let c = line.c
         guard !c.isEmpty else { return }
+        // A line wholly on one side of the band comes out as geojson-vt's loop would leave it:
+        // nothing when all of it is below k1 or above k2; the line itself (same positions, same
+        // start and end, no copy) when all of it is inside and, for a ring, closed already.
+        var lo = Double.infinity, hi = -Double.infinity
+        c.withUnsafeBufferPointer { p in
+            var i = axis
+            while i < p.count {
+                lo = Swift.min(lo, p[i])
+                hi = Swift.max(hi, p[i])
+                i += 3
+            }
+        }
+        if hi < k1 || lo > k2 { return }
+        let last = c.count - 3
+        if lo >= k1 && hi <= k2 && (!isPolygon || last < 3 || (c[last] == c[0] && c[last + 1] == c[1])) {
+            out.append(line)
+            return
+        }
         var slice = VTLine(sliceOf: line)
         var len = line.start
         var segLen = 0.0, t = 0.0
@@ -140,7 +158,6 @@ extension GeoJSONTileIndex {
             i += 3
         }
 
-        let last = c.count - 3
         let a = axis == 0 ? c[last] : c[last + 1]
         if a >= k1 && a <= k2 {
             slice.c.append(c[last])

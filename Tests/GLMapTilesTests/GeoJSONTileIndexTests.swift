@@ -50,6 +50,29 @@ import Testing
         #expect(layer.features[0].geometry == [[TilePoint(6144, 8192), TilePoint(6144, 4096), TilePoint(10240, 4096), TilePoint(10240, 8192), TilePoint(6144, 8192)]])
     }
 
+    /// clipLine on lines wholly on one side of the band, as geojson-vt's loop leaves them: nothing
+    /// below k1 or above k2; inside, the line itself (positions, importances, start and end); an
+    /// unclosed ring inside comes out closed; a line touching k1 or k2 is inside (both inclusive).
+    @Test func clipLineKeepsOrDropsWholeLines() {
+        func clipped(_ c: [Double], isPolygon: Bool = false, _ k1: Double = 0.25, _ k2: Double = 0.75, axis: Int = 0) -> [VTLine] {
+            var out: [VTLine] = []
+            GeoJSONTileIndex.clipLine(VTLine(c: c, size: 9, start: 2, end: 5), into: &out, k1, k2, axis: axis,
+                                      isPolygon: isPolygon, trackMetrics: true)
+            return out
+        }
+        let inside: [Double] = [0.3, 0.1, 1, 0.5, 0.9, 0.2, 0.7, 0.1, 1]
+        let whole = clipped(inside)
+        #expect(whole.map(\.c) == [inside])
+        #expect(whole.map { [$0.size, $0.start, $0.end] } == [[9, 2, 5]])
+        #expect(clipped(inside, 0.8, 0.9).isEmpty)
+        #expect(clipped(inside, 0.1, 0.2).isEmpty)
+        #expect(clipped([0.25, 0, 0, 0.75, 0, 0]).map(\.c) == [[0.25, 0, 0, 0.75, 0, 0]])
+        let ring: [Double] = [0.3, 0.3, 1, 0.6, 0.3, 0, 0.6, 0.6, 0, 0.3, 0.3, 1]
+        #expect(clipped(ring, isPolygon: true).map(\.c) == [ring])
+        let open = Array(ring.dropLast(3))
+        #expect(clipped(open, isPolygon: true).map(\.c) == [open + [0.3, 0.3, 1]])
+    }
+
     /// A line from x 0.25 to 0.6875 (length 0.4375) along y 0.25 with lineMetrics: the west z1 tile
     /// keeps x ≤ 0.625 (the line's first 6/7), the east one x ≥ 0.375 (from 2/7 on).
     @Test func lineMetricsFollowTheCuts() throws {
