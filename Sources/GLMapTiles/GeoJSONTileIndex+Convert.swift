@@ -71,48 +71,7 @@ final class VTFeature: Sendable {
 }
 
 extension GeoJSONTileIndex {
-    // MARK: GL JS's steps before geojson-vt
-
-    /// GL JS's worker before geojson-vt: polygon rings rewound (`rewind(data, true)`) when asked,
-    /// then the source filter.
-    static func prepare(_ features: [Feature], rewind: Bool, filter: ((Feature) -> Bool)?) -> [Feature] {
-        var out = features
-        if rewind {
-            for i in out.indices {
-                if let g = out[i].geometry, let r = rewound(g) { out[i].geometry = r }
-            }
-        }
-        if let filter { out = out.filter(filter) }
-        return out
-    }
-
-    /// `geometry` with its polygon rings wound as geojson-rewind winds them (outer rings clockwise
-    /// with y up, holes counter-clockwise); nil when nothing changes.
-    static func rewound(_ geometry: Geometry) -> Geometry? {
-        func rings(_ rs: [[Position]]) -> [[Position]]? {
-            var out = rs
-            var changed = false
-            for i in out.indices where needsReversal(out[i], clockwise: i == 0) {
-                out[i].reverse()
-                changed = true
-            }
-            return changed ? out : nil
-        }
-        switch geometry {
-        case .polygon(let rs): return rings(rs).map { .polygon($0) }
-        case .multiPolygon(let ps):
-            var out = ps
-            var changed = false
-            for i in out.indices { if let r = rings(out[i]) { out[i] = r; changed = true } }
-            return changed ? .multiPolygon(out) : nil
-        case .geometryCollection(let gs):
-            var out = gs
-            var changed = false
-            for i in out.indices { if let r = rewound(out[i]) { out[i] = r; changed = true } }
-            return changed ? .geometryCollection(out) : nil
-        case .point, .multiPoint, .lineString, .multiLineString: return nil
-        }
-    }
+    // MARK: GL JS's rewind (geojson-rewind), read into convert
 
     /// geojson-rewind's test: the shoelace sum (x_i − x_j)(y_j + y_i) with a compensated sum of its
     /// rounding errors, reversed when its sign (≥ 0 counting as clockwise) is not the wanted one.
@@ -197,7 +156,7 @@ extension GeoJSONTileIndex {
             }
         case .polygon(let rings):
             guard !rings.isEmpty else { return }
-            let converted = rings.compactMap { convertLine($0, sqTolerance: sqTolerance, isPolygon: true) }
+            let converted = convertRings(rings, rewind: options.rewind, sqTolerance: sqTolerance)
             if !converted.isEmpty { add(.polygon(converted)) }
         case .multiPolygon(let polygons):
             guard !polygons.isEmpty else { return }
@@ -206,7 +165,7 @@ extension GeoJSONTileIndex {
                 guard !polygon.isEmpty else {
                     throw GeoJSONTilingError("feature \(index): MultiPolygon member \(k) has no rings (geojson-vt throws on it, so GL JS fails the whole source)")
                 }
-                let rings = polygon.compactMap { convertLine($0, sqTolerance: sqTolerance, isPolygon: true) }
+                let rings = convertRings(polygon, rewind: options.rewind, sqTolerance: sqTolerance)
                 if !rings.isEmpty { converted.append(rings) }
             }
             if !converted.isEmpty { add(.multiPolygon(converted)) }
@@ -218,14 +177,28 @@ extension GeoJSONTileIndex {
         }
     }
 
-    /// A projected line or ring with Douglas–Peucker importances and its size (length, or
-    /// absolute shoelace area for rings); nil for no positions.
-    static func convertLine(_ ring: [Position], sqTolerance: Double, isPolygon: Bool) -> VTLine? {
+    /// A polygon's projected rings, empty ones dropped; with `rewind` each read in the order
+    /// geojson-rewind leaves it (the outer ring clockwise, holes counter-clockwise, as GL JS's
+    /// worker rewinds before geojson-vt), so no rewound copy of the input is made.
+    static func convertRings(_ rings: [[Position]], rewind: Bool, sqTolerance: Double) -> [VTLine] {
+        var out: [VTLine] = []
+        out.reserveCapacity(rings.count)
+        for (k, ring) in rings.enumerated() {
+            let backwards = rewind && needsReversal(ring, clockwise: k == 0)
+            if let line = convertLine(ring, sqTolerance: sqTolerance, isPolygon: true, backwards: backwards) { out.append(line) }
+        }
+        return out
+    }
+
+    /// A projected line or ring (read last position first with `backwards`) with Douglas–Peucker
+    /// importances and its size (length, or absolute shoelace area for rings); nil for no positions.
+    static func convertLine(_ ring: [Position], sqTolerance: Double, isPolygon: Bool, backwards: Bool = false) -> VTLine? {
         guard !ring.isEmpty else { return nil }
         var c = [Double]()
         c.reserveCapacity(ring.count * 3)
         var x0 = 0.0, y0 = 0.0, size = 0.0
-        for (j, p) in ring.enumerated() {
+        for j in 0..<ring.count {
+            let p = ring[backwards ? ring.count - 1 - j : j]
             let x = projectX(p.lon), y = projectY(p.lat)
             c.append(x)
             c.append(y)

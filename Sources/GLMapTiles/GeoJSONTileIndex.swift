@@ -4,8 +4,9 @@
 // - input: a decoded `FeatureCollection`, `GeoJSONTileOptions` (GL JS's values: extent 8192,
 //   buffer 2048, tolerance 6, maxZoom = source maxzoom, indexMaxZoom 5, indexMaxPoints 100000)
 //   and the source's `filter` as a closure (GLMapTiles does not evaluate style expressions);
-// - polygon rings rewound as GL JS's `@mapbox/geojson-rewind` call does (outer clockwise), then the
-//   filter (a feature kept when it returns true), then geojson-vt: convert (Web Mercator in 0…1,
+// - polygon rings rewound as GL JS's `@mapbox/geojson-rewind` call does (outer clockwise; read
+//   backwards by convert rather than copied), then the filter (a feature kept when it returns
+//   true), then geojson-vt: convert (Web Mercator in 0…1,
 //   latitudes clamped to the world square, Douglas–Peucker importance per position at maxZoom's
 //   tolerance, each line's length / ring's area as `size`, start/end for line metrics; ids from
 //   the feature, `promoteId` or `generateId`; GeometryCollections become one feature per member;
@@ -61,7 +62,8 @@ public final class GeoJSONTileIndex: @unchecked Sendable {
             throw GeoJSONTilingError("promoteId and generateId cannot be used together")
         }
         self.options = options
-        let features = GeoJSONTileIndex.prepare(collection.features, rewind: options.rewind, filter: filter)
+        // GL JS's worker rewinds polygon rings, then filters: `convert` reads rings in the rewound order.
+        let features = filter.map { collection.features.filter($0) } ?? collection.features
         var projected = try GeoJSONTileIndex.convert(features, options: options)
         projected = GeoJSONTileIndex.wrap(projected, options: options)
         if !projected.isEmpty { splitTile(projected, 0, 0, 0, target: nil) }
