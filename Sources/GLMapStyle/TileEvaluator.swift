@@ -264,11 +264,20 @@ extension StyleEvaluator {
         let perFeature = layer.values.values.contains { !$0.expression.isFeatureConstant }
         let empty = FeatureContext()
         let filter = TileFilter(layer)
-        for i in tile.features.indices {
-            var context: FeatureContext?
-            guard passes(filter, layer, tile, i, context: &context) else { continue }
-            let f = tile.features[i]
-            body(f, perFeature ? (context ?? tile.context(f)) : empty)
+        // Features and the empty context are lent to `body` in place: copying a feature or a
+        // context retains each of its parts (a point layer's evaluation was mostly retains).
+        tile.features.withUnsafeBufferPointer { features in
+            for i in features.indices {
+                var context: FeatureContext?
+                guard passes(filter, layer, tile, i, context: &context) else { continue }
+                if !perFeature {
+                    body(features[i], empty)
+                } else if let context {
+                    body(features[i], context)
+                } else {
+                    body(features[i], tile.context(features[i]))
+                }
+            }
         }
     }
 

@@ -149,7 +149,9 @@ extension PaintColumns {
     /// The value of a bound property for `f`; a property bound in the table without a column is
     /// a programming error.
     static func paint(_ f: Self, _ p: StyleProperty) -> PaintValue {
-        for c in columns where c.name == p.name { return c.read(f) }
-        preconditionFailure("\(p.name) is GPU-bound but has no paint column")
+        columns.withUnsafeBufferPointer { columns in   // read in place: no retain of each column passed
+            for i in columns.indices where columns[i].name == p.name { return columns[i].read(f) }
+            preconditionFailure("\(p.name) is GPU-bound but has no paint column")
+        }
     }
 }
