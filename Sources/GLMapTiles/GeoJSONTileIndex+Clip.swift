@@ -30,10 +30,12 @@ extension GeoJSONTileIndex {
             if max < k1 || min >= k2 { continue }
 
             switch feature.geometry {
-            case .point(let c), .multiPoint(let c):
+            case .point:
+                break   // a point's box is the point: kept or dropped whole above
+            case .multiPoint(let c):
                 let kept = clipPoints(c, k1, k2, axis: axis)
                 if !kept.isEmpty {
-                    clipped.append(VTFeature(id: feature.id, geometry: kept.count == 3 ? .point(kept) : .multiPoint(kept), tags: feature.tags))
+                    clipped.append(VTFeature(id: feature.id, geometry: kept.count == 3 ? .point(kept[0], kept[1]) : .multiPoint(kept), tags: feature.tags))
                 }
             case .lineString(let line):
                 var pieces: [VTLine] = []
@@ -222,7 +224,7 @@ extension GeoJSONTileIndex {
         return features.map { f in
             let g: VTGeometry
             switch f.geometry {
-            case .point(let c): g = .point(shift(c))
+            case .point(let x, let y): g = .point(x + offset, y)
             case .multiPoint(let c): g = .multiPoint(shift(c))
             case .lineString(let l): g = .lineString(shift(l))
             case .multiLineString(let ls): g = .multiLineString(ls.map(shift))

@@ -24,9 +24,11 @@ struct VTLine: Sendable {
     }
 }
 
-/// A projected geometry by geojson-vt's type names; points are flat x, y, importance triples.
+/// A projected geometry by geojson-vt's type names; a Point is its x and y (geojson-vt's triple
+/// without the importance, always 0 for points: no array for each point of a point source),
+/// MultiPoints flat x, y, importance triples.
 enum VTGeometry: Sendable {
-    case point([Double])
+    case point(Double, Double)
     case multiPoint([Double])
     case lineString(VTLine)
     case multiLineString([VTLine])
@@ -60,7 +62,8 @@ final class VTFeature: Sendable {
             }
         }
         switch geometry {
-        case .point(let c), .multiPoint(let c): extend(c)
+        case .point(let x, let y): (b.minX, b.minY, b.maxX, b.maxY) = (x, y, x, y)
+        case .multiPoint(let c): extend(c)
         case .lineString(let l): extend(l.c)
         case .multiLineString(let lines): for l in lines { extend(l.c) }
         case .polygon(let rings): if let outer = rings.first { extend(outer.c) }
@@ -136,7 +139,7 @@ extension GeoJSONTileIndex {
         func add(_ g: VTGeometry) { out.append(VTFeature(id: id, geometry: g, tags: tags)) }
         switch geometry {
         case .point(let p):
-            add(.point([projectX(p.lon), projectY(p.lat), 0]))
+            add(.point(projectX(p.lon), projectY(p.lat)))
         case .multiPoint(let ps):
             guard !ps.isEmpty else { return }
             var c: [Double] = []

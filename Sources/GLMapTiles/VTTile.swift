@@ -39,7 +39,8 @@ final class VTTile {
         var n = 0
         for f in pending {
             switch f.geometry {
-            case .point(let c), .multiPoint(let c): n += c.count / 3
+            case .point: n += 1
+            case .multiPoint(let c): n += c.count / 3
             case .lineString(let l): n += l.c.count / 3
             case .multiLineString(let ls), .polygon(let ls): for l in ls { n += l.c.count / 3 }
             case .multiPolygon(let ps): for p in ps { for l in p { n += l.c.count / 3 } }
@@ -123,7 +124,10 @@ final class VTTile {
         var geometry: [[P]] = []
         let type: FeatureGeometryType
         switch feature.geometry {
-        case .point(let c), .multiPoint(let c):
+        case .point(let x, let y):
+            type = .point
+            geometry = [[toTile(x, y, point)]]
+        case .multiPoint(let c):
             type = .point
             var i = 0
             if pointsApart {
