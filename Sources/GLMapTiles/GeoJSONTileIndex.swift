@@ -6,11 +6,11 @@
 //   and the source's `filter` as a closure (GLMapTiles does not evaluate style expressions);
 // - polygon rings rewound as GL JS's `@mapbox/geojson-rewind` call does (outer clockwise; read
 //   backwards by convert rather than copied), then the filter (a feature kept when it returns
-//   true), then geojson-vt: convert (Web Mercator in 0…1,
-//   latitudes clamped to the world square, Douglas–Peucker importance per position at maxZoom's
-//   tolerance, each line's length / ring's area as `size`, start/end for line metrics; ids from
-//   the feature, `promoteId` or `generateId`; GeometryCollections become one feature per member;
-//   MultiLineStrings one feature per line with `lineMetrics`), wrap (the parts within the buffer
+//   true), then geojson-vt: convert (Web Mercator in 0…1, latitudes clamped to the world
+//   square, Douglas–Peucker importance per position at maxZoom's tolerance, each line's length /
+//   ring's area as `size`, start/end for line metrics; ids from the feature, `promoteId` or
+//   `generateId`; GeometryCollections become one feature per member; MultiLineStrings one
+//   feature per line with `lineMetrics`), wrap (the parts within the buffer
 //   of ±180° copied one world over), the index down to `indexMaxZoom` while a tile holds more than
 //   `indexMaxPoints` points, and `tile(_:)`'s drill-down from the nearest cut ancestor, each tile
 //   cut from its parent's features with the buffered square (k1 = ½·buffer/extent) and cached —
