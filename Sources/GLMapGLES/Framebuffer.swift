@@ -1,13 +1,16 @@
 internal import CGLES3
 
-/// An offscreen RGBA8 render target (framebuffer object + renderbuffer) in device pixels, with a
-/// depth and stencil renderbuffer (tile clipping masks; extrusions' depth test).
+/// An offscreen RGBA8 render target (framebuffer object + renderbuffer) in device pixels; its
+/// depth and stencil renderbuffer (tile clipping masks, extrusions' depth test) is attached the
+/// first time a frame needs one (`attachDepthStencil`): an unrotated frame of fills, lines and
+/// circles, clipped by scissor boxes, never does, and the buffer is 4 bytes a pixel.
 final class Framebuffer {
     let width: Int
     let height: Int
     let fbo: GLuint
     let color: GLuint
-    let depthStencil: GLuint
+    /// The depth and stencil renderbuffer; 0 until `attachDepthStencil()`.
+    private(set) var depthStencil: GLuint = 0
 
     /// Allocates a `width × height` target after checking GL's size limits.
     init(width: Int, height: Int) throws {
@@ -26,33 +29,25 @@ final class Framebuffer {
         }
         self.width = width
         self.height = height
-        var f: GLuint = 0, c: GLuint = 0, ds: GLuint = 0
+        var f: GLuint = 0, c: GLuint = 0
         glGenFramebuffers(1, &f)
         glGenRenderbuffers(1, &c)
-        glGenRenderbuffers(1, &ds)
         fbo = f
         color = c
-        depthStencil = ds
         glBindRenderbuffer(GLenum(GL_RENDERBUFFER), c)
         glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
         let err = glGetError()
-        glBindRenderbuffer(GLenum(GL_RENDERBUFFER), ds)
-        glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_DEPTH24_STENCIL8), GLsizei(width), GLsizei(height))
-        let dsErr = glGetError()
-        if err != GLenum(GL_NO_ERROR) || dsErr != GLenum(GL_NO_ERROR) {
+        if err != GLenum(GL_NO_ERROR) {
             glDeleteRenderbuffers(1, &c)
-            glDeleteRenderbuffers(1, &ds)
             glDeleteFramebuffers(1, &f)
-            throw GLError(call: "glRenderbufferStorage", code: GLState.errorName(err != GLenum(GL_NO_ERROR) ? err : dsErr),
-                          message: "could not allocate a \(width)x\(height) RGBA8 + depth/stencil render target (out of GPU memory?); try a smaller image")
+            throw GLError(call: "glRenderbufferStorage", code: GLState.errorName(err),
+                          message: "could not allocate a \(width)x\(height) RGBA8 render target (out of GPU memory?); try a smaller image")
         }
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), f)
         glFramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_RENDERBUFFER), c)
-        glFramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_DEPTH_STENCIL_ATTACHMENT), GLenum(GL_RENDERBUFFER), ds)
         let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
         if status != GLenum(GL_FRAMEBUFFER_COMPLETE) {
             glDeleteRenderbuffers(1, &c)
-            glDeleteRenderbuffers(1, &ds)
             glDeleteFramebuffers(1, &f)
             throw GLError(call: "glCheckFramebufferStatus", code: "0x" + String(status, radix: 16),
                           message: "the RGBA8 framebuffer is incomplete on this driver")
@@ -63,7 +58,24 @@ final class Framebuffer {
         var f = fbo, c = color, ds = depthStencil
         glDeleteFramebuffers(1, &f)
         glDeleteRenderbuffers(1, &c)
-        glDeleteRenderbuffers(1, &ds)
+        if ds != 0 { glDeleteRenderbuffers(1, &ds) }
+    }
+
+    /// Attaches a depth and stencil renderbuffer of the target's size unless one is attached
+    /// already; the framebuffer bound before is bound again. A failed allocation stays in GL's
+    /// error state, which the frame's check (`RendererHealth`) reports as the frame's error.
+    func attachDepthStencil() {
+        guard depthStencil == 0 else { return }
+        var bound: GLint = 0
+        glGetIntegerv(GLenum(GL_FRAMEBUFFER_BINDING), &bound)
+        var ds: GLuint = 0
+        glGenRenderbuffers(1, &ds)
+        depthStencil = ds
+        glBindRenderbuffer(GLenum(GL_RENDERBUFFER), ds)
+        glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_DEPTH24_STENCIL8), GLsizei(width), GLsizei(height))
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), fbo)
+        glFramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_DEPTH_STENCIL_ATTACHMENT), GLenum(GL_RENDERBUFFER), ds)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), GLuint(bound))
     }
 
     /// Reads the frame back as premultiplied RGBA8, rows top to bottom.

@@ -185,11 +185,11 @@ public final class GLRenderer {
         let fb = framebuffer!
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), fb.fbo)
         glViewport(0, 0, GLsizei(w), GLsizei(h))
-        try drawLayers(scene, view: view, ratio: ratio, width: w, height: h)
+        try drawLayers(scene, view: view, ratio: ratio, width: w, height: h, target: fb)
     }
 
-    /// Draws every layer of a `w × h` frame into the bound framebuffer and viewport.
-    func drawLayers(_ scene: GPUScene, view: ViewTransform, ratio: Double, width w: Int, height h: Int) throws {
+    /// Draws every layer of a `w × h` frame into `target` (bound) and the viewport.
+    func drawLayers(_ scene: GPUScene, view: ViewTransform, ratio: Double, width w: Int, height h: Int, target: Framebuffer) throws {
         glDisable(GLenum(GL_DEPTH_TEST))
         glDisable(GLenum(GL_STENCIL_TEST))
         glDisable(GLenum(GL_CULL_FACE))
@@ -220,7 +220,7 @@ public final class GLRenderer {
         var box: [GLint] = [0, 0, 0, 0]
         glGetIntegerv(GLenum(GL_VIEWPORT), &box)
         frame.window = (Int(box[0]), Int(box[1]), Int(box[2]), Int(box[3]))
-        clipping.beginFrame()
+        clipping.beginFrame(target: target)
         heatmaps.beginFrame()
         var counts = DrawStats()
         defer { trianglesDrawn += counts.triangles; drawCalls += counts.calls }

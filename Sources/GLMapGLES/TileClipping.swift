@@ -32,6 +32,8 @@ final class TileClipping {
     var scissorAllowed = true
     /// Whether this frame's depth and stencil buffers have been cleared yet.
     private var depthStencilReady = false
+    /// The frame's render target, given its depth and stencil buffer when first used.
+    private weak var target: Framebuffer?
 
     init() throws {
         program = try GLProgram(ShaderSource.clippingMask)
@@ -39,8 +41,10 @@ final class TileClipping {
 
     func release() {}
 
-    /// Forgets the masks of the previous frame; its depth and stencil are cleared when first used.
-    func beginFrame() {
+    /// Forgets the masks of the previous frame; `target`'s depth and stencil are attached (once)
+    /// and cleared when first used.
+    func beginFrame(target: Framebuffer) {
+        self.target = target
         source = nil
         references = [:]
         next = 1
@@ -54,6 +58,7 @@ final class TileClipping {
     func prepareDepthStencil() {
         guard !depthStencilReady else { return }
         depthStencilReady = true
+        target?.attachDepthStencil()
         glDisable(GLenum(GL_SCISSOR_TEST))
         glStencilMask(0xFF)
         glDepthMask(GLboolean(GL_TRUE))

@@ -142,7 +142,7 @@ extension GLRenderer {
                         clipFold = ClipFold(width: width, height: height, x0: x0, y0: windowY, tw: tw, th: th)
                         glViewport(0, 0, GLsizei(tw), GLsizei(th))
                     }
-                    try drawLayers(scene, view: view, ratio: ratio, width: width, height: height)
+                    try drawLayers(scene, view: view, ratio: ratio, width: width, height: height, target: fb)
                     let tileRow = tw * 4
                     glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
                     scratch.withUnsafeMutableBytes { s in

@@ -76,6 +76,24 @@ final class TileScissorTests: XCTestCase {
         try assertSameFrames(try scene("montreal"), [RenderOptions(width: 700, height: 500, zoom: 11.4)], maxTileSize: 256)
     }
 
+    /// The depth and stencil buffer is attached only when a frame first needs one: never for an
+    /// unrotated frame clipped by boxes, at the first turned frame, and it is then kept (a turned
+    /// frame after it draws the same as on a renderer that had it from its first frame).
+    func testDepthAndStencilAreAttachedWhenAFrameFirstUsesThem() throws {
+        let scene = try Scene(styleFile: try scene("montreal"))
+        let gl = try renderer(scissor: true)
+        _ = try render(gl, scene, RenderOptions(width: 300, height: 200, zoom: 11))
+        XCTAssertEqual(gl.framebuffer?.depthStencil, 0, "an unrotated frame clipped by boxes has no depth/stencil buffer")
+        let turned = RenderOptions(width: 300, height: 200, zoom: 11, bearing: 30)
+        let a = try render(gl, scene, turned)
+        XCTAssertNotEqual(gl.framebuffer?.depthStencil ?? 0, 0, "a turned frame clips by stencil masks")
+        let fresh = try renderer(scissor: true)
+        let b = try render(fresh, scene, turned)
+        XCTAssertEqual(a.pixels, b.pixels)
+        _ = try render(gl, scene, RenderOptions(width: 300, height: 200, zoom: 11))
+        XCTAssertEqual(try render(gl, scene, turned).pixels, b.pixels, "the buffer attached once serves later frames")
+    }
+
     func testBoxesOnlyForWindowAlignedViewsOfTilesThatDoNotOverlap() {
         func frame(bearing: Double = 0, pitch: Double = 0) -> FrameState {
             let view = ViewTransform(camera: Camera(zoom: 1, bearing: bearing, pitch: pitch), width: 512, height: 512)
