@@ -16,10 +16,11 @@ import GLMapTiles
 /// no mask is drawn and no stencil is read: the rasteriser does not even visit the pixels outside
 /// the box, where llvmpipe ran the stencil test on every fragment of the tile's buffer.
 ///
-/// It also clears the frame's depth and stencil buffers, at the first draw that uses either
-/// (`prepareDepthStencil`: masks, overlapping raster tiles, extrusions, heatmap marks) rather than
-/// with the colour: a frame of fills, lines and circles clipped by boxes uses neither, and the
-/// clear is a full-frame memset on llvmpipe.
+/// It also attaches (once per framebuffer) and clears the frame's depth and stencil buffers, at
+/// the first draw that uses either (`prepareDepthStencil`: masks, overlapping raster tiles,
+/// extrusions, heatmap marks) rather than with the colour: a frame of fills, lines and circles
+/// clipped by boxes uses neither, the buffer is 4 bytes a pixel and the clear a full-frame memset
+/// on llvmpipe.
 final class TileClipping {
     let program: GLProgram
     private var source: String?
